@@ -1,0 +1,55 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "PlaybackForensics",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "playback-forensics", targets: ["playback-forensics"]),
+        .library(name: "PlaybackForensics", targets: ["PlaybackForensics"]),
+        .library(name: "PlaybackMetricsRecorder", targets: ["PlaybackMetricsRecorder"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSystemZlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "ForensicsCore"),
+        .target(
+            name: "ForensicsParsers",
+            dependencies: [
+                "ForensicsCore", "CSystemZlib",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .target(name: "ForensicsCorrelation", dependencies: ["ForensicsCore"]),
+        .target(name: "ForensicsRules", dependencies: ["ForensicsCore"]),
+        .target(name: "ForensicsReports", dependencies: ["ForensicsCore", "ForensicsRules"]),
+        .target(
+            name: "PlaybackForensics",
+            dependencies: [
+                "ForensicsCore", "ForensicsParsers", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "playback-forensics",
+            dependencies: [
+                "PlaybackForensics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "PlaybackMetricsRecorder"),
+        .testTarget(name: "ForensicsParsersTests", dependencies: ["ForensicsParsers", "PlaybackForensics"]),
+        .testTarget(name: "ForensicsCorrelationTests", dependencies: ["PlaybackForensics"]),
+        .testTarget(name: "ForensicsRulesTests", dependencies: ["PlaybackForensics"]),
+        .testTarget(name: "ForensicsReportsTests", dependencies: ["PlaybackForensics"]),
+        .testTarget(name: "CLITests", dependencies: ["PlaybackForensics"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,55 @@
+/// One judgment of a rule about a session: what went wrong, how bad, why we think so, what to do.
+public struct Finding: Sendable, Hashable {
+    public struct Evidence: Sendable, Hashable {
+        public var location: SourceLocation
+        public var time: Timestamp?
+        public var summary: String
+
+        public init(location: SourceLocation, time: Timestamp?, summary: String) {
+            self.location = location
+            self.time = time
+            self.summary = summary
+        }
+
+        public init(_ entry: TimelineEntry) {
+            self.init(location: entry.location, time: entry.time, summary: entry.record.summary)
+        }
+    }
+
+    public var ruleID: String
+    public var severity: Severity
+    public var start: Timestamp?
+    public var end: Timestamp?
+    public var title: String
+    public var cause: String?
+    public var details: [String: DetailValue]
+    public var evidence: [Evidence]
+    public var advice: String
+
+    public init(
+        ruleID: String, severity: Severity, start: Timestamp?, end: Timestamp?, title: String, cause: String? = nil,
+        details: [String: DetailValue] = [:], evidence: [Evidence], advice: String
+    ) {
+        self.ruleID = ruleID
+        self.severity = severity
+        self.start = start
+        self.end = end
+        self.title = title
+        self.cause = cause
+        self.details = details
+        self.evidence = evidence
+        self.advice = advice
+    }
+}
+
+/// A rule-specific value in a finding's `details` (thresholds, measured values).
+public enum DetailValue: Sendable, Hashable {
+    case number(Double)
+    case integer(Int)
+    case string(String)
+    case bool(Bool)
+    case strings([String])
+    case null
+
+    public static func seconds(_ v: Double?) -> DetailValue { v.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
+}

@@ -1,0 +1,66 @@
+/// One entry of the KTVHTTPCache local proxy's full-path log, typed by what it means.
+public struct ProxyEvent: Hashable, Sendable, Codable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        case serverStart = "server-start"
+        case serverStartFailed = "server-start-failed"
+        case serverStop = "server-stop"
+        case serverPing = "server-ping"
+        case serverRestart = "server-restart"
+        case serverRestartFailed = "server-restart-failed"
+        case proxyURL = "proxy-url"
+        case connectionRequest = "connection-request"
+        case acceptRequest = "accept-request"
+        case dataRequest = "data-request"
+        case dataResponse = "data-response"
+        case httpResponse = "http-response"
+        case responseContentLength = "response-content-length"
+        case responseFailed = "response-failed"
+        case connectionClosed = "connection-closed"
+        case readerCreated = "reader-created"
+        case readerFailed = "reader-failed"
+        case cacheRead = "cache-read"
+        case networkSource = "network-source"
+        case networkFailed = "network-failed"
+        case downloadRequest = "download-request"
+        case downloadResponse = "download-response"
+        case downloadData = "download-data"
+        case downloadComplete = "download-complete"
+        case downloadInvalidResponse = "download-invalid-response"
+        case sourceManagerFailure = "source-manager-failure"
+        case unitCreated = "unit-created"
+        case unitMerged = "unit-merged"
+        case unitDeleted = "unit-deleted"
+        case alloc
+        case dealloc
+        case appMarker = "app-marker"
+        case generic
+        case foreign
+    }
+
+    public var kind: Kind
+    /// The module tag (`KTVHCDownload`), or the class name for alloc/dealloc.
+    public var tag: String
+    /// The object pointer the message is about (`0x283c94150`).
+    public var pointer: String?
+    /// Every object pointer referenced in the message (`<KTVHCDataRequest: 0x…>`).
+    public var references: [String]
+    public var url: String?
+    public var range: ByteRange?
+    public var status: Int?
+    public var contentType: String?
+    public var contentLength: Int64?
+    public var headers: [String: String]
+    public var error: ErrorInfo?
+    /// The message text (first line), for display.
+    public var message: String
+    /// The session id from an `X-Playback-Session-Id` request header, when logged.
+    public var playbackSessionID: String?
+
+    public init(kind: Kind, tag: String, message: String) {
+        self.kind = kind
+        self.tag = tag
+        self.message = message
+        self.references = []
+        self.headers = [:]
+    }
+}

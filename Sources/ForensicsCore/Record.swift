@@ -1,0 +1,95 @@
+/// One fact read from one input: when (source clock), where from (file:line), which session it
+/// claims (if any), and what it says.
+public struct Record: Sendable {
+    public enum Payload: Sendable {
+        case request(MediaRequest)
+        case player(PlayerEvent)
+        case error(ErrorInfo)
+        case summary(PlaybackSummary)
+        case accessLog(AccessLogEntry)
+        case errorLog(ErrorInfo, uri: String?)
+        case proxy(ProxyEvent)
+        case playlist(PlaylistSnapshot)
+        /// An event of a kind the tool does not model (kept so nothing is dropped).
+        case unknown(String)
+    }
+
+    public var time: Timestamp?
+    public var location: SourceLocation
+    public var format: InputFormat
+    /// The playback session this record names itself: metric `sessionID`, access log `cs-guid`,
+    /// or the `X-Playback-Session-Id` request header.
+    public var sessionID: String?
+    public var payload: Payload
+
+    public init(time: Timestamp?, location: SourceLocation, format: InputFormat, sessionID: String?, payload: Payload) {
+        self.time = time
+        self.location = location
+        self.format = format
+        self.sessionID = sessionID
+        self.payload = payload
+    }
+
+    public var request: MediaRequest? {
+        if case .request(let r) = payload { return r }
+        return nil
+    }
+
+    public var playerEvent: PlayerEvent? {
+        if case .player(let e) = payload { return e }
+        return nil
+    }
+
+    public var proxyEvent: ProxyEvent? {
+        if case .proxy(let e) = payload { return e }
+        return nil
+    }
+
+    /// A one-line human summary, used in timelines and evidence.
+    public var summary: String {
+        switch payload {
+        case .request(let r):
+            var s = "\(r.kind.rawValue) request \(r.url)"
+            if let st = r.effectiveStatus { s += " → \(st)" }
+            if let d = r.duration { s += " in \(NumberFormat.seconds(d))" }
+            if r.fromCache == true { s += " (cache)" }
+            if let e = r.error, r.status == nil || r.status.map({ $0 < 400 }) == true { s += " error \(e.shortText)" }
+            return s
+        case .player(let e):
+            switch e.kind {
+            case .variantSwitch, .variantSwitchStart:
+                let from = e.fromVariant?.label ?? "?"
+                let to = e.toVariant?.label ?? "?"
+                return "\(e.kind.rawValue) \(from) → \(to)" + (e.didSucceed == false ? " (failed)" : "")
+            case .rateChange, .stall, .seek, .seekDidComplete:
+                var s = e.kind.rawValue
+                if let r = e.rate { s += " rate \(NumberFormat.trimmed(r, decimals: 2))" }
+                if let m = e.mediaTime { s += " at media time \(NumberFormat.seconds(m))" }
+                return s
+            case .likelyToKeepUp, .initialLikelyToKeepUp:
+                var s = e.kind.rawValue
+                if let t = e.timeTaken { s += " after \(NumberFormat.seconds(t))" }
+                if let v = e.variant { s += " on \(v.label)" }
+                return s
+            case .playbackModeSwitch:
+                return "playback mode \(e.detail ?? "?")"
+            }
+        case .error(let e):
+            return "error \(e.shortText)" + (e.didRecover == true ? " (recovered)" : e.didRecover == false ? " (fatal)" : "")
+        case .summary(let s):
+            return "playback summary: \(s.stallCount ?? 0) stalls, \(s.variantSwitchCount ?? 0) switches"
+        case .accessLog(let a):
+            return "access log: \(a.uri ?? "-") observed \(a.observedBitrate.map(BitRateFormat.text) ?? "-")"
+        case .errorLog(let e, let uri):
+            return "error log: \(e.shortText) \(uri ?? "")"
+        case .proxy(let p):
+            return "proxy \(p.tag): \(p.message)"
+        case .playlist(let p):
+            return p.isMultivariant
+                ? "multivariant playlist \(p.url ?? "") with \(p.variants.count) variants"
+                : "media playlist \(p.url ?? "") with \(p.segmentCount) segments"
+        case .unknown(let t):
+            return "unknown event \(t)"
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// One playback session: its identity, the records assigned to it in one aligned order, and what
+/// the correlator derived (clock offsets, KPIs, intervals).
+public struct Session: Sendable {
+    public var id: String
+    /// True when `id` came from the logs (metric `sessionID`, `cs-guid`, header) rather than derived.
+    public var idIsFromLogs: Bool
+    public var assetURL: String?
+    /// The timeline: records in aligned time order. `alignedTime[i]` is `records[i].time` plus its
+    /// source's clock offset.
+    public var entries: [TimelineEntry]
+    public var sources: [InputFormat]
+    public var clockOffsets: [ClockOffset]
+    public var kpis: KPIs
+
+    public init(
+        id: String, idIsFromLogs: Bool, assetURL: String?, entries: [TimelineEntry], sources: [InputFormat],
+        clockOffsets: [ClockOffset], kpis: KPIs
+    ) {
+        self.id = id
+        self.idIsFromLogs = idIsFromLogs
+        self.assetURL = assetURL
+        self.entries = entries
+        self.sources = sources
+        self.clockOffsets = clockOffsets
+        self.kpis = kpis
+    }
+
+    public var start: Timestamp? { entries.lazy.compactMap(\.time).min() }
+    public var end: Timestamp? { entries.lazy.compactMap(\.endTime).max() }
+}
+
+/// A record placed on a session's timeline, with its time on the session's reference clock.
+public struct TimelineEntry: Sendable {
+    public var record: Record
+    /// The record's time corrected by its source's clock offset (nil when the record has no time).
+    public var time: Timestamp?
+    /// For requests: the corrected end of the response.
+    public var endTime: Timestamp?
+    /// Other sources' views of the same request (same URL and range, close in time).
+    public var otherViews: [Record]
+
+    public init(record: Record, time: Timestamp?, endTime: Timestamp?, otherViews: [Record] = []) {
+        self.record = record
+        self.time = time
+        self.endTime = endTime
+        self.otherViews = otherViews
+    }
+
+    public var location: SourceLocation { record.location }
+}
+
+/// How far a source's clock was from the session's reference clock, and how sure we are.
+public struct ClockOffset: Sendable, Hashable, Codable {
+    public var file: String
+    public var format: InputFormat
+    /// Seconds to add to this source's times to put them on the reference clock.
+    public var offset: Double
+    /// How many matched requests support the estimate (0 = none: offset assumed 0).
+    public var matches: Int
+    /// Median absolute deviation of the pairwise differences, seconds.
+    public var spread: Double?
+
+    public init(file: String, format: InputFormat, offset: Double, matches: Int, spread: Double?) {
+        self.file = file
+        self.format = format
+        self.offset = offset
+        self.matches = matches
+        self.spread = spread
+    }
+
+    public var confidence: String {
+        if matches == 0 { return "none" }
+        if matches >= 3, (spread ?? 1) < 0.25 { return "high" }
+        return matches >= 2 ? "medium" : "low"
+    }
+}
+
+/// The session's key performance indicators (CTA-2066 style definitions, see Documentation/KPIs.md).
+public struct KPIs: Sendable, Hashable, Codable {
+    public var startupTime: Double?
+    public var stallCount: Int
+    public var stallDuration: Double
+    public var rebufferRatio: Double?
+    public var variantSwitchCount: Int
+    public var downswitchCount: Int
+    public var errorCount: Int
+    public var fatalError: Bool
+    public var timeWeightedAverageBitrate: Double?
+    public var playingTime: Double?
+    /// Where each KPI came from (`summary-event`, `access-log`, `timeline`), by KPI name.
+    public var provenance: [String: String]
+
+    public init() {
+        stallCount = 0
+        stallDuration = 0
+        variantSwitchCount = 0
+        downswitchCount = 0
+        errorCount = 0
+        fatalError = false
+        provenance = [:]
+    }
+}

@@ -1,0 +1,112 @@
+import ForensicsCore
+
+/// Reads AVPlayer access and error logs in the W3C extended log format (`extendedLogData`).
+///
+/// Driven by each block's own `#Fields` directive, so any column order works and several logs
+/// concatenated in one file are read block by block. `date time` is the device's local time with
+/// no offset: `timezoneOffset` (seconds east of UTC) states it; the repeated-seconds "fraction"
+/// Apple writes is ignored (see `shared/spec/avplayer-access-log.md`).
+public struct ExtendedLogParser {
+    public let file: String
+    public let timezoneOffset: Int
+
+    public init(file: String, timezoneOffset: Int = 0) {
+        self.file = file
+        self.timezoneOffset = timezoneOffset
+    }
+
+    public func parse(lines reader: inout LineReader, format: InputFormat) throws -> ParseResult {
+        var result = ParseResult(file: file, format: format)
+        var fields: [String]?
+        var software: String?
+        while let line = try reader.next() {
+            let location = SourceLocation(file: file, line: line.number)
+            let text = line.text
+            if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            if line.truncated {
+                result.diagnostics.append(Diagnostic(location, .error, "line too long, cut and skipped"))
+                continue
+            }
+            if text.hasPrefix("#") {
+                if text.hasPrefix("#Fields:") {
+                    fields = text.dropFirst(8).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                } else if text.hasPrefix("#Software:") {
+                    software = String(text.dropFirst(10)).trimmingSpaces
+                } else if text.hasPrefix("#Version:") {
+                    fields = nil
+                }
+                continue
+            }
+            guard let names = fields else {
+                result.diagnostics.append(Diagnostic(location, .error, "row before any #Fields directive"))
+                continue
+            }
+            let values = Self.tokenize(text)
+            let isErrorRow = names.contains("status") || names.contains("comment")
+            guard values.count == names.count else {
+                result.diagnostics.append(
+                    Diagnostic(location, .error, "row has \(values.count) fields, #Fields names \(names.count)"))
+                continue
+            }
+            var row: [String: String] = [:]
+            for (name, value) in zip(names, values) where value != "-" {
+                row[name] = value
+            }
+            var time: Timestamp?
+            if let d = row["date"], let t = row["time"] {
+                // Keep whole seconds only: the fraction repeats the seconds.
+                let whole = t.split(separator: ".").first.map(String.init) ?? t
+                time = TimestampParser.parse("\(d) \(whole)", defaultOffsetSeconds: timezoneOffset)
+                if time == nil { result.diagnostics.append(Diagnostic(location, .warning, "unreadable date/time '\(d) \(t)'")) }
+            }
+            let session = row["cs-guid"]
+            if isErrorRow || format == .errorLog {
+                let err = ErrorInfo(
+                    domain: row["domain"], code: row["status"].flatMap { Int($0) }, description: row["comment"])
+                result.records.append(
+                    Record(time: time, location: location, format: .errorLog, sessionID: session, payload: .errorLog(err, uri: row["uri"])))
+            } else {
+                var a = AccessLogEntry(fields: row)
+                a.uri = row["uri"]
+                a.serverAddress = row["s-ip"]
+                a.mediaRequests = row["sc-count"].flatMap { Int($0) }
+                a.durationWatched = row["c-duration-watched"].flatMap { Double($0) }
+                a.startupTime = row["c-startup-time"].flatMap { Double($0) }
+                a.stalls = row["c-stalls"].flatMap { Int($0) }
+                a.bytesTransferred = row["bytes"].flatMap { Int64($0) }
+                a.observedBitrate = row["c-observed-bitrate"].flatMap { Double($0) }
+                a.indicatedBitrate = row["sc-indicated-bitrate"].flatMap { Double($0) }
+                a.switchBitrate = row["c-switch-bitrate"].flatMap { Double($0) }
+                a.droppedFrames = row["c-frames-dropped"].flatMap { Int($0) }
+                a.playbackType = row["s-playback-type"]
+                a.downloadOverdue = row["c-overdue"].flatMap { Int($0) }
+                if let software { a.fields["#software"] = software }
+                result.records.append(Record(time: time, location: location, format: .accessLog, sessionID: session, payload: .accessLog(a)))
+            }
+        }
+        return result
+    }
+
+    /// Splits a row on single spaces; a double-quoted value may contain spaces (error log
+    /// `domain` and `comment`).
+    static func tokenize(_ text: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var inQuotes = false
+        var wasQuoted = false
+        for ch in text {
+            if ch == "\"" {
+                inQuotes.toggle()
+                wasQuoted = true
+            } else if (ch == " " || ch == "\t") && !inQuotes {
+                if !current.isEmpty || wasQuoted { out.append(current) }
+                current = ""
+                wasQuoted = false
+            } else {
+                current.append(ch)
+            }
+        }
+        if !current.isEmpty || wasQuoted { out.append(current) }
+        return out
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import ForensicsCore
+import ZIPFoundation
+
+/// Walks a bundle — a directory, a `.zip`, a `.tar`/`.tar.gz`, a single file, or stdin (`-`) —
+/// and hands each member to a visitor, one at a time, in a deterministic (sorted) order.
+///
+/// Archives are recognised by their bytes, not their names, also when they sit inside a
+/// directory bundle. Member names are only labels: nothing is written to disk under them, so
+/// `../` and absolute names (zip-slip) cannot escape; they are still reported. Symbolic links
+/// that point outside a directory bundle, and directory loops, are skipped with a diagnostic.
+public struct BundleReader {
+    public let limits: BundleLimits
+
+    public init(limits: BundleLimits = BundleLimits()) {
+        self.limits = limits
+    }
+
+    public func read(
+        path: String, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
+    ) throws {
+        if path == "-" {
+            try visit(BundleMember(path: "stdin", open: { FileByteSource(handle: FileHandle.standardInput) }))
+            return
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError.unreadable(path: path, reason: "no such file or directory")
+        }
+        if isDirectory.boolValue {
+            let root = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            var visited: Set<String> = [root]
+            var count = 0
+            try walk(directory: root, display: "", root: root, depth: 0, visited: &visited, count: &count,
+                     diagnostics: &diagnostics, visit: visit)
+        } else {
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            try readFile(path: path, display: name, diagnostics: &diagnostics, visit: visit)
+        }
+    }
+
+    private func walk(
+        directory: String, display: String, root: String, depth: Int, visited: inout Set<String>, count: inout Int,
+        diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
+    ) throws {
+        guard depth <= limits.maxDepth else {
+            diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .warning, "directory nesting deeper than \(limits.maxDepth): not read"))
+            return
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            diagnostics.append(Diagnostic(SourceLocation(file: display.isEmpty ? "." : display, line: 0), .error, "cannot list directory: \(error.localizedDescription)"))
+            return
+        }
+        for name in names {
+            let full = directory + "/" + name
+            let shown = display.isEmpty ? name : display + "/" + name
+            let location = SourceLocation(file: shown, line: 0)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: full)
+            let type = attributes?[.type] as? FileAttributeType
+            var target = full
+            if type == .typeSymbolicLink {
+                let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
+                guard resolved == root || resolved.hasPrefix(root + "/") else {
+                    diagnostics.append(Diagnostic(location, .warning, "symbolic link pointing outside the bundle: skipped"))
+                    continue
+                }
+                target = resolved
+            }
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir) else {
+                diagnostics.append(Diagnostic(location, .warning, "broken link or unreadable entry: skipped"))
+                continue
+            }
+            if isDir.boolValue {
+                let canonical = URL(fileURLWithPath: target).resolvingSymlinksInPath().path
+                guard visited.insert(canonical).inserted else {
+                    diagnostics.append(Diagnostic(location, .warning, "directory loop: skipped"))
+                    continue
+                }
+                try walk(directory: target, display: shown, root: root, depth: depth + 1, visited: &visited,
+                         count: &count, diagnostics: &diagnostics, visit: visit)
+                continue
+            }
+            count += 1
+            guard count <= limits.maxMembers else {
+                diagnostics.append(Diagnostic(location, .error, "more than \(limits.maxMembers) files: the rest is not read"))
+                return
+            }
+            try readFile(path: target, display: shown, diagnostics: &diagnostics, visit: visit)
+        }
+    }
+
+    /// A file: an archive (zip, tar, tar.gz) is expanded; anything else is one member.
+    private func readFile(
+        path: String, display: String, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
+    ) throws {
+        var peek = PeekableByteSource(try FileByteSource(path: path))
+        let head = try peek.peek(4)
+        if head.count == 4, head[0] == 0x50, head[1] == 0x4B, head[2] == 0x03 || head[2] == 0x05, head[3] == 0x04 || head[3] == 0x06 {
+            try readZip(path: path, display: display, diagnostics: &diagnostics, visit: visit)
+            return
+        }
+        // Tar, possibly gzip-compressed: look at the first decompressed block.
+        var probe = PeekableByteSource(try FileByteSource(path: path))
+        var firstBlock = try probe.peek(512)
+        var compressed = false
+        if GzipByteSource.isGzip(firstBlock) {
+            compressed = true
+            var gz = PeekableByteSource(try GzipByteSource(try FileByteSource(path: path), name: display, limit: limits.maxDecompressedSize))
+            firstBlock = (try? gz.peek(512)) ?? []
+        }
+        if TarReader.looksLikeTar(firstBlock) {
+            let base: any ByteSource = compressed
+                ? try GzipByteSource(try FileByteSource(path: path), name: display, limit: limits.maxDecompressedSize)
+                : try FileByteSource(path: path)
+            try readTar(base, display: display, diagnostics: &diagnostics, visit: visit)
+            return
+        }
+        try visit(BundleMember(path: display, open: { try FileByteSource(path: path) }))
+    }
+
+    private func readTar(
+        _ source: any ByteSource, display: String, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
+    ) throws {
+        let tar = TarReader(source, name: display)
+        var count = 0
+        do {
+            while let header = try tar.nextHeader() {
+                count += 1
+                let name = display + "/" + Self.safeName(header.name, diagnostics: &diagnostics, archive: display)
+                guard count <= limits.maxMembers else {
+                    diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "more than \(limits.maxMembers) members: the rest is not read"))
+                    return
+                }
+                guard header.size <= limits.maxMemberSize else {
+                    diagnostics.append(Diagnostic(SourceLocation(file: name, line: 0), .error, "member larger than \(limits.maxMemberSize) bytes: not read"))
+                    continue
+                }
+                try visit(BundleMember(path: name, open: { tar.memberSource() }))
+            }
+        } catch let error as InputError {
+            diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, error.description))
+        }
+    }
+
+    private func readZip(
+        path: String, display: String, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
+    ) throws {
+        let archive: Archive
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "cannot open zip archive: \(error)"))
+            return
+        }
+        let entries = archive.filter { $0.type == .file }.sorted { $0.path < $1.path }
+        if entries.count > limits.maxMembers {
+            diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "more than \(limits.maxMembers) members: the rest is not read"))
+        }
+        for entry in entries.prefix(limits.maxMembers) {
+            let name = display + "/" + Self.safeName(entry.path, diagnostics: &diagnostics, archive: display)
+            guard entry.uncompressedSize <= UInt64(limits.maxMemberSize) else {
+                diagnostics.append(Diagnostic(SourceLocation(file: name, line: 0), .error, "member larger than \(limits.maxMemberSize) bytes: not read"))
+                continue
+            }
+            let limit = limits.maxMemberSize
+            try visit(BundleMember(path: name, open: {
+                var bytes: [UInt8] = []
+                do {
+                    _ = try archive.extract(entry, skipCRC32: false) { data in
+                        guard bytes.count + data.count <= limit else { throw InputError.tooLarge(path: name, limit: limit) }
+                        bytes.append(contentsOf: data)
+                    }
+                } catch let error as InputError {
+                    throw error
+                } catch {
+                    throw InputError.corruptCompression(path: name, reason: "zip member: \(error)")
+                }
+                return MemoryByteSource(bytes)
+            }))
+        }
+    }
+
+    /// A member name made safe to show: `..` segments and leading `/` removed, with a diagnostic.
+    static func safeName(_ name: String, diagnostics: inout [Diagnostic], archive: String) -> String {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: true)
+        let safe = parts.filter { $0 != ".." && $0 != "." }
+        if safe.count != parts.count || name.hasPrefix("/") {
+            diagnostics.append(Diagnostic(SourceLocation(file: archive, line: 0), .warning, "member name '\(name)' points outside the archive (zip-slip): read as '\(safe.joined(separator: "/"))', nothing written"))
+        }
+        return safe.isEmpty ? "unnamed" : safe.joined(separator: "/")
+    }
+}

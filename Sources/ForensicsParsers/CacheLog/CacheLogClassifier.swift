@@ -1,0 +1,312 @@
+import ForensicsCore
+
+/// Turns one joined log entry into a typed `ProxyEvent` record by its tag and message template.
+enum CacheLogClassifier {
+    /// Module tags whose every template is known: untyped entries of these are expected chatter
+    /// (progress, callbacks), not unknown formats.
+    static let knownUntypedTags: Set<String> = [
+        "KTVHCHTTPServer", "KTVHCHTTPConnection", "KTVHCHTTPRequest", "KTVHCHTTPResponse", "KTVHCHTTPPingResponse",
+        "KTVHCHTTPHLSResponse", "KTVHCHTTPURL", "KTVHCDataStorage", "KTVHCDataRequest", "KTVHCDataResponse",
+        "KTVHCDataReader", "KTVHCDataLoader", "KTVHCDataHLSLoader", "KTVHCDataUnit", "KTVHCDataUnitItem",
+        "KTVHCDataUnitPool", "KTVHCDataUnitQueue", "KTVHCDataSourceManager", "KTVHCDataSourcer",
+        "KTVHCDataSourceQueue", "KTVHCDataFileSource", "KTVHCDataNetworkSource", "KTVHCDownload", "KTVHCMacro",
+        "KTVHCCommon",
+    ]
+
+    static func record(for entry: CacheLogEntry, file: String) -> Record {
+        let location = SourceLocation(file: file, line: entry.line)
+        let event = classify(entry)
+        return Record(
+            time: entry.time, location: location, format: .cacheLog, sessionID: event.playbackSessionID,
+            payload: .proxy(event))
+    }
+
+    static func classify(_ entry: CacheLogEntry) -> ProxyEvent {
+        let body = entry.body
+        if entry.orphan {
+            return ProxyEvent(kind: .generic, tag: "(continuation)", message: entry.continuation.first ?? "")
+        }
+        // Lifecycle: `<KTVHCDataReader: 0x283c94150>  :   alloc`.
+        if body.hasPrefix("<"), let sep = body.range(of: ">  :   ") {
+            let object = body[body.index(after: body.startIndex)..<sep.lowerBound]
+            let message = String(body[sep.upperBound...])
+            let parts = object.split(separator: ":", maxSplits: 1)
+            let tag = parts.first.map(String.init) ?? String(object)
+            var e = ProxyEvent(
+                kind: message == "alloc" ? .alloc : message == "dealloc" ? .dealloc : .generic, tag: tag, message: message)
+            e.pointer = parts.count > 1 ? parts[1].trimmingCharacters(in: " ") : nil
+            return e
+        }
+        guard body.hasPrefix("KTVHC"), let sep = body.range(of: "  :   ") ?? body.range(of: " :   ") else {
+            var e = ProxyEvent(kind: .foreign, tag: entry.prefix ?? "", message: body)
+            if let err = errorInfo(entry.fullText) { e.error = err }
+            return e
+        }
+        let tag = body[..<sep.lowerBound].trimmingCharacters(in: " ")
+        var message = String(body[sep.upperBound...])
+        var pointer: String?
+        if message.hasPrefix("0x") {
+            let end = message.firstIndex(where: { $0 == "," || $0 == " " }) ?? message.endIndex
+            pointer = String(message[..<end])
+            var rest = message[end...]
+            if rest.first == "," { rest = rest.dropFirst() }
+            while rest.first == " " { rest = rest.dropFirst() }
+            message = String(rest)
+        }
+        let full = entry.fullText
+        var e = ProxyEvent(kind: .generic, tag: tag, message: message)
+        e.pointer = pointer
+        e.references = references(full)
+        let lower = message.lowercased()
+        switch tag {
+        case "KTVHCMacro", "KTVHCCommon":
+            e.kind = .appMarker
+        case "KTVHCHTTPServer":
+            if lower.hasPrefix("start server success") {
+                e.kind = .serverStart
+            } else if lower.hasPrefix("start server failed") {
+                e.kind = .serverStartFailed
+                e.error = errorInfo(full)
+            } else if lower.hasPrefix("ping") {
+                e.kind = .serverPing
+                if lower.hasPrefix("ping result : 0") { e.kind = .serverRestart }
+            } else if lower.hasPrefix("restart server error") {
+                e.kind = .serverRestartFailed
+                e.error = errorInfo(full)
+            } else if lower.hasPrefix("restart") {
+                e.kind = .serverRestart
+            } else if lower.hasPrefix("stop server") {
+                e.kind = .serverStop
+            } else if lower.hasPrefix("return url") || lower.hasPrefix("return original url") {
+                e.kind = .proxyURL
+                e.url = field("URL", in: entry.continuation)
+            }
+        case "KTVHCHTTPConnection":
+            if lower.hasPrefix("receive request") {
+                e.kind = .connectionRequest
+                e.url = field("path", in: entry.continuation)
+            } else if lower.hasPrefix("accept request") || lower.hasPrefix("receive redirect request") {
+                e.kind = .acceptRequest
+                e.url = field("URL", in: entry.continuation)
+            }
+        case "KTVHCDataRequest":
+            if lower.contains("create data request") {
+                e.kind = .dataRequest
+                e.url = field("URL", in: entry.continuation)
+                e.headers = headers(entry.continuation)
+                e.range = range(full)
+                e.playbackSessionID = e.headers["X-Playback-Session-Id"]
+            }
+        case "KTVHCDataResponse":
+            if lower.contains("create data response") {
+                e.kind = .dataResponse
+                e.url = field("URL", in: entry.continuation)
+                e.contentType = field("contentType", in: entry.continuation)
+                e.contentLength = field("totalLength", in: entry.continuation).flatMap { Int64($0) }
+                e.headers = headers(entry.continuation)
+            }
+        case "KTVHCHTTPResponse", "KTVHCHTTPHLSResponse":
+            if lower.hasPrefix("create response") {
+                e.kind = .httpResponse
+            } else if lower.hasPrefix("content length") || lower.hasPrefix("conetnt length") {
+                e.kind = .responseContentLength
+                e.contentLength = message.split(separator: ":").last.flatMap { Int64($0.trimmingCharacters(in: " ")) }
+            } else if lower.hasPrefix("failed") || lower.hasPrefix("handle response error") {
+                e.kind = .responseFailed
+                e.error = errorInfo(full)
+            } else if lower.hasPrefix("connection did closed") {
+                e.kind = .connectionClosed
+            }
+        case "KTVHCDataReader":
+            if lower.hasPrefix("create reader") {
+                e.kind = .readerCreated
+            } else if lower.hasPrefix("callback for failed") || lower.hasPrefix("record error") {
+                e.kind = .readerFailed
+                e.error = errorInfo(full)
+            }
+        case "KTVHCDataFileSource":
+            if lower.hasPrefix("create file source") || lower.hasPrefix("did setup") {
+                e.kind = .cacheRead
+                e.range = range(full)
+            }
+        case "KTVHCDataNetworkSource":
+            if lower.hasPrefix("create network source") {
+                e.kind = .networkSource
+                e.range = range(full)
+            } else if lower.hasPrefix("callback for failed") || lower.hasPrefix("complete but did failed") {
+                e.kind = .networkFailed
+                e.error = errorInfo(full)
+            }
+        case "KTVHCDownload":
+            if lower.hasPrefix("add request") {
+                e.kind = .downloadRequest
+                e.url = field("URL", in: entry.continuation)
+                e.headers = headers(entry.continuation)
+                e.range = e.headers["Range"].flatMap(httpRange)
+            } else if lower.hasPrefix("receive response") {
+                e.kind = .downloadResponse
+                e.status = statusCode(full)
+                e.url = responseURL(full)
+                e.contentType = headerValue("Content-Type", in: entry.continuation)
+            } else if lower.hasPrefix("invaild response") || lower.hasPrefix("invalid response") {
+                e.kind = .downloadInvalidResponse
+                e.error = errorInfo(full)
+                e.status = statusCode(full)
+                e.url = errorURL(full)
+                e.contentType = headerValue("Content-Type", in: entry.continuation)
+            } else if lower.hasPrefix("complete") {
+                e.kind = .downloadComplete
+                e.error = errorInfo(full)
+            } else if lower.hasPrefix("receive data") {
+                e.kind = .downloadData
+                e.url = field("URL", in: entry.continuation)
+                e.contentLength = field("Length", in: entry.continuation).flatMap { Int64($0) }
+            }
+        case "KTVHCDataSourceManager", "KTVHCDataSourcer":
+            if lower.hasPrefix("failure,") || lower.contains("source failure") {
+                e.kind = .sourceManagerFailure
+                let code = message.split(separator: ",").last.flatMap { Int($0.trimmingCharacters(in: " ")) }
+                e.error = ErrorInfo(domain: "KTVHTTPCache error", code: code, description: nil)
+            } else if lower.hasPrefix("callback for network source failed - begin") {
+                e.kind = .networkFailed
+                e.error = errorInfo(full)
+            }
+        case "KTVHCDataUnitPool":
+            if lower.hasPrefix("insert unit") { e.kind = .unitCreated }
+        case "KTVHCDataUnit":
+            if lower.hasPrefix("delete unit") {
+                e.kind = .unitDeleted
+            } else if lower.hasPrefix("merge finished") || lower.hasPrefix("merge replace items") {
+                e.kind = .unitMerged
+            } else if lower.hasPrefix("create unit") {
+                e.url = field("URL", in: entry.continuation)
+            }
+        default:
+            break
+        }
+        return e
+    }
+
+    /// `Label : value` on a continuation line.
+    static func field(_ label: String, in lines: [String]) -> String? {
+        let prefix = label + " : "
+        for line in lines where line.hasPrefix(prefix) {
+            var v = String(line.dropFirst(prefix.count))
+            // NSURL's description of a relative URL: `relative -- base`.
+            if let r = v.range(of: " -- ") { v = String(v[..<r.lowerBound]) }
+            return v
+        }
+        return nil
+    }
+
+    /// Header dictionaries: `\tKey = value;` (CFHTTPMessage) or `    "Key" = "value";` (Foundation).
+    static func headers(_ lines: [String]) -> [String: String] {
+        var out: [String: String] = [:]
+        var inDict = false
+        for line in lines {
+            if line.hasSuffix("{") && (line.hasPrefix("Headers") || line.hasPrefix("headers")) {
+                inDict = true
+                continue
+            }
+            if line.hasPrefix("HTTPRequest headers") { inDict = false }
+            if line.hasPrefix("}") { inDict = false }
+            guard inDict, let eq = line.range(of: " = ") else { continue }
+            let key = unquote(line[..<eq.lowerBound].trimmingCharacters(in: " \t"))
+            var value = line[eq.upperBound...].trimmingCharacters(in: " \t")
+            if value.hasSuffix(";") { value.removeLast() }
+            if out[key] == nil { out[key] = unquote(value) }
+        }
+        return out
+    }
+
+    /// A header value in the NSHTTPURLResponse dump (`Content-Type = (\n\t\tvideo/mp4\n\t);`).
+    static func headerValue(_ name: String, in lines: [String]) -> String? {
+        for (i, line) in lines.enumerated() {
+            let t = line.trimmingCharacters(in: " \t")
+            guard t.hasPrefix(name + " = ") || t.hasPrefix("\"\(name)\" = ") else { continue }
+            var v = t.split(separator: "=", maxSplits: 1).last.map { $0.trimmingCharacters(in: " ;") } ?? ""
+            if v == "(", i + 1 < lines.count { v = lines[i + 1].trimmingCharacters(in: " \t,") }
+            return unquote(v)
+        }
+        return nil
+    }
+
+    static func unquote(_ s: String) -> String {
+        s.count >= 2 && s.hasPrefix("\"") && s.hasSuffix("\"") ? String(s.dropFirst().dropLast()) : s
+    }
+
+    /// `Range : {s, e}` (possibly `Range : Range : {…}`); 9223372036854775807 means open.
+    static func range(_ text: String) -> ByteRange? {
+        guard let open = text.range(of: "Range : {") ?? text.range(of: "range : Range : {") else { return nil }
+        let rest = text[open.upperBound...]
+        guard let close = rest.firstIndex(of: "}") else { return nil }
+        let nums = rest[..<close].split(separator: ",").map { $0.trimmingCharacters(in: " ") }
+        guard nums.count == 2, let s = Int64(nums[0]), let e = Int64(nums[1]) else { return nil }
+        if s == Int64.max { return nil }
+        if e == Int64.max || e < s { return ByteRange(offset: s, length: nil) }
+        return ByteRange(offset: s, length: e - s + 1)
+    }
+
+    /// `bytes=0-1` → offset 0 length 2.
+    static func httpRange(_ header: String) -> ByteRange? {
+        guard header.hasPrefix("bytes=") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let s = Int64(parts[0]) else { return nil }
+        if let e = Int64(parts[1]), e >= s { return ByteRange(offset: s, length: e - s + 1) }
+        return ByteRange(offset: s, length: nil)
+    }
+
+    static func statusCode(_ text: String) -> Int? {
+        guard let r = text.range(of: "Status Code: ") else { return nil }
+        return Int(text[r.upperBound...].prefix(while: { $0.isNumber }))
+    }
+
+    static func responseURL(_ text: String) -> String? {
+        guard let r = text.range(of: "> { URL: ") else { return nil }
+        let rest = text[r.upperBound...]
+        guard let end = rest.range(of: " }") else { return nil }
+        return String(rest[..<end.lowerBound])
+    }
+
+    static func errorURL(_ text: String) -> String? {
+        guard let r = text.range(of: "KTVHCErrorUserInfoKeyURL=") else { return responseURL(text) }
+        let rest = text[r.upperBound...]
+        return String(rest.prefix(while: { $0 != "," && $0 != "}" && $0 != " " }))
+    }
+
+    /// `Error Domain=D Code=N "desc"` anywhere in the entry; nil for `Error : (null)`.
+    static func errorInfo(_ text: String) -> ErrorInfo? {
+        guard let r = text.range(of: "Error Domain=") else { return nil }
+        let rest = text[r.upperBound...]
+        guard let codeRange = rest.range(of: " Code=") else { return nil }
+        let domain = String(rest[..<codeRange.lowerBound])
+        let afterCode = rest[codeRange.upperBound...]
+        let code = Int(afterCode.prefix(while: { $0 == "-" || $0.isNumber }))
+        var description: String?
+        if let q = afterCode.firstIndex(of: "\"") {
+            let d = afterCode[afterCode.index(after: q)...]
+            if let end = d.firstIndex(of: "\"") { description = String(d[..<end]) }
+        }
+        return ErrorInfo(domain: domain, code: code, description: description, httpStatus: statusCode(text))
+    }
+
+    static func references(_ text: String) -> [String] {
+        var out: [String] = []
+        var rest = Substring(text)
+        while let r = rest.range(of: ": 0x") {
+            let hex = rest[r.upperBound...].prefix(while: { $0.isHexDigit })
+            if !hex.isEmpty { out.append("0x" + hex) }
+            rest = rest[r.upperBound...]
+        }
+        return out
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}

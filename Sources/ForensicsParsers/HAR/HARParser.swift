@@ -1,0 +1,132 @@
+import Foundation
+import ForensicsCore
+
+/// Reads HTTP Archive 1.2 captures (`.har`, gzip or not): every entry becomes a request record
+/// with its headers, status and timings; playlist bodies (plain, base64 and/or gzip) are parsed
+/// as playlists with the entry's URL as base.
+public struct HARParser {
+    public let file: String
+    public let maxDocumentSize: Int
+    public let maxBodySize: Int
+
+    public init(file: String, maxDocumentSize: Int = 1 << 30, maxBodySize: Int = 256 << 20) {
+        self.file = file
+        self.maxDocumentSize = maxDocumentSize
+        self.maxBodySize = maxBodySize
+    }
+
+    public func parse(_ source: inout some ByteSource) throws -> ParseResult {
+        var result = ParseResult(file: file, format: .har)
+        let bytes = try readAll(&source, limit: maxDocumentSize, name: file)
+        let scan = JSONDocumentScanner.scan(bytes, arrayPaths: [["log", "entries"]])
+        if let error = scan.error {
+            result.diagnostics.append(Diagnostic(SourceLocation(file: file, line: 1), .error, error))
+        }
+        for element in scan.elements {
+            let location = SourceLocation(file: file, line: element.line)
+            guard let entry = try? JSONValue.parse(bytes[element.range]), case .object = entry else {
+                result.diagnostics.append(Diagnostic(location, .error, "HAR entry is not a valid JSON object"))
+                continue
+            }
+            map(entry, location: location, into: &result)
+        }
+        return result
+    }
+
+    func map(_ entry: JSONValue, location: SourceLocation, into result: inout ParseResult) {
+        guard let url = entry["request"]?["url"]?.string else {
+            result.diagnostics.append(Diagnostic(location, .warning, "HAR entry without request.url"))
+            return
+        }
+        let started = entry["startedDateTime"]?.string.flatMap { TimestampParser.parse($0) }
+        if started == nil {
+            result.diagnostics.append(Diagnostic(location, .warning, "HAR entry without a readable startedDateTime"))
+        }
+        let requestHeaders = Self.headers(entry["request"]?["headers"])
+        let responseHeaders = Self.headers(entry["response"]?["headers"])
+        let content = entry["response"]?["content"]
+        let contentType = Self.header("content-type", responseHeaders) ?? content?["mimeType"]?.string
+        var body: String?
+        if let text = content?["text"]?.string {
+            body = decodeBody(text, encoding: content?["encoding"]?.string, location: location, into: &result)
+        }
+        var request = MediaRequest(kind: MediaRequest.guessKind(url: url, contentType: contentType, body: body), url: url)
+        request.start = started
+        if let started, let total = entry["time"]?.double, total >= 0 { request.end = started + total / 1000 }
+        let status = entry["response"]?["status"]?.int
+        // HAR writes 0 for requests that got no response (blocked, aborted, failed).
+        if let status, status > 0 {
+            request.status = status
+        } else {
+            request.error = ErrorInfo(
+                domain: "HAR", code: 0, description: entry["response"]?["_error"]?.string ?? "no response")
+        }
+        request.requestHeaders = requestHeaders
+        request.responseHeaders = responseHeaders
+        request.contentType = contentType
+        request.contentEncoding = Self.header("content-encoding", responseHeaders)
+        request.serverAddress = entry["serverIPAddress"]?.string
+        if let size = content?["size"]?.int, size >= 0 { request.bytes = Int64(size) }
+        if let bodySize = entry["response"]?["bodySize"]?.int, bodySize >= 0 {
+            request.responseHeaders["x-har-body-size"] = String(bodySize)
+        }
+        if let range = Self.header("range", requestHeaders) { request.byteRange = Self.httpRange(range) }
+        let session = Self.header("x-playback-session-id", requestHeaders)
+        result.records.append(Record(time: started, location: location, format: .har, sessionID: session, payload: .request(request)))
+        if let body, body.contains("#EXTM3U") || body.contains("#EXTINF") || body.contains("#EXT-X-") {
+            let parsed = PlaylistParser(file: file, url: url).parse(text: body)
+            for d in parsed.diagnostics {
+                result.diagnostics.append(Diagnostic(location, d.severity, "playlist body of \(url), line \(d.location.line): \(d.message)"))
+            }
+            result.playlists.append(parsed.playlist)
+            let time = request.end ?? started
+            result.records.append(
+                Record(time: time, location: location, format: .har, sessionID: session, payload: .playlist(parsed.playlist.snapshot)))
+        }
+    }
+
+    /// Body text: base64-decoded when the HAR says so, gunzipped when the bytes are gzip.
+    func decodeBody(_ text: String, encoding: String?, location: SourceLocation, into result: inout ParseResult) -> String? {
+        var bytes: [UInt8]
+        if encoding?.lowercased() == "base64" {
+            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+                result.diagnostics.append(Diagnostic(location, .warning, "response body is not valid base64"))
+                return nil
+            }
+            bytes = [UInt8](data)
+        } else {
+            bytes = Array(text.utf8)
+        }
+        if GzipByteSource.isGzip(bytes) {
+            do {
+                var gz = try GzipByteSource(MemoryByteSource(bytes), name: file, limit: maxBodySize)
+                bytes = try readAll(&gz, limit: maxBodySize, name: file)
+            } catch {
+                result.diagnostics.append(Diagnostic(location, .warning, "response body: \(error)"))
+                return nil
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func headers(_ v: JSONValue?) -> [String: String] {
+        var out: [String: String] = [:]
+        for h in v?.array ?? [] {
+            guard let name = h["name"]?.string, let value = h["value"]?.string else { continue }
+            if let existing = out[name] { out[name] = existing + ", " + value } else { out[name] = value }
+        }
+        return out
+    }
+
+    static func header(_ lowercasedName: String, _ headers: [String: String]) -> String? {
+        headers.first(where: { $0.key.lowercased() == lowercasedName })?.value
+    }
+
+    static func httpRange(_ header: String) -> ByteRange? {
+        guard header.hasPrefix("bytes=") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let s = Int64(parts[0]) else { return nil }
+        if let e = Int64(parts[1]), e >= s { return ByteRange(offset: s, length: e - s + 1) }
+        return ByteRange(offset: s, length: nil)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// A parsed JSON value. Inputs are read into this neutral form first, so that a missing or
+/// mistyped key becomes a diagnostic instead of a decoding failure of the whole event.
+public enum JSONValue: Sendable, Hashable, Decodable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let d = try? c.decode(Double.self) {
+            self = .number(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Parses one JSON document; throws with the decoder's message on invalid JSON.
+    public static func parse<Bytes: Collection>(_ bytes: Bytes) throws -> JSONValue where Bytes.Element == UInt8 {
+        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+
+    public var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var double: Double? {
+        switch self {
+        case .number(let d): return d.isFinite ? d : nil
+        case .string(let s): return Double(s)
+        default: return nil
+        }
+    }
+
+    /// An integer value, refusing fractions and values outside `Int` (no trapping conversion).
+    public var int: Int? {
+        guard let d = double, d.rounded() == d, abs(d) < 9.0e15 else { return nil }
+        return Int(d)
+    }
+
+    public var bool: Bool? {
+        switch self {
+        case .bool(let b): return b
+        case .number(let d): return d != 0
+        default: return nil
+        }
+    }
+
+    public var array: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    public var object: [String: JSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
