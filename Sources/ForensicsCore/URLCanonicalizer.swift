@@ -1,0 +1,49 @@
+import Foundation
+
+/// Puts URLs seen by different sources into one comparable form.
+///
+/// The KTVHTTPCache proxy hides the origin URL inside the local URL the player requests
+/// (`http://localhost:PORT/<percent-encoded origin>/KTVHTTPCachePlaceHolder/…` in 3.x,
+/// `…?url=<encoded>` or `…&originalURL=<encoded>` before): those are decoded to the origin URL,
+/// so a segment requested through the proxy matches the same segment in a HAR capture.
+public enum URLCanonicalizer {
+    public static func canonical(_ url: String) -> String {
+        guard url.hasPrefix("http://localhost") || url.hasPrefix("http://127.0.0.1") || url.hasPrefix("/") else {
+            return url
+        }
+        if let marker = url.range(of: "/KTVHTTPCachePlaceHolder/") {
+            var path = url[..<marker.lowerBound]
+            if let scheme = path.range(of: "://") {
+                let afterHost = path[scheme.upperBound...].firstIndex(of: "/") ?? path.endIndex
+                path = path[afterHost...]
+            }
+            let encoded = path.drop(while: { $0 == "/" })
+            if let decoded = encoded.removingPercentEncoding, decoded.contains("://") { return decoded }
+        }
+        if let q = url.firstIndex(of: "?") {
+            for pair in url[url.index(after: q)...].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                guard kv.count == 2, kv[0] == "url" || kv[0] == "originalURL" else { continue }
+                if let decoded = kv[1].removingPercentEncoding, decoded.contains("://") { return decoded }
+            }
+        }
+        return url
+    }
+
+    /// The URL without its query and fragment, for matching requests whose tokens differ.
+    public static func withoutQuery(_ url: String) -> String {
+        let c = canonical(url)
+        if let q = c.firstIndex(where: { $0 == "?" || $0 == "#" }) { return String(c[..<q]) }
+        return c
+    }
+
+    /// The host part of a URL (`cdn.example.com`), or nil.
+    public static func host(_ url: String) -> String? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        let hostPort = rest.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" })
+        let noUser = hostPort.split(separator: "@").last ?? hostPort
+        if noUser.hasPrefix("[") { return String(noUser.prefix(while: { $0 != "]" })) + "]" }
+        return String(noUser.split(separator: ":").first ?? noUser)
+    }
+}

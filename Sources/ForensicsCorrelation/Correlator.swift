@@ -1,0 +1,153 @@
+import ForensicsCore
+
+/// Turns the records of all the files of a bundle into sessions, each with one aligned,
+/// ordered timeline and its KPIs. A pure function of its input: the order in which files are
+/// given does not matter (they are sorted by path first).
+public struct Correlator: Sendable {
+    /// Two views of the same request from different sources must start within this many
+    /// seconds of each other once clocks are aligned.
+    public var requestMatchWindow: Double = 2.0
+
+    public init() {}
+
+    public func correlate(_ input: [SourceFile]) -> CorrelationResult {
+        let files = input.sorted { $0.path < $1.path || ($0.path == $1.path && $0.format < $1.format) }
+        let assignment = Sessionizer().assign(files)
+        var unassigned: [UnassignedRecord] = []
+        var perSession: [[(fileIndex: Int, records: [Record])]] = Array(repeating: [], count: assignment.sessionIDs.count)
+        for (f, file) in files.enumerated() {
+            var buckets: [Int: [Record]] = [:]
+            for (r, record) in file.records.enumerated() {
+                if let s = assignment.sessionOf[f][r] {
+                    buckets[s, default: []].append(record)
+                } else {
+                    unassigned.append(UnassignedRecord(record: record, reason: assignment.reasons[f][r] ?? "no session fits"))
+                }
+            }
+            for (s, records) in buckets.sorted(by: { $0.key < $1.key }) { perSession[s].append((f, records)) }
+        }
+        var sessions: [Session] = []
+        for (s, parts) in perSession.enumerated() where !parts.isEmpty {
+            sessions.append(
+                buildSession(
+                    id: assignment.sessionIDs[s], fromLogs: assignment.idFromLogs[s], parts: parts, files: files))
+        }
+        sessions.sort {
+            let a = $0.start?.secondsSince1970 ?? .infinity
+            let b = $1.start?.secondsSince1970 ?? .infinity
+            return a != b ? a < b : $0.id < $1.id
+        }
+        var diagnostics: [Diagnostic] = []
+        for u in unassigned {
+            diagnostics.append(Diagnostic(u.record.location, .warning, "record not assigned to a session: \(u.reason)"))
+        }
+        return CorrelationResult(sessions: sessions, unassigned: unassigned, diagnostics: diagnostics)
+    }
+
+    func buildSession(id: String, fromLogs: Bool, parts: [(fileIndex: Int, records: [Record])], files: [SourceFile]) -> Session {
+        let offsets = ClockAligner().offsets(files: parts.map { (files[$0.fileIndex].path, files[$0.fileIndex].format, $0.records) })
+        var entries: [(entry: TimelineEntry, file: Int, order: Int)] = []
+        for (p, part) in parts.enumerated() {
+            let offset = offsets[p].offset
+            var carry: Timestamp?
+            for (i, record) in part.records.enumerated() {
+                var time = record.time.map { $0 + offset }
+                if time == nil { time = carry } else { carry = time }
+                let end = record.request?.end.map { $0 + offset }
+                entries.append((TimelineEntry(record: record, time: time, endTime: end ?? time), p, i))
+            }
+        }
+        entries.sort { a, b in
+            let ta = a.entry.time?.secondsSince1970 ?? .infinity
+            let tb = b.entry.time?.secondsSince1970 ?? .infinity
+            if ta != tb { return ta < tb }
+            if a.file != b.file {
+                return ClockAligner.rank(files[parts[a.file].fileIndex].format) < ClockAligner.rank(files[parts[b.file].fileIndex].format)
+            }
+            return a.order < b.order
+        }
+        let merged = mergeRequests(entries.map { ($0.entry, files[parts[$0.file].fileIndex].format) })
+        let sources = Array(Set(parts.map { files[$0.fileIndex].format })).sorted()
+        let asset = Self.assetURL(merged)
+        let sessionID = fromLogs ? id : Self.derivedID(asset: asset, first: merged.first?.location.file ?? "")
+        var session = Session(
+            id: sessionID, idIsFromLogs: fromLogs, assetURL: asset, entries: merged, sources: sources,
+            clockOffsets: offsets, kpis: KPIs())
+        session.kpis = KPICalculator().compute(session)
+        return session
+    }
+
+    /// Folds other sources' views of the same request into the best source's entry.
+    func mergeRequests(_ entries: [(TimelineEntry, InputFormat)]) -> [TimelineEntry] {
+        var out: [TimelineEntry] = []
+        var primaryByKey: [String: [Int]] = [:]
+        var formatOf: [Int: InputFormat] = [:]
+        for (entry, format) in entries {
+            guard let r = entry.record.request else {
+                out.append(entry)
+                continue
+            }
+            let key = ClockAligner.key(url: r.url, range: r.byteRange)
+            if let t = entry.time?.secondsSince1970, let candidates = primaryByKey[key],
+                let match = candidates.first(where: { i in
+                    formatOf[i] != format && out[i].otherViews.allSatisfy { $0.format != format }
+                        && abs((out[i].time?.secondsSince1970 ?? .infinity) - t) <= requestMatchWindow
+                })
+            {
+                if let existing = formatOf[match], ClockAligner.rank(format) < ClockAligner.rank(existing) {
+                    // The new view is from a better source: it becomes the primary.
+                    var replacement = entry
+                    replacement.otherViews = [out[match].record] + out[match].otherViews
+                    out[match] = replacement
+                    formatOf[match] = format
+                } else {
+                    out[match].otherViews.append(entry.record)
+                }
+                continue
+            }
+            primaryByKey[key, default: []].append(out.count)
+            formatOf[out.count] = format
+            out.append(entry)
+        }
+        return out
+    }
+
+    static func assetURL(_ entries: [TimelineEntry]) -> String? {
+        var firstMedia: String?
+        var firstAny: String?
+        for e in entries {
+            switch e.record.payload {
+            case .request(let r):
+                let url = URLCanonicalizer.canonical(r.url)
+                if r.kind == .multivariantPlaylist { return url }
+                if r.kind == .mediaPlaylist, firstMedia == nil { firstMedia = url }
+                if r.kind == .segment || r.kind == .other, firstAny == nil { firstAny = url }
+            case .playlist(let p):
+                if p.isMultivariant, let u = p.url { return u }
+            case .proxy(let p) where p.kind == .acceptRequest:
+                if firstAny == nil { firstAny = p.url }
+            default:
+                break
+            }
+        }
+        return firstMedia ?? firstAny
+    }
+
+    /// A stable identifier for a session whose logs name none: a hash of its asset URL (or file).
+    static func derivedID(asset: String?, first: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (asset ?? first).utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "derived-" + String(repeating: "0", count: max(0, 16 - hex.count)) + hex
+    }
+}
+
+extension ClockAligner {
+    /// Source preference (lower is better) for primaries and tie-breaking.
+    static func rank(_ format: InputFormat) -> Int {
+        referencePreference.firstIndex(of: format) ?? referencePreference.count
+    }
+}

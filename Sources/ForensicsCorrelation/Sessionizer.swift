@@ -1,0 +1,146 @@
+import ForensicsCore
+
+/// Groups records into playback sessions.
+///
+/// Evidence, strongest first: the metric events' `sessionID`, the access/error log `cs-guid`,
+/// the `X-Playback-Session-Id` request header (all the same identifier: AVPlayer's
+/// playbackSessionID); then URL overlap with records already placed; then the neighbouring
+/// records of the same file; then time proximity. What fits nothing is returned with a reason.
+struct Sessionizer {
+    /// How far (seconds) outside a session's span a record may be and still join it by time.
+    var timeSlack: Double = 120
+
+    struct Assignment {
+        var sessionOf: [[Int?]]  // per file, per record: session index
+        var sessionIDs: [String]
+        var idFromLogs: [Bool]
+        var reasons: [[String?]]
+    }
+
+    func assign(_ files: [SourceFile]) -> Assignment {
+        var ids: [String] = []
+        var index: [String: Int] = [:]
+        var sessionOf = files.map { [Int?](repeating: nil, count: $0.records.count) }
+        var reasons = files.map { [String?](repeating: nil, count: $0.records.count) }
+        // 1. Explicit identifiers.
+        for (f, file) in files.enumerated() {
+            for (r, record) in file.records.enumerated() {
+                guard let raw = record.sessionID?.trimmingCharacters(in: " "), !raw.isEmpty else { continue }
+                let id = raw.uppercased()
+                let s: Int
+                if let existing = index[id] {
+                    s = existing
+                } else {
+                    s = ids.count
+                    ids.append(id)
+                    index[id] = s
+                }
+                sessionOf[f][r] = s
+            }
+        }
+        var fromLogs = [Bool](repeating: true, count: ids.count)
+        let allRecords = files.reduce(0) { $0 + $1.records.count }
+        if ids.isEmpty, allRecords > 0 {
+            ids.append("")  // derived later from the content
+            fromLogs.append(false)
+        }
+        if ids.count == 1 {
+            for f in sessionOf.indices {
+                for r in sessionOf[f].indices where sessionOf[f][r] == nil { sessionOf[f][r] = 0 }
+            }
+            return Assignment(sessionOf: sessionOf, sessionIDs: ids, idFromLogs: fromLogs, reasons: reasons)
+        }
+        // 2. URL overlap: URLs requested in exactly one session identify it.
+        var urlSessions: [String: Set<Int>] = [:]
+        for (f, file) in files.enumerated() {
+            for (r, record) in file.records.enumerated() {
+                guard let s = sessionOf[f][r] else { continue }
+                for u in Self.urls(of: record) { urlSessions[u, default: []].insert(s) }
+            }
+        }
+        for (f, file) in files.enumerated() {
+            for (r, record) in file.records.enumerated() where sessionOf[f][r] == nil {
+                var candidates: Set<Int> = []
+                for u in Self.urls(of: record) { candidates.formUnion(urlSessions[u] ?? []) }
+                if candidates.count == 1 { sessionOf[f][r] = candidates.first }
+            }
+        }
+        // 3. Neighbours in the same file (entries of one request path are logged together).
+        for f in files.indices {
+            let assigned = sessionOf[f]
+            for r in assigned.indices where assigned[r] == nil {
+                var before: Int?
+                var k = r - 1
+                while k >= 0 {
+                    if let s = assigned[k] {
+                        before = s
+                        break
+                    }
+                    k -= 1
+                }
+                var after: Int?
+                k = r + 1
+                while k < assigned.count {
+                    if let s = assigned[k] {
+                        after = s
+                        break
+                    }
+                    k += 1
+                }
+                if let b = before, after == nil || after == b {
+                    sessionOf[f][r] = b
+                } else if before == nil, let a = after {
+                    sessionOf[f][r] = a
+                }
+            }
+        }
+        // 4. Time proximity: the one session whose span (with slack) contains the record.
+        var spans: [(Double, Double)?] = Array(repeating: nil, count: ids.count)
+        for (f, file) in files.enumerated() {
+            for (r, record) in file.records.enumerated() {
+                guard let s = sessionOf[f][r], let t = record.time?.secondsSince1970 else { continue }
+                if let span = spans[s] { spans[s] = (min(span.0, t), max(span.1, t)) } else { spans[s] = (t, t) }
+            }
+        }
+        for (f, file) in files.enumerated() {
+            for (r, record) in file.records.enumerated() where sessionOf[f][r] == nil {
+                guard let t = record.time?.secondsSince1970 else {
+                    reasons[f][r] = "no session identifier, URL or time ties it to one of \(ids.count) sessions"
+                    continue
+                }
+                let fits = spans.indices.filter { s in
+                    guard let span = spans[s] else { return false }
+                    return t >= span.0 - timeSlack && t <= span.1 + timeSlack
+                }
+                if fits.count == 1 {
+                    sessionOf[f][r] = fits[0]
+                } else {
+                    reasons[f][r] = fits.isEmpty
+                        ? "outside the time span of every session"
+                        : "fits the time span of \(fits.count) sessions and nothing else decides"
+                }
+            }
+        }
+        return Assignment(sessionOf: sessionOf, sessionIDs: ids, idFromLogs: fromLogs, reasons: reasons)
+    }
+
+    /// The canonical URLs a record is about (request, playlist, proxy request).
+    static func urls(of record: Record) -> [String] {
+        switch record.payload {
+        case .request(let r):
+            var out = [URLCanonicalizer.withoutQuery(r.url)]
+            if let p = r.playlistURL { out.append(URLCanonicalizer.withoutQuery(p)) }
+            return out
+        case .proxy(let p):
+            return p.url.map { [URLCanonicalizer.withoutQuery($0)] } ?? []
+        case .playlist(let p):
+            return p.url.map { [URLCanonicalizer.withoutQuery($0)] } ?? []
+        case .accessLog(let a):
+            return a.uri.map { [URLCanonicalizer.withoutQuery($0)] } ?? []
+        case .errorLog(_, let uri):
+            return uri.map { [URLCanonicalizer.withoutQuery($0)] } ?? []
+        default:
+            return []
+        }
+    }
+}
