@@ -136,6 +136,7 @@ enum CacheLogClassifier {
             } else if lower.hasPrefix("callback for failed") || lower.hasPrefix("complete but did failed") {
                 e.kind = .networkFailed
                 e.error = errorInfo(full)
+                e.url = errorURL(full)
             }
         case "KTVHCDownload":
             if lower.hasPrefix("add request") {
@@ -269,7 +270,8 @@ enum CacheLogClassifier {
     }
 
     static func errorURL(_ text: String) -> String? {
-        guard let r = text.range(of: "KTVHCErrorUserInfoKeyURL=") else { return responseURL(text) }
+        guard let r = text.range(of: "KTVHCErrorUserInfoKeyURL=") ?? text.range(of: "NSErrorFailingURLStringKey=")
+        else { return responseURL(text) }
         let rest = text[r.upperBound...]
         return String(rest.prefix(while: { $0 != "," && $0 != "}" && $0 != " " }))
     }

@@ -1,0 +1,86 @@
+import ForensicsCore
+
+/// `slow-segment-download`: consecutive segments downloading slower than real time.
+public struct SlowSegmentDownloadRule: Rule {
+    public struct Options: Codable, Sendable, Equatable {
+        public var consecutive: Double = 3
+        enum CodingKeys: String, CodingKey { case consecutive }
+    }
+
+    public static let defaultOptions = Options()
+    public static let optionDocs = ["consecutive": "how many slow segments in a row make a finding (3)"]
+    public let options: Options
+    public init(options: Options) { self.options = options }
+
+    public static let description = RuleDescription(
+        identifier: "slow-segment-download", name: "Slow Segment Download",
+        summary: "Segments took longer to download than their duration, several in a row.",
+        rationale: """
+            A segment that downloads slower than it plays drains the buffer; a run of them ends in a \
+            stall or a down-switch. The URLs and hosts show whether one CDN edge is slow.
+            """,
+        kind: .playback, defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample(
+                "three 6 s segments taking 7–8 s each",
+                timeline: """
+                    0.700 initial-ltku variant=8M
+                    10.00 segment https://cdn.example.com/a/v8/s2.ts 200 7.0 dur=6 ◀
+                    17.00 segment https://cdn.example.com/a/v8/s3.ts 200 8.0 dur=6
+                    25.00 segment https://cdn.example.com/a/v8/s4.ts 200 7.5 dur=6
+                    """),
+            RuleExample(
+                "four slow 2 s segments",
+                timeline: """
+                    0.700 initial-ltku variant=8M
+                    10.00 segment https://cdn.example.com/a/v8/s2.ts 200 2.5 dur=2 ◀
+                    12.50 segment https://cdn.example.com/a/v8/s3.ts 200 2.5 dur=2
+                    15.00 segment https://cdn.example.com/a/v8/s4.ts 200 2.5 dur=2
+                    17.50 segment https://cdn.example.com/a/v8/s5.ts 200 2.5 dur=2
+                    """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(
+                "near miss: a fast segment breaks the run",
+                timeline: """
+                    0.700 initial-ltku variant=8M
+                    10.00 segment https://cdn.example.com/a/v8/s2.ts 200 7.0 dur=6
+                    17.00 segment https://cdn.example.com/a/v8/s3.ts 200 8.0 dur=6
+                    25.00 segment https://cdn.example.com/a/v8/s4.ts 200 5.9 dur=6
+                    31.00 segment https://cdn.example.com/a/v8/s5.ts 200 7.0 dur=6
+                    """),
+            RuleExample(
+                "fast segments",
+                timeline: """
+                    0.700 initial-ltku variant=8M
+                    10.00 segment https://cdn.example.com/a/v8/s2.ts 200 1.0 dur=6
+                    17.00 segment https://cdn.example.com/a/v8/s3.ts 200 1.0 dur=6
+                    25.00 segment https://cdn.example.com/a/v8/s4.ts 200 1.0 dur=6
+                    """),
+        ])
+
+    public func findings(in session: Session) -> [Finding] {
+        var out: [Finding] = []
+        var run: [(TimelineEntry, Double, Double)] = []
+        func flush() {
+            if Double(run.count) >= options.consecutive, let first = run.first {
+                let worst = run.map { $0.1 / $0.2 }.max() ?? 0
+                out.append(
+                    finding(
+                        start: first.0.time, end: run.last?.0.endTime,
+                        title: "\(run.count) segments in a row downloaded slower than real time (worst \(NumberFormat.trimmed(worst, decimals: 2))× their duration)",
+                        details: ["segments": .integer(run.count), "worst_ratio": .number((worst * 100).rounded() / 100)],
+                        evidence: run.map { Finding.Evidence($0.0) },
+                        advice: "The network or CDN edge could not sustain this variant: check the host's throughput, and make sure lower variants exist for such networks."))
+            }
+            run = []
+        }
+        for item in session.requestEntries where item.request.kind == .segment {
+            guard let r = session.mergedRequest(item.entry), !r.failed, let d = r.duration, let sd = r.segmentDuration, sd > 0
+            else { continue }
+            if d > sd { run.append((item.entry, d, sd)) } else { flush() }
+        }
+        flush()
+        return out
+    }
+}

@@ -1,0 +1,274 @@
+import ForensicsCore
+
+/// `stall`: every stall, its duration, and its best-supported cause from the look-back window.
+public struct StallRule: Rule {
+    public struct Options: Codable, Sendable, Equatable {
+        public var lookBackSeconds: Double = 30
+        public var errorSeconds: Double = 5
+        public var slowKeySeconds: Double = 0.5
+        public var seekSeconds: Double = 5
+        enum CodingKeys: String, CodingKey {
+            case lookBackSeconds = "look-back-seconds"
+            case errorSeconds = "error-seconds"
+            case slowKeySeconds = "slow-key-seconds"
+            case seekSeconds = "seek-seconds"
+        }
+    }
+
+    public static let defaultOptions = Options()
+    public static let optionDocs = [
+        "look-back-seconds": "how far before the stall to look for its cause (30)",
+        "error-seconds": "a stall longer than this, or unrecovered, is an error (5)",
+        "slow-key-seconds": "a key request slower than this can cause a stall (0.5)",
+        "seek-seconds": "a seek this close before the stall explains it (5)",
+    ]
+    public let options: Options
+    public init(options: Options) { self.options = options }
+
+    /// The stall causes, most direct explanation first (the order used to choose between them).
+    public static let causes = [
+        "seek", "segment-errors", "proxy-failure", "slow-content-key", "stale-live-playlist", "insufficient-bandwidth",
+        "unknown",
+    ]
+
+    public static let description = RuleDescription(
+        identifier: "stall", name: "Stall",
+        summary: "Playback stalled (ran out of buffer); the finding names the best-supported cause and its evidence.",
+        rationale: """
+            Rebuffering is what viewers hate most. A stall alone says nothing; the records before it \
+            (failed segments, slow downloads, a slow key, a stuck live playlist, a failing local proxy, \
+            a seek) say why, and who must act.
+            """,
+        kind: .playback, defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample(
+                "404 → 15 Mbit/s → 404 → stall (segment errors)",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=20M
+                    24.00 segment https://cdn.example.com/a/v20/s5.ts 404 0.050 dur=6
+                    25.00 switch 20M -> 15M
+                    28.00 segment https://cdn.example.com/a/v15/s6.ts 404 0.050 dur=6
+                    31.00 stall ◀
+                    35.10 ltku variant=15M
+                    """, cause: "segment-errors"),
+            RuleExample(
+                "slow downloads (insufficient bandwidth), 7 s stall",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=20M
+                    10.00 segment https://cdn.example.com/a/v20/s2.ts 200 9.000 dur=6 bytes=15000000
+                    19.00 segment https://cdn.example.com/a/v20/s3.ts 200 9.000 dur=6 bytes=15000000
+                    28.00 stall ◀
+                    35.00 ltku variant=20M
+                    """, cause: "insufficient-bandwidth", severity: .error),
+            RuleExample(
+                "a seek outside the buffer",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=5M
+                    40.00 seek
+                    40.20 stall ◀
+                    41.00 ltku variant=5M
+                    """, cause: "seek", severity: .info),
+            RuleExample(
+                "waiting on a slow key rotation",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=5M
+                    58.00 key https://keys.example.com/fps2 200 4.000
+                    60.00 stall ◀
+                    62.10 ltku variant=5M
+                    """, cause: "slow-content-key"),
+            RuleExample(
+                "nothing explains it",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=5M
+                    60.00 stall ◀
+                    61.00 ltku variant=5M
+                    """, cause: "unknown"),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(
+                "smooth playback",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=5M
+                    24.00 segment https://cdn.example.com/a/v5/s5.ts 200 0.500 dur=6
+                    90.00 pause
+                    """),
+            RuleExample(
+                "near miss: a pause (rate 0) is not a stall",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=5M
+                    30.00 pause
+                    40.00 play
+                    """),
+        ])
+
+    struct CauseEvidence {
+        var cause: String
+        var first: Timestamp
+        var entries: [TimelineEntry]
+        var why: String
+    }
+
+    public func findings(in session: Session) -> [Finding] {
+        var out: [Finding] = []
+        for stall in session.stalls {
+            let stallEntry = session.entries[stall.index]
+            let candidates = causes(for: stall, in: session)
+            let chosen = candidates.first
+            let cause = chosen?.cause ?? "unknown"
+            let duration = stall.duration
+            var severity: Severity = .warning
+            if duration == nil || (duration ?? 0) > options.errorSeconds { severity = .error }
+            if cause == "seek" { severity = .info }
+            var evidence = [Finding.Evidence(stallEntry)]
+            evidence.append(contentsOf: (chosen?.entries ?? []).map(Finding.Evidence.init))
+            if let end = stall.endIndex { evidence.append(Finding.Evidence(session.entries[end])) }
+            var details: [String: DetailValue] = [
+                "duration": .seconds(duration), "recovered": .bool(stall.end != nil),
+                "look_back_seconds": .number(options.lookBackSeconds),
+            ]
+            if let v = session.variant(at: stall.start)?.bandwidth { details["variant_bandwidth"] = .number(v) }
+            var explanation = chosen?.why ?? "nothing in the \(Int(options.lookBackSeconds)) s before the stall explains it"
+            if candidates.count > 1, let c = chosen {
+                let others = candidates.dropFirst()
+                details["competing_causes"] = .strings(others.map(\.cause))
+                let earliest = candidates.min { $0.first < $1.first }
+                let order = earliest?.cause == c.cause
+                    ? "it came first (\(c.first.clockTime))"
+                    : "\(earliest?.cause ?? "") came first (\(earliest?.first.clockTime ?? "")), but \(c.cause) is the more direct explanation"
+                explanation += "; also seen: \(others.map(\.cause).joined(separator: ", ")) — chose \(c.cause) because \(order)"
+            }
+            if cause == "unknown" {
+                let missing = session.missingSources([.metricEvents, .har, .cacheLog, .accessLog])
+                details["missing_sources"] = .strings(missing)
+                if !missing.isEmpty { explanation += "; missing sources: \(missing.joined(separator: ", "))" }
+            }
+            details["explanation"] = .string(explanation)
+            let durationText = duration.map { "for \(NumberFormat.seconds($0))" } ?? "and never recovered"
+            out.append(
+                finding(
+                    severity: severity, start: stall.start, end: stall.end,
+                    title: "Playback stalled \(durationText) — cause: \(cause)", cause: cause, details: details,
+                    evidence: evidence, advice: Self.advice(cause)))
+        }
+        return out
+    }
+
+    func causes(for stall: Session.Stall, in session: Session) -> [CauseEvidence] {
+        let from = stall.start + -options.lookBackSeconds
+        var found: [CauseEvidence] = []
+        var window: [TimelineEntry] = []
+        for (i, e) in session.entries.enumerated() where i < stall.index {
+            guard let t = e.time, t >= from else { continue }
+            window.append(e)
+        }
+        // Requests still in flight at the stall also count (a slow key started earlier).
+        let inFlight = session.entries.enumerated().filter { i, e in
+            i < stall.index && (e.time.map { $0 < from } ?? false) && (e.endTime.map { $0 >= from } ?? false)
+        }.map(\.element)
+        // Seek.
+        if let seek = window.last(where: { $0.record.playerEvent?.kind == .seek }), let t = seek.time,
+            stall.start - t <= options.seekSeconds
+        {
+            found.append(CauseEvidence(cause: "seek", first: t, entries: [seek], why: "a seek \(NumberFormat.seconds(stall.start - t)) before the stall"))
+        }
+        // Segment errors.
+        let failed = window.filter { e in
+            if let r = session.mergedRequest(e), r.kind == .segment || r.kind == .map { return r.failed }
+            if case .errorLog(let err, _) = e.record.payload { return err.httpStatus != nil || err.code != nil }
+            return false
+        }
+        if let f = failed.first, let t = f.time {
+            let statuses = failed.compactMap { session.mergedRequest($0)?.effectiveStatus }.map(String.init)
+            found.append(
+                CauseEvidence(
+                    cause: "segment-errors", first: t, entries: failed,
+                    why: "\(failed.count) media request\(failed.count == 1 ? "" : "s") failed before the stall"
+                        + (statuses.isEmpty ? "" : " (HTTP \(Array(Set(statuses)).sorted().joined(separator: ", ")))")))
+        }
+        // Proxy failure.
+        let proxyKinds: Set<ProxyEvent.Kind> = [
+            .downloadInvalidResponse, .networkFailed, .responseFailed, .serverStartFailed, .serverRestart,
+            .serverRestartFailed, .readerFailed, .sourceManagerFailure,
+        ]
+        let proxyFailures = window.filter { e in
+            guard let p = e.record.proxyEvent else { return false }
+            if p.kind == .downloadComplete, let err = p.error, err.code != -999 { return true }
+            return proxyKinds.contains(p.kind)
+        }
+        if let f = proxyFailures.first, let t = f.time {
+            found.append(CauseEvidence(cause: "proxy-failure", first: t, entries: proxyFailures, why: "the local caching proxy reported \(proxyFailures.count) failure\(proxyFailures.count == 1 ? "" : "s")"))
+        }
+        // Slow content key.
+        let slowKeys = (inFlight + window).filter { e in
+            guard let r = e.record.request, r.kind == .contentKey else { return false }
+            let end = e.endTime ?? stall.start
+            let d = r.duration ?? (stall.start - (e.time ?? stall.start))
+            return d > options.slowKeySeconds && end >= stall.start + -2
+        }
+        if let k = slowKeys.first, let t = k.time {
+            found.append(CauseEvidence(cause: "slow-content-key", first: t, entries: slowKeys, why: "a content-key request took \(NumberFormat.seconds(k.record.request?.duration ?? 0)) and ended around the stall"))
+        }
+        // Stale live playlist: the same media playlist fetched again without new segments.
+        var lastByURL: [String: (TimelineEntry, PlaylistSnapshot)] = [:]
+        var stale: [TimelineEntry] = []
+        for e in window {
+            guard case .playlist(let p) = e.record.payload, !p.isMultivariant, !p.endList, let url = p.url else { continue }
+            let key = URLCanonicalizer.withoutQuery(url)
+            if let (prev, snap) = lastByURL[key], let t0 = prev.time, let t1 = e.time,
+                snap.mediaSequence == p.mediaSequence, snap.segmentCount == p.segmentCount,
+                t1 - t0 > 1.5 * (p.targetDuration ?? 6)
+            {
+                stale.append(contentsOf: [prev, e])
+            }
+            // Keep the first snapshot of an unchanged playlist: staleness is measured from it.
+            if let prev = lastByURL[key], prev.1.mediaSequence == p.mediaSequence, prev.1.segmentCount == p.segmentCount {
+                continue
+            }
+            lastByURL[key] = (e, p)
+        }
+        if let s = stale.first, let t = s.time {
+            found.append(CauseEvidence(cause: "stale-live-playlist", first: t, entries: stale, why: "the live media playlist did not advance for more than 1.5 × its target duration"))
+        }
+        // Insufficient bandwidth: segments that took longer to download than they play.
+        let slow = window.filter { e in
+            guard let r = session.mergedRequest(e), r.kind == .segment, !r.failed, let d = r.duration else { return false }
+            if let sd = r.segmentDuration, sd > 0 { return d > sd }
+            return false
+        }
+        if let s = slow.first, let t = s.time {
+            found.append(CauseEvidence(cause: "insufficient-bandwidth", first: t, entries: slow, why: "\(slow.count) segment\(slow.count == 1 ? "" : "s") downloaded slower than real time"))
+        } else if let lowObserved = window.first(where: { e in
+            if case .accessLog(let a) = e.record.payload, let o = a.observedBitrate, let i = a.indicatedBitrate { return o < i }
+            return false
+        }), let t = lowObserved.time {
+            found.append(CauseEvidence(cause: "insufficient-bandwidth", first: t, entries: [lowObserved], why: "observed throughput below the playing variant's bitrate"))
+        }
+        return found.sorted { Self.causes.firstIndex(of: $0.cause) ?? 99 < Self.causes.firstIndex(of: $1.cause) ?? 99 }
+    }
+
+    static func advice(_ cause: String) -> String {
+        switch cause {
+        case "segment-errors":
+            "Media segments failed before the buffer ran out: check the CDN/origin for the failing URLs and statuses (see segment-errors and the evidence); the player could not refill the buffer."
+        case "insufficient-bandwidth":
+            "Segments arrived slower than they play: the network could not sustain the variant. Offer lower variants, check CDN throughput for the viewer's region, and consider a lower preferredPeakBitRate."
+        case "slow-content-key":
+            "Playback waited on a content key: speed up the key server and fetch keys ahead (EXT-X-SESSION-KEY, preloadsEligibleContentKeys, longer key rotation periods)."
+        case "stale-live-playlist":
+            "The live playlist stopped advancing: check the packager/encoder and CDN caching of live playlists (cache TTL should be below the target duration)."
+        case "proxy-failure":
+            "The local caching proxy failed: check its origin errors, restart it when the app returns to the foreground, and fall back to the origin URL when it is unreachable."
+        case "seek":
+            "The stall follows a seek outside the buffered range: expected. Shorter segments and I-frame playlists make seeks faster."
+        default:
+            "Nothing in the captured records explains this stall: capture metric events, a HAR or the proxy log for the next occurrence."
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ForensicsCore
+
+/// `playlist-not-compressed`: a large playlist response served without gzip.
+public struct PlaylistNotCompressedRule: Rule {
+    public struct Options: Codable, Sendable, Equatable {
+        public var minimumBytes: Double = 4096
+        enum CodingKeys: String, CodingKey { case minimumBytes = "minimum-bytes" }
+    }
+
+    public static let defaultOptions = Options()
+    public static let optionDocs = ["minimum-bytes": "playlist responses larger than this should be compressed (4096)"]
+    public let options: Options
+    public init(options: Options) { self.options = options }
+
+    public static let description = RuleDescription(
+        identifier: "playlist-not-compressed", name: "Playlist Not Compressed",
+        summary: "A playlist response of more than 4 KiB was served without Content-Encoding: gzip.",
+        rationale: """
+            Playlists are text and compress about tenfold. Live playlists are fetched every target \
+            duration, so an uncompressed one costs time at startup and on every reload.
+            """,
+        kind: .startup, defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample(
+                "a 60 KB media playlist without gzip",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100 bytes=2000 encoding=gzip
+                    0.150 playlist https://cdn.example.com/a/v20/index.m3u8 200 0.300 bytes=60000 ◀
+                    0.600 initial-ltku variant=20M
+                    """),
+            RuleExample(
+                "an uncompressed multivariant playlist",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100 bytes=9000 ◀
+                    0.600 initial-ltku variant=20M
+                    """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(
+                "compressed playlists",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100 bytes=9000 encoding=gzip
+                    0.150 playlist https://cdn.example.com/a/v20/index.m3u8 200 0.300 bytes=60000 encoding=gzip
+                    """),
+            RuleExample(
+                "near miss: a 4000-byte playlist",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100 bytes=4000
+                    """),
+        ])
+
+    public func findings(in session: Session) -> [Finding] {
+        var seen: Set<String> = []
+        var hits: [(TimelineEntry, MediaRequest, Int64)] = []
+        for item in session.requestEntries
+        where item.request.kind == .multivariantPlaylist || item.request.kind == .mediaPlaylist {
+            guard let r = session.mergedRequest(item.entry), let bytes = r.bytes, Double(bytes) > options.minimumBytes,
+                r.status.map({ $0 < 300 }) ?? true
+            else { continue }
+            let encoding = (r.contentEncoding ?? "").lowercased()
+            guard !encoding.contains("gzip"), !encoding.contains("br"), !encoding.contains("deflate") else { continue }
+            let key = URLCanonicalizer.withoutQuery(r.url)
+            guard seen.insert(key).inserted else { continue }
+            hits.append((item.entry, r, bytes))
+        }
+        guard let first = hits.first else { return [] }
+        let largest = hits.map(\.2).max() ?? 0
+        return [
+            finding(
+                start: first.0.time, end: hits.last?.0.endTime,
+                title: "\(hits.count) playlist\(hits.count == 1 ? "" : "s") over \(Int(options.minimumBytes)) bytes served without gzip (largest \(largest) bytes)",
+                details: ["playlists": .integer(hits.count), "largest_bytes": .integer(Int(largest)),
+                          "urls": .strings(hits.prefix(10).map { $0.1.url })],
+                evidence: hits.prefix(10).map { Finding.Evidence($0.0) },
+                advice: "Enable gzip (or brotli) compression for application/vnd.apple.mpegurl responses on the origin and CDN.")
+        ]
+    }
+}

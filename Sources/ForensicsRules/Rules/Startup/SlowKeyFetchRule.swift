@@ -1,0 +1,97 @@
+import ForensicsCore
+
+/// `slow-key-fetch`: a content-key request that is slow, or that dominates startup.
+public struct SlowKeyFetchRule: Rule {
+    public struct Options: Codable, Sendable, Equatable {
+        public var slowSeconds: Double = 0.5
+        public var startupShare: Double = 0.4
+        enum CodingKeys: String, CodingKey {
+            case slowSeconds = "slow-seconds"
+            case startupShare = "startup-share"
+        }
+    }
+
+    public static let defaultOptions = Options()
+    public static let optionDocs = [
+        "slow-seconds": "a key request longer than this is slow (0.5)",
+        "startup-share": "a key request taking more than this share of startup dominates it (0.4)",
+    ]
+    public let options: Options
+    public init(options: Options) { self.options = options }
+
+    public static let description = RuleDescription(
+        identifier: "slow-key-fetch", name: "Slow Content-Key Fetch",
+        summary: "A content-key (DRM/AES key) request was slow, or took most of the startup time.",
+        rationale: """
+            Encrypted streams cannot play a frame before the key arrives, so a slow key server adds its \
+            whole latency to startup and to every key rotation. Keys can be fetched before they are \
+            needed when the multivariant playlist declares them with EXT-X-SESSION-KEY.
+            """,
+        kind: .startup, defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample(
+                "a 1.47 s key request in a 2 s startup",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.120 playlist https://cdn.example.com/a/v20/index.m3u8 200 0.060
+                    0.190 key https://keys.example.com/fps 200 1.465 ◀
+                    1.660 segment https://cdn.example.com/a/v20/s1.ts 200 0.200 dur=6
+                    1.920 initial-ltku variant=20M
+                    """),
+            RuleExample(
+                "a slow key rotation during playback",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.150 key https://keys.example.com/fps 200 0.100
+                    0.300 segment https://cdn.example.com/a/v20/s1.ts 200 0.300 dur=6
+                    0.700 initial-ltku variant=20M
+                    60.00 key https://keys.example.com/fps2 200 0.900 ◀
+                    """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(
+                "a fast key",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.150 key https://keys.example.com/fps 200 0.120
+                    0.300 segment https://cdn.example.com/a/v20/s1.ts 200 0.300 dur=6
+                    0.700 initial-ltku variant=20M
+                    """),
+            RuleExample(
+                "near miss: 0.45 s key, 36 % of startup",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.150 key https://keys.example.com/fps 200 0.450
+                    0.600 segment https://cdn.example.com/a/v20/s1.ts 200 0.600 dur=6
+                    1.250 initial-ltku variant=20M
+                    """),
+        ])
+
+    public func findings(in session: Session) -> [Finding] {
+        let startup = StartupBreakdown(session)
+        var out: [Finding] = []
+        for item in session.requestEntries where item.request.kind == .contentKey {
+            guard let d = item.request.duration, let start = item.entry.time else { continue }
+            var share: Double?
+            if let b = startup, start < b.end, b.total > 0 { share = min(d, b.end - start) / b.total }
+            let dominates = (share ?? 0) > options.startupShare
+            guard d > options.slowSeconds || dominates else { continue }
+            var title = "Content-key request took \(NumberFormat.seconds(d))"
+            if let share, let b = startup {
+                title += " — \(percent(share)) of the \(NumberFormat.seconds(b.total)) startup"
+            }
+            out.append(
+                finding(
+                    start: start, end: item.entry.endTime, title: title,
+                    details: [
+                        "key_fetch_time": .seconds(d), "startup_share": share.map { .number(($0 * 1000).rounded() / 1000) } ?? .null,
+                        "slow_threshold": .number(options.slowSeconds), "share_threshold": .number(options.startupShare),
+                        "url": .string(item.request.url),
+                    ],
+                    evidence: [Finding.Evidence(item.entry)],
+                    advice: "Speed up the key server (latency, location, caching of licences). Preload keys: declare EXT-X-SESSION-KEY in the multivariant playlist and set preloadsEligibleContentKeys so the key is fetched while playlists load."
+                ))
+        }
+        return out
+    }
+}

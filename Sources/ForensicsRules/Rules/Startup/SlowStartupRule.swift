@@ -1,0 +1,129 @@
+import ForensicsCore
+
+/// `slow-startup`: the time from the first request (or play) to the first likely-to-keep-up.
+public struct SlowStartupRule: Rule {
+    public struct Options: Codable, Sendable, Equatable {
+        public var warningSeconds: Double = 2.0
+        public var errorSeconds: Double = 5.0
+        enum CodingKeys: String, CodingKey {
+            case warningSeconds = "warning-seconds"
+            case errorSeconds = "error-seconds"
+        }
+    }
+
+    public static let defaultOptions = Options()
+    public static let optionDocs = [
+        "warning-seconds": "startup longer than this is a warning (2.0)",
+        "error-seconds": "startup longer than this is an error (5.0)",
+    ]
+    public let options: Options
+    public init(options: Options) { self.options = options }
+
+    public static let description = RuleDescription(
+        identifier: "slow-startup", name: "Slow Startup",
+        summary: "Playback took too long to start, broken down into playlist, key, segment and idle time.",
+        rationale: """
+            Viewers abandon a video that does not start within a few seconds. The breakdown names the \
+            phase that dominated, which tells who must act: the CDN (playlists, segments), the key server \
+            (content keys) or the app (idle time before or between requests).
+            """,
+        kind: .startup, defaultSeverity: .warning,
+        triggeringExamples: [
+            RuleExample(
+                "a content key dominating a 2 s startup",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100 ◀
+                    0.120 playlist https://cdn.example.com/a/v20/index.m3u8 200 0.060
+                    0.190 key https://keys.example.com/fps 200 1.465
+                    1.660 segment https://cdn.example.com/a/v20/s1.ts 200 0.200 dur=6
+                    2.100 initial-ltku variant=20M
+                    """),
+            RuleExample(
+                "slow segments make a 6 s startup an error",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100 ◀
+                    0.150 playlist https://cdn.example.com/a/v20/index.m3u8 200 0.100
+                    0.300 segment https://cdn.example.com/a/v20/s1.ts 200 5.500 dur=6
+                    6.000 initial-ltku variant=20M
+                    """, severity: .error),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(
+                "a quick startup",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.150 playlist https://cdn.example.com/a/v20/index.m3u8 200 0.100
+                    0.300 segment https://cdn.example.com/a/v20/s1.ts 200 0.500 dur=6
+                    0.900 initial-ltku variant=20M
+                    """),
+            RuleExample(
+                "near miss: 1.95 s is under the 2 s threshold",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.150 playlist https://cdn.example.com/a/v20/index.m3u8 200 0.100
+                    0.300 segment https://cdn.example.com/a/v20/s1.ts 200 1.500 dur=6
+                    1.950 initial-ltku variant=20M
+                    """),
+        ])
+
+    public func findings(in session: Session) -> [Finding] {
+        if let b = StartupBreakdown(session) {
+            let total = b.total
+            guard total > options.warningSeconds else { return [] }
+            let dominant = b.dominant
+            let share = total > 0 ? (b.phases[dominant] ?? 0) / total : 0
+            var evidence = [Finding.Evidence(session.entries[b.beginIndex])]
+            if let i = b.longest[dominant] { evidence.append(Finding.Evidence(session.entries[i])) }
+            evidence.append(Finding.Evidence(session.entries[b.endIndex]))
+            var details: [String: DetailValue] = [
+                "startup_time": .seconds(total), "dominant_phase": .string(dominant.rawValue),
+                "warning_threshold": .number(options.warningSeconds), "error_threshold": .number(options.errorSeconds),
+            ]
+            for p in StartupBreakdown.Phase.allCases { details["\(p.rawValue)_time"] = .seconds(b.phases[p]) }
+            return [
+                finding(
+                    severity: total > options.errorSeconds ? .error : .warning, start: b.begin, end: b.end,
+                    title: "Startup took \(NumberFormat.seconds(total)) — \(percent(share)) of it \(Self.phaseText(dominant))",
+                    details: details, evidence: evidence, advice: Self.advice(dominant))
+            ]
+        }
+        // No timeline endpoints: fall back on the player's own figure (access log, summary).
+        let k = session.kpis
+        guard let t = k.startupTime, t > options.warningSeconds else { return [] }
+        let evidence = session.entries.first { e in
+            if case .accessLog = e.record.payload { return true }
+            if case .summary = e.record.payload { return true }
+            return false
+        }.map { [Finding.Evidence($0)] } ?? []
+        return [
+            finding(
+                severity: t > options.errorSeconds ? .error : .warning, start: session.start, end: nil,
+                title: "Startup took \(NumberFormat.seconds(t)) (reported by \(k.provenance["startup_time"] ?? "the player"); no request timeline to break it down)",
+                details: ["startup_time": .seconds(t), "missing_sources": .strings(session.missingSources([.metricEvents, .har]))],
+                evidence: evidence,
+                advice: "Capture metric events or a HAR to see which phase dominated; see the general startup advice in the rule documentation.")
+        ]
+    }
+
+    static func phaseText(_ p: StartupBreakdown.Phase) -> String {
+        switch p {
+        case .playlist: "waiting for playlists"
+        case .key: "waiting for the content key"
+        case .segment: "downloading the first segments"
+        case .idle: "with no request in flight"
+        }
+    }
+
+    static func advice(_ p: StartupBreakdown.Phase) -> String {
+        switch p {
+        case .playlist:
+            "Speed up playlist delivery: serve playlists gzip-compressed from a CDN edge close to viewers, avoid redirects, and keep the multivariant playlist small."
+        case .key:
+            "Speed up the key server, and fetch keys before they are needed: declare EXT-X-SESSION-KEY in the multivariant playlist and set preloadsEligibleContentKeys on the content key session."
+        case .segment:
+            "Start on a lower variant (list a moderate variant first), use shorter first segments, and check CDN throughput for the first segments."
+        case .idle:
+            "Time passed with no request in flight: look at the app (asset loading, DRM setup, waiting for user interface) before and between the player's requests."
+        }
+    }
+}
