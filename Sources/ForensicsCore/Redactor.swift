@@ -1,0 +1,107 @@
+import Foundation
+
+/// Removes secrets from log-derived text before it goes into a report: signed-URL query
+/// parameters (`token`, `sig`, `signature`, `key`, `auth`, `Policy`, `Key-Pair-Id`, `X-Amz-*`,
+/// …), JWT-shaped values, `skd://` key identifiers and `Authorization`/`Cookie` header values.
+/// Reports are pasted into tickets and shared with partners; a customer's credentials must not be.
+public struct Redactor: Sendable {
+    public var enabled: Bool
+    public static let placeholder = "REDACTED"
+
+    /// Query parameter names (lower-cased) whose values are secrets.
+    static let secretParameters: Set<String> = [
+        "token", "sig", "signature", "key", "auth", "policy", "key-pair-id", "hdnts", "hdnea", "access_token",
+        "api_key", "apikey", "jwt", "password", "secret", "session", "st", "expires_signature", "credential",
+    ]
+
+    public init(enabled: Bool = true) { self.enabled = enabled }
+
+    public func redact(_ text: String) -> String {
+        guard enabled else { return text }
+        var s = redactQueryParameters(text)
+        s = redactSKD(s)
+        s = redactJWTs(s)
+        s = redactHeaders(s)
+        return s
+    }
+
+    static func isSecretName(_ name: Substring) -> Bool {
+        let lower = name.lowercased()
+        return secretParameters.contains(lower) || lower.hasPrefix("x-amz-") || lower.hasSuffix("token")
+            || lower.hasSuffix("signature")
+    }
+
+    func redactQueryParameters(_ text: String) -> String {
+        guard text.contains("=") else { return text }
+        var out = ""
+        var i = text.startIndex
+        var inQuery = false
+        while i < text.endIndex {
+            let c = text[i]
+            if c == "?" { inQuery = true }
+            if c == " " || c == "\n" || c == "\"" || c == "<" || c == ">" { inQuery = false }
+            out.append(c)
+            i = text.index(after: i)
+            guard inQuery, c == "?" || c == "&" || c == ";" else { continue }
+            // Read NAME=VALUE after the separator.
+            guard let eq = text[i...].firstIndex(where: { $0 == "=" || $0 == "&" || $0 == " " || $0 == "#" }),
+                text[eq] == "="
+            else { continue }
+            let name = text[i..<eq]
+            guard Self.isSecretName(name) else { continue }
+            let valueStart = text.index(after: eq)
+            let valueEnd = text[valueStart...].firstIndex(where: { "& \n\"#<>".contains($0) }) ?? text.endIndex
+            out += name + "=" + Self.placeholder
+            i = valueEnd
+        }
+        return out
+    }
+
+    func redactSKD(_ text: String) -> String {
+        guard text.contains("skd://") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let r = rest.range(of: "skd://") {
+            out += rest[..<r.upperBound] + Self.placeholder
+            rest = rest[r.upperBound...].drop(while: { !" \n\"'<>,;)]}".contains($0) })
+        }
+        return out + rest
+    }
+
+    func redactJWTs(_ text: String) -> String {
+        guard text.contains("eyJ") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let r = rest.range(of: "eyJ") {
+            out += rest[..<r.lowerBound]
+            let token = rest[r.lowerBound...].prefix(while: { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+            if token.split(separator: ".", omittingEmptySubsequences: false).count >= 3, token.count >= 20 {
+                out += Self.placeholder
+            } else {
+                out += token
+            }
+            rest = rest[token.endIndex...]
+        }
+        return out + rest
+    }
+
+    func redactHeaders(_ text: String) -> String {
+        var out = text
+        for name in ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization", "X-Api-Key"] {
+            for sep in [": ", " = ", "\":\"", "=", ":"] {
+                let needle = name + sep
+                var searchFrom = out.startIndex
+                while let r = out.range(of: needle, options: .caseInsensitive, range: searchFrom..<out.endIndex) {
+                    let valueEnd = out[r.upperBound...].firstIndex(where: { "\n;\"".contains($0) }) ?? out.endIndex
+                    if out[r.upperBound..<valueEnd] == Substring(Self.placeholder) {
+                        searchFrom = valueEnd
+                        continue
+                    }
+                    out.replaceSubrange(r.upperBound..<valueEnd, with: Self.placeholder)
+                    searchFrom = out.index(r.upperBound, offsetBy: Self.placeholder.count)
+                }
+            }
+        }
+        return out
+    }
+}

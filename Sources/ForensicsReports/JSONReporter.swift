@@ -1,0 +1,106 @@
+import ForensicsCore
+
+/// The JSON report, exactly per `shared/spec/report-json.md` (schema_version 1). Every
+/// log-derived string goes through the redactor.
+public struct JSONReporter: Sendable {
+    public var redactor: Redactor
+    public var toolVersion: String
+
+    public init(redactor: Redactor = Redactor(), toolVersion: String) {
+        self.redactor = redactor
+        self.toolVersion = toolVersion
+    }
+
+    public func render(_ report: AnalysisReport) -> String {
+        document(report).render()
+    }
+
+    public func document(_ report: AnalysisReport) -> JSONOut {
+        .object([
+            ("schema_version", .integer(1)),
+            ("tool", .object([("name", .string("playback-forensics")), ("version", .string(toolVersion))])),
+            ("inputs", .array(report.inputs.map(input))),
+            ("sessions", .array(report.sessions.map(session))),
+            ("unassigned_records", .integer(report.unassignedRecords)),
+            ("diagnostics", .array(report.diagnostics.map(diagnostic))),
+        ])
+    }
+
+    func input(_ i: AnalysisReport.Input) -> JSONOut {
+        .object([
+            ("path", .string(i.path)), ("format", .optional(i.format?.rawValue)), ("records", .integer(i.records)),
+            ("diagnostics", .integer(i.diagnostics)),
+        ])
+    }
+
+    func diagnostic(_ d: Diagnostic) -> JSONOut {
+        .object([
+            ("file", .string(d.location.file)), ("line", .integer(d.location.line)), ("severity", .string(d.severity.rawValue)),
+            ("message", .string(redactor.redact(d.message))),
+        ])
+    }
+
+    public func session(_ r: AnalysisReport.SessionResult) -> JSONOut {
+        let s = r.session
+        return .object([
+            ("session_id", .string(s.id)),
+            ("session_id_source", .string(s.idIsFromLogs ? "logs" : "derived")),
+            ("start", .time(s.start)), ("end", .time(s.end)),
+            ("asset_url", .optional(s.assetURL.map(redactor.redact))),
+            ("sources", .array(s.sources.map { .string($0.rawValue) })),
+            ("kpis", kpis(s.kpis)),
+            ("clock_offsets", .array(s.clockOffsets.map { o in
+                .object([
+                    ("file", .string(o.file)), ("format", .string(o.format.rawValue)),
+                    ("offset", .number((o.offset * 1000).rounded() / 1000)), ("matches", .integer(o.matches)),
+                    ("confidence", .string(o.confidence)),
+                ])
+            })),
+            ("findings", .array(r.findings.map(finding))),
+        ])
+    }
+
+    public func kpis(_ k: KPIs) -> JSONOut {
+        .object([
+            ("startup_time", .optional(k.startupTime.map { ($0 * 1000).rounded() / 1000 })),
+            ("stall_count", .integer(k.stallCount)),
+            ("stall_duration", .number((k.stallDuration * 1000).rounded() / 1000)),
+            ("rebuffer_ratio", .optional(k.rebufferRatio.map { ($0 * 10000).rounded() / 10000 })),
+            ("variant_switch_count", .integer(k.variantSwitchCount)),
+            ("downswitch_count", .integer(k.downswitchCount)),
+            ("error_count", .integer(k.errorCount)),
+            ("fatal_error", .bool(k.fatalError)),
+            ("time_weighted_average_bitrate", .optional(k.timeWeightedAverageBitrate.map { $0.rounded() })),
+            ("playing_time", .optional(k.playingTime.map { ($0 * 1000).rounded() / 1000 })),
+            ("provenance", .object(k.provenance.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+        ])
+    }
+
+    public func finding(_ f: Finding) -> JSONOut {
+        .object([
+            ("rule_id", .string(f.ruleID)), ("severity", .string(f.severity.rawValue)),
+            ("start", .time(f.start)), ("end", .time(f.end)),
+            ("title", .string(redactor.redact(f.title))),
+            ("cause", .optional(f.cause)),
+            ("details", .object(f.details.sorted { $0.key < $1.key }.map { ($0.key, detail($0.value)) })),
+            ("evidence", .array(f.evidence.map { e in
+                .object([
+                    ("file", .string(e.location.file)), ("line", .integer(e.location.line)), ("time", .time(e.time)),
+                    ("summary", .string(redactor.redact(e.summary))),
+                ])
+            })),
+            ("advice", .string(f.advice)),
+        ])
+    }
+
+    func detail(_ v: DetailValue) -> JSONOut {
+        switch v {
+        case .number(let d): .number(d)
+        case .integer(let i): .integer(i)
+        case .string(let s): .string(redactor.redact(s))
+        case .bool(let b): .bool(b)
+        case .strings(let a): .array(a.map { .string(redactor.redact($0)) })
+        case .null: .null
+        }
+    }
+}

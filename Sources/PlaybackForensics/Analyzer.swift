@@ -1,0 +1,73 @@
+import ForensicsCore
+import ForensicsCorrelation
+import ForensicsParsers
+import ForensicsRules
+
+/// The library façade: reads a bundle, correlates it into sessions and judges them.
+/// Pure apart from reading the bundle: no clock, no environment, no printing.
+public struct Analyzer: Sendable {
+    public var ingestor: Ingestor
+    public var rules: RuleEngine
+    /// Diagnostics listed per input file at most; the rest are counted.
+    public var maxDiagnosticsPerFile = 200
+
+    public init(ingestor: Ingestor = Ingestor(), rules: RuleEngine = RuleEngine()) {
+        self.ingestor = ingestor
+        self.rules = rules
+    }
+
+    /// Analyzes a bundle on disk (directory, archive, file, or `-` for stdin).
+    public func analyze(path: String) throws -> AnalysisReport {
+        var bundleDiagnostics: [Diagnostic] = []
+        var outcomes: [Ingestor.Outcome] = []
+        try BundleReader(limits: ingestor.limits).read(path: path, diagnostics: &bundleDiagnostics) { member in
+            outcomes.append(ingestor.ingest(member))
+        }
+        return assemble(bundle: path, outcomes: outcomes, bundleDiagnostics: bundleDiagnostics)
+    }
+
+    /// Analyzes files given in memory (tests, rule examples).
+    public func analyze(files: [(name: String, bytes: [UInt8])], bundle: String = "memory") -> AnalysisReport {
+        let outcomes = files.map { file in
+            ingestor.ingest(BundleMember(path: file.name, open: { MemoryByteSource(file.bytes) }))
+        }
+        return assemble(bundle: bundle, outcomes: outcomes, bundleDiagnostics: [])
+    }
+
+    func assemble(bundle: String, outcomes: [Ingestor.Outcome], bundleDiagnostics: [Diagnostic]) -> AnalysisReport {
+        var inputs: [AnalysisReport.Input] = []
+        var sources: [SourceFile] = []
+        var diagnostics = bundleDiagnostics
+        var playlists: [Playlist] = []
+        for outcome in outcomes.sorted(by: { $0.path < $1.path }) {
+            var fileDiagnostics = outcome.diagnostics + (outcome.result?.diagnostics ?? [])
+            let count = fileDiagnostics.count
+            if fileDiagnostics.count > maxDiagnosticsPerFile {
+                fileDiagnostics = Array(fileDiagnostics.prefix(maxDiagnosticsPerFile))
+                fileDiagnostics.append(
+                    Diagnostic(
+                        SourceLocation(file: outcome.path, line: 0), .warning,
+                        "\(count - maxDiagnosticsPerFile) more diagnostics not listed"))
+            }
+            diagnostics.append(contentsOf: fileDiagnostics)
+            inputs.append(
+                AnalysisReport.Input(
+                    path: outcome.path, format: outcome.format, records: outcome.result?.records.count ?? 0,
+                    diagnostics: count))
+            if let result = outcome.result {
+                sources.append(SourceFile(path: result.file, format: result.format, records: result.records))
+                playlists.append(contentsOf: result.playlists)
+            }
+        }
+        let correlation = Correlator().correlate(sources)
+        diagnostics.append(contentsOf: correlation.diagnostics)
+        let sessions = correlation.sessions.map { session in
+            AnalysisReport.SessionResult(session: session, findings: rules.evaluate(session))
+        }
+        diagnostics.sort { $0.location < $1.location }
+        return AnalysisReport(
+            bundle: bundle, inputs: inputs, sessions: sessions, diagnostics: diagnostics,
+            unassignedRecords: correlation.unassigned.count)
+    }
+}
+

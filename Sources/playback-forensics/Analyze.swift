@@ -1,0 +1,70 @@
+import ArgumentParser
+import ForensicsCore
+import ForensicsReports
+import ForensicsRules
+import PlaybackForensics
+
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyze one bundle (folder, .zip, .tar.gz, file, or - for stdin) and report per session.")
+
+    @Argument(help: "The bundle to analyze.")
+    var path: String
+
+    @Option(name: .long, help: "Report format: markdown or json.")
+    var report: ReportFormat = .markdown
+
+    @Option(name: .long, help: "Write the report to this file instead of stdout.")
+    var output: String?
+
+    @Option(name: .long, help: "Rule configuration (YAML or JSON): thresholds, severities, enabled rules.")
+    var config: String?
+
+    @Option(name: .long, help: "Exit with status 2 when a finding at or above this severity exists (info, warning, error, critical).")
+    var failOn: Severity?
+
+    @Flag(name: .long, help: "Do not redact tokens, signatures, keys and credentials in the report.")
+    var noRedact = false
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        let ingestor = try input.ingestor()
+        let rules: RuleEngine
+        do {
+            rules = try config.map(ConfigurationLoader.load(path:)) ?? RuleEngine()
+        } catch let error as ConfigurationError {
+            throw ValidationError("\(config ?? ""): \(error)")
+        }
+        let analysis: AnalysisReport
+        do {
+            analysis = try Analyzer(ingestor: ingestor, rules: rules).analyze(path: path)
+        } catch {
+            Output.stderr("playback-forensics: \(error)\n")
+            throw ExitCode(1)
+        }
+        let redactor = Redactor(enabled: !noRedact)
+        let text: String =
+            switch report {
+            case .markdown: MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version).render(analysis)
+            case .json: JSONReporter(redactor: redactor, toolVersion: ToolInfo.version).render(analysis)
+            }
+        if let output {
+            do {
+                try Output.write(text, to: output)
+            } catch {
+                Output.stderr("playback-forensics: cannot write \(output): \(error.localizedDescription)\n")
+                throw ExitCode(1)
+            }
+        } else {
+            Output.stdout(text)
+        }
+        let problems = analysis.diagnostics.filter { $0.severity >= .error }.count
+        if problems > 0 {
+            Output.stderr("playback-forensics: \(problems) input problem\(problems == 1 ? "" : "s") (see Diagnostics in the report)\n")
+        }
+        if let failOn, let worst = analysis.worstSeverity, worst >= failOn {
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import ForensicsParsers
+
+struct Formats: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the input formats with sample lines.")
+
+    func run() throws {
+        var out: [String] = []
+        for d in FormatCatalog.all {
+            out.append("\(d.format.rawValue) — \(d.format.displayName)")
+            out.append("  \(d.summary)")
+            for s in d.samples {
+                out.append("  sample:")
+                for line in s.text.split(separator: "\n", omittingEmptySubsequences: false) { out.append("    \(line)") }
+            }
+            out.append("")
+        }
+        Output.stdout(out.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The only place that writes: stdout, stderr, files.
+enum Output {
+    static func stdout(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func stderr(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    static var stderrIsTerminal: Bool { isatty(2) != 0 }
+
+    /// Colour only on a terminal, and never when NO_COLOR is set.
+    static var useColor: Bool {
+        isatty(2) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import ForensicsCore
+import ForensicsParsers
+import ForensicsReports
+import PlaybackForensics
+
+struct Parse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the records and diagnostics of one file (or of every file of a bundle).")
+
+    @Argument(help: "The file (or bundle) to parse.")
+    var path: String
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        let ingestor = try input.ingestor()
+        var bundleDiagnostics: [Diagnostic] = []
+        var outcomes: [Ingestor.Outcome] = []
+        do {
+            try BundleReader(limits: ingestor.limits).read(path: path, diagnostics: &bundleDiagnostics) { member in
+                outcomes.append(ingestor.ingest(member))
+            }
+        } catch {
+            Output.stderr("playback-forensics: \(error)\n")
+            throw ExitCode(1)
+        }
+        let redactor = Redactor(enabled: false)
+        if json {
+            let files: [JSONOut] = outcomes.map { o in
+                let diags = o.diagnostics + (o.result?.diagnostics ?? [])
+                return .object([
+                    ("path", .string(o.path)), ("format", .optional(o.format?.rawValue)),
+                    ("records", .array((o.result?.records ?? []).map { r in
+                        .object([
+                            ("line", .integer(r.location.line)), ("time", .time(r.time)), ("session_id", .optional(r.sessionID)),
+                            ("summary", .string(redactor.redact(r.summary))),
+                        ])
+                    })),
+                    ("diagnostics", .array(diags.map { d in
+                        .object([("line", .integer(d.location.line)), ("severity", .string(d.severity.rawValue)), ("message", .string(d.message))])
+                    })),
+                ])
+            }
+            Output.stdout(JSONOut.object([("files", .array(files)), ("bundle_diagnostics", .array(bundleDiagnostics.map { d in
+                .object([("file", .string(d.location.file)), ("severity", .string(d.severity.rawValue)), ("message", .string(d.message))])
+            }))]).render())
+            return
+        }
+        var out: [String] = []
+        for d in bundleDiagnostics { out.append("\(d.location) \(d.severity.rawValue): \(d.message)") }
+        for o in outcomes {
+            let records = o.result?.records ?? []
+            let diags = o.diagnostics + (o.result?.diagnostics ?? [])
+            out.append("== \(o.path): \(o.format?.rawValue ?? "not recognised"), \(records.count) records, \(diags.count) diagnostics")
+            for r in records {
+                out.append("\(r.location.line)\t\(r.time?.iso8601 ?? "-")\t\(r.summary)")
+            }
+            for d in diags { out.append("\(d.location) \(d.severity.rawValue): \(d.message)") }
+        }
+        Output.stdout(out.joined(separator: "\n") + "\n")
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import ForensicsRules
+import PlaybackForensics
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the rules, or describe one rule.")
+
+    @Argument(help: "A rule identifier, e.g. slow-key-fetch.")
+    var id: String?
+
+    @Option(name: .long, help: "Rule configuration to show the effective options of.")
+    var config: String?
+
+    func run() throws {
+        let engine: RuleEngine
+        do {
+            engine = try config.map(ConfigurationLoader.load(path:)) ?? RuleEngine()
+        } catch let error as ConfigurationError {
+            throw ValidationError("\(config ?? ""): \(error)")
+        }
+        if let id {
+            guard let entry = engine.entry(id) else {
+                throw ValidationError("unknown rule '\(id)'; run `playback-forensics rules` for the list")
+            }
+            Output.stdout(RuleDocumentation.markdown(entry))
+            return
+        }
+        var lines = ["| id | kind | default severity | enabled | summary |", "| --- | --- | --- | --- | --- |"]
+        for e in engine.entries {
+            let d = e.description
+            lines.append("| \(d.identifier) | \(d.kind.rawValue) | \((e.severityOverride ?? d.defaultSeverity).rawValue) | \(e.enabled ? "yes" : "no") | \(d.summary) |")
+        }
+        Output.stdout(lines.joined(separator: "\n") + "\n")
+    }
+}

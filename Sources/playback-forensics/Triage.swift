@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import ForensicsCore
+import ForensicsRules
+import PlaybackForensics
+
+struct Triage: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Triage a directory of bundles (each subdirectory, archive or file is one user bundle) in parallel.")
+
+    @Argument(help: "The directory of bundles.")
+    var directory: String
+
+    @Option(name: .long, help: "Where to write index.md, triage.json and bundles/.")
+    var output: String
+
+    @Option(name: .long, help: "Bundles analyzed in parallel (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(name: .long, help: "Rule configuration (YAML or JSON).")
+    var config: String?
+
+    @Option(name: .long, help: "Exit with status 2 when a finding at or above this severity exists.")
+    var failOn: Severity?
+
+    @Flag(name: .long, help: "Do not redact secrets.")
+    var noRedact = false
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        let rules: RuleEngine
+        do {
+            rules = try config.map(ConfigurationLoader.load(path:)) ?? RuleEngine()
+        } catch let error as ConfigurationError {
+            throw ValidationError("\(config ?? ""): \(error)")
+        }
+        let analyzer = Analyzer(ingestor: try input.ingestor(), rules: rules)
+        let runner = TriageRunner(
+            analyzer: analyzer, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            redactor: Redactor(enabled: !noRedact))
+        let showProgress = Output.stderrIsTerminal
+        let summary: TriageSummary
+        do {
+            summary = try runner.run(directory: directory, output: output) { done, total in
+                if showProgress { Output.stderr("\r\(done)/\(total) bundles") }
+            }
+        } catch {
+            Output.stderr("playback-forensics: \(error)\n")
+            throw ExitCode(1)
+        }
+        if showProgress { Output.stderr("\n") }
+        let reporter = TriageReporter()
+        do {
+            try Output.write(reporter.markdown(summary), to: output + "/index.md")
+            try Output.write(reporter.json(summary), to: output + "/triage.json")
+        } catch {
+            Output.stderr("playback-forensics: cannot write to \(output): \(error.localizedDescription)\n")
+            throw ExitCode(1)
+        }
+        let unreadable = summary.bundles.filter { $0.error != nil }.count
+        Output.stderr("triage: \(summary.bundles.count) bundles, \(summary.bundles.reduce(0) { $0 + $1.sessions.count }) sessions, \(unreadable) unreadable; wrote \(output)/index.md\n")
+        if let failOn, summary.bundles.contains(where: { $0.sessions.contains { ($0.worst ?? .info) >= failOn && $0.worst != nil } }) {
+            throw ExitCode(2)
+        }
+    }
+}
