@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+"""Writes the SampleLogs/ bundles deterministically (same bytes every run).
+
+Each bundle is a realistic support bundle for one ticket; the README of SampleLogs/ says what each
+one should show. Run from the repository root: python3 Scripts/make_sample_logs.py
+"""
+import datetime as dt
+import gzip
+import io
+import json
+import os
+import tarfile
+import zipfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "SampleLogs")
+BASE = dt.datetime(2026, 11, 21, 10, 0, 0, tzinfo=dt.timezone.utc)
+
+
+def iso(t, offset_hours=0):
+    d = BASE + dt.timedelta(seconds=t) + dt.timedelta(hours=offset_hours)
+    return d.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (d.microsecond // 1000)
+
+
+def w3c(t, offset_hours=0):
+    d = BASE + dt.timedelta(seconds=t) + dt.timedelta(hours=offset_hours)
+    # Apple's quirk: the "fraction" repeats the seconds.
+    return d.strftime("%Y/%m/%d %H:%M:%S") + ".%03d" % d.second
+
+
+def gz(data):
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0) as f:
+        f.write(data)
+    return buf.getvalue()
+
+
+def variant(bw):
+    return {"peakBitRate": bw, "averageBitRate": int(bw * 0.9),
+            "videoAttributes": {"videoRange": "SDR", "codecTypes": ["avc1"],
+                                "presentationSize": {"width": 1920, "height": 1080}, "nominalFrameRate": 30}}
+
+
+class Dump:
+    def __init__(self, session):
+        self.session = session
+        self.lines = []
+
+    def ev(self, type_, t, **kw):
+        e = {"type": type_, "date": iso(t), "sessionID": self.session}
+        e.update(kw)
+        self.lines.append(json.dumps(e, separators=(",", ":")))
+
+    def req(self, kind, url, t, dur, status=200, nbytes=None, headers=None, extra=None, error=None, server="203.0.113.7"):
+        res = {"url": url, "serverAddress": server, "requestStartTime": iso(t), "requestEndTime": iso(t + 0.001),
+               "responseStartTime": iso(t + dur * 0.6), "responseEndTime": iso(t + dur), "readFromCache": False,
+               "errorEvent": error}
+        tm = {"request": {"url": url, "httpMethod": "GET", "headers": {"X-Playback-Session-Id": self.session}},
+              "response": {"statusCode": status, "headers": headers or {}}, "networkProtocolName": "h2",
+              "isReusedConnection": True, "resourceFetchType": "network"}
+        if nbytes is not None:
+            tm["countOfResponseBodyBytesReceived"] = nbytes
+        res["networkTransactionMetrics"] = {"taskInterval": {"start": iso(t), "duration": dur}, "redirectCount": 0,
+                                            "transactionMetrics": [tm]}
+        body = dict(extra or {})
+        body["mediaResourceRequestEvent"] = res
+        types = {"multivariant": "AVMetricHLSPlaylistRequestEvent", "playlist": "AVMetricHLSPlaylistRequestEvent",
+                 "segment": "AVMetricHLSMediaSegmentRequestEvent", "key": "AVMetricContentKeyRequestEvent"}
+        if kind in ("multivariant", "playlist"):
+            body.update({"url": url, "isMultivariantPlaylist": kind == "multivariant", "mediaType": "vide"})
+        if kind == "segment":
+            body.setdefault("isMapSegment", False)
+            body.update({"url": url, "mediaType": "vide"})
+        self.ev(types[kind], t + dur, mediaTime=0, **body)
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+
+def access_log(rows, offset_hours=0, software="AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)"):
+    fields = ("date time uri cs-guid s-ip s-ip-changes sc-count c-duration-downloaded c-start-time c-duration-watched "
+              "bytes c-observed-bitrate sc-indicated-bitrate c-stalls c-frames-dropped c-startup-time c-overdue c-reason "
+              "c-observed-min-bitrate c-observed-max-bitrate c-observed-bitrate-sd s-playback-type sc-wwan-count "
+              "c-switch-bitrate")
+    out = ["#Version: 1.0", "#Software: " + software, "#Date: " + w3c(0, offset_hours), "#Fields: " + fields]
+    for r in rows:
+        out.append(" ".join(str(x) for x in [w3c(r["t"], offset_hours)] + r["cols"]))
+    return "\n".join(out) + "\n"
+
+
+def error_log(rows, offset_hours=0):
+    out = ["#Version: 1.0", "#Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)",
+           "#Date: " + w3c(0, offset_hours), "#Fields: date time uri cs-guid s-ip status domain comment cs-iftype"]
+    for t, uri, guid, status, domain, comment in rows:
+        out.append('%s %s %s 203.0.113.7 %d "%s" "%s" en0' % (w3c(t, offset_hours), uri, guid, status, domain, comment))
+    return "\n".join(out) + "\n"
+
+
+def har(entries):
+    return json.dumps({"log": {"version": "1.2", "creator": {"name": "Charles Proxy", "version": "4.6.7"},
+                               "pages": [], "entries": entries}}, indent=1).encode()
+
+
+def har_entry(t, url, status, total_ms, session, body=None, mime="video/mp2t", encoding=None, size=0, offset=0.0,
+              extra_request_headers=None):
+    content = {"size": size, "mimeType": mime}
+    if body is not None:
+        content["text"] = body
+        content["size"] = len(body)
+    resp_headers = [{"name": "Content-Type", "value": mime}]
+    if encoding:
+        resp_headers.append({"name": "Content-Encoding", "value": encoding})
+    req_headers = [{"name": "X-Playback-Session-Id", "value": session},
+                   {"name": "User-Agent", "value": "AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)"}]
+    req_headers += extra_request_headers or []
+    return {"startedDateTime": iso(t + offset), "time": total_ms,
+            "request": {"method": "GET", "url": url, "httpVersion": "HTTP/2", "headers": req_headers,
+                        "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+            "response": {"status": status, "statusText": "", "httpVersion": "HTTP/2", "headers": resp_headers,
+                         "cookies": [], "content": content, "redirectURL": "", "headersSize": -1, "bodySize": content["size"]},
+            "cache": {}, "timings": {"send": 0, "wait": total_ms * 0.7, "receive": total_ms * 0.3},
+            "serverIPAddress": "203.0.113.7"}
+
+
+MASTER = """#EXTM3U
+#EXT-X-VERSION:6
+#EXT-X-INDEPENDENT-SEGMENTS
+#EXT-X-STREAM-INF:BANDWIDTH=20000000,AVERAGE-BANDWIDTH=18000000,CODECS="avc1.640033,mp4a.40.2",RESOLUTION=3840x2160,FRAME-RATE=30.000
+v20/index.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=15000000,AVERAGE-BANDWIDTH=13500000,CODECS="avc1.640032,mp4a.40.2",RESOLUTION=2560x1440,FRAME-RATE=30.000
+v15/index.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=8000000,AVERAGE-BANDWIDTH=7200000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=1920x1080,FRAME-RATE=30.000
+v8/index.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2700000,CODECS="avc1.4d401f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=30.000
+v3/index.m3u8
+"""
+
+
+def media_playlist(n, key=False):
+    lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", "#EXT-X-MEDIA-SEQUENCE:0",
+             "#EXT-X-PLAYLIST-TYPE:VOD", '#EXT-X-MAP:URI="init.mp4"']
+    if key:
+        lines.append('#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://key-42",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"')
+    for i in range(1, n + 1):
+        lines += ["#EXTINF:6.000,", "s%d.m4s" % i]
+    lines.append("#EXT-X-ENDLIST")
+    return "\n".join(lines) + "\n"
+
+
+def write(path, data):
+    full = os.path.join(ROOT, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def slow_key_startup():
+    """Seed story 1: ~2 s startup, most of it waiting for the FairPlay key."""
+    sid = "6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10"
+    cdn = "https://cdn.example.com/movies/ep42"
+    d = Dump(sid)
+    d.ev("AVMetricPlayerItemRateChangeEvent", 0.000, rate=1.0, previousRate=0.0, mediaTime=0)
+    d.req("multivariant", cdn + "/master.m3u8", 0.020, 0.100, nbytes=2311, headers={"Content-Encoding": "gzip"})
+    d.req("playlist", cdn + "/v20/index.m3u8", 0.130, 0.058, nbytes=1830, headers={"Content-Encoding": "gzip"})
+    d.req("key", "https://keys.example.com/fps?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ2aWV3ZXIifQ.c2lnbmF0dXJl", 0.190, 1.465,
+          extra={"contentKeySpecifier": {"keySystem": "FairPlayStreaming", "identifier": "skd://key-42"},
+                 "mediaType": "vide", "isClientInitiated": False})
+    d.req("segment", cdn + "/v20/init.mp4", 0.200, 0.060, nbytes=1200,
+          extra={"isMapSegment": True, "indexFileURL": cdn + "/v20/index.m3u8"})
+    d.req("segment", cdn + "/v20/s1.m4s", 1.660, 0.330, nbytes=15000000,
+          extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v20/index.m3u8"})
+    d.ev("AVMetricPlayerItemInitialLikelyToKeepUpEvent", 2.050, mediaTime=0, variant=variant(20000000), timeTaken=2.03,
+         loadedTimeRanges=[{"start": 0, "duration": 6}])
+    t = 2.0
+    for i in range(2, 20):
+        d.req("segment", cdn + "/v20/s%d.m4s" % i, t, 0.9, nbytes=15000000,
+              extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v20/index.m3u8"})
+        t += 6.0
+    d.ev("AVMetricPlayerItemRateChangeEvent", 114.0, rate=0.0, previousRate=1.0, mediaTime=112)
+    d.ev("AVMetricPlayerItemPlaybackSummaryEvent", 114.5, errorEvent=None, recoverableErrorCount=0, stallCount=0,
+         variantSwitchCount=0, playbackDuration=112, mediaResourceRequestCount=22, timeSpentRecoveringFromStall=0,
+         timeSpentInInitialStartup=2.03, timeWeightedAverageBitrate=20000000, timeWeightedPeakBitrate=20000000)
+    write("slow-key-startup/metrics.jsonl", d.text())
+    write("slow-key-startup/master.m3u8", MASTER)
+    write("slow-key-startup/v20-index.m3u8", media_playlist(19, key=True))
+    write("slow-key-startup/access.log", access_log([
+        {"t": 2, "cols": [cdn + "/v20/index.m3u8", sid, "203.0.113.7", 0, 21, "114.000", "0.000", "112.000",
+                          315001200, "133000000.000", 20000000, 0, 0, "2.030", 0, "-", "90000000.000",
+                          "150000000.000", "-", "VOD", 0, 20000000]}]))
+
+
+def cdn_404_stall():
+    """Seed story 2: 404 on 20 Mbit/s → 15 Mbit/s → 404 again → stall."""
+    sid = "2D5C8F04-9F34-40F2-AA06-758CE4EC3643"
+    cdn = "https://edge7.cdn.example.net/live/event"
+    d = Dump(sid)
+    d.ev("AVMetricPlayerItemRateChangeEvent", 0.000, rate=1.0, previousRate=0.0, mediaTime=0)
+    d.req("multivariant", cdn + "/master.m3u8", 0.010, 0.080, nbytes=1900, headers={"Content-Encoding": "gzip"})
+    d.req("playlist", cdn + "/v20/index.m3u8", 0.100, 0.070, nbytes=3100, headers={"Content-Encoding": "gzip"})
+    d.req("segment", cdn + "/v20/init.mp4", 0.180, 0.050, nbytes=1100,
+          extra={"isMapSegment": True, "indexFileURL": cdn + "/v20/index.m3u8"})
+    d.req("segment", cdn + "/v20/s1.m4s", 0.240, 0.600, nbytes=15000000,
+          extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v20/index.m3u8"})
+    d.ev("AVMetricPlayerItemInitialLikelyToKeepUpEvent", 0.900, mediaTime=0, variant=variant(20000000), timeTaken=0.89)
+    t = 1.0
+    for i in range(2, 74):
+        d.req("segment", cdn + "/v20/s%d.m4s" % i, t, 1.1, nbytes=15000000,
+              extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v20/index.m3u8"})
+        t += 6.0
+    # 07:24 — the 20 Mbit/s variant's next segment is missing.
+    e404 = {"didRecover": True, "error": {"domain": "CoreMediaErrorDomain", "code": -12938,
+                                           "localizedDescription": "HTTP 404: File Not Found"}}
+    d.req("segment", cdn + "/v20/s74.m4s", 444.0, 0.045, status=404, nbytes=0, error=e404,
+          extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v20/index.m3u8"})
+    d.ev("AVMetricErrorEvent", 444.1, didRecover=True, error=e404["error"])
+    d.ev("AVMetricPlayerItemVariantSwitchStartEvent", 444.3, fromVariant=variant(20000000), toVariant=variant(15000000))
+    d.req("playlist", cdn + "/v15/index.m3u8", 444.3, 0.060, nbytes=3100, headers={"Content-Encoding": "gzip"})
+    d.req("segment", cdn + "/v15/s74.m4s", 444.4, 0.8, nbytes=11000000,
+          extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v15/index.m3u8"})
+    d.ev("AVMetricPlayerItemVariantSwitchEvent", 445.0, fromVariant=variant(20000000), toVariant=variant(15000000),
+         didSucceed=True)
+    # 07:28 — the 15 Mbit/s variant's next segment is missing too.
+    d.req("segment", cdn + "/v15/s75.m4s", 448.0, 0.050, status=404, nbytes=0, error=e404,
+          extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v15/index.m3u8"})
+    d.ev("AVMetricErrorEvent", 448.1, didRecover=True, error=e404["error"])
+    d.req("segment", cdn + "/v15/s75.m4s", 449.5, 0.050, status=404, nbytes=0, error=e404,
+          extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v15/index.m3u8"})
+    # 07:31 — out of buffer.
+    d.ev("AVMetricPlayerItemStallEvent", 451.002, mediaTime={"value": 451000, "timescale": 1000, "flags": 1, "epoch": 0},
+         rate=0.0, previousRate=1.0, variant=variant(15000000))
+    d.req("segment", cdn + "/v15/s76.m4s", 452.0, 0.9, nbytes=11000000,
+          extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v15/index.m3u8"})
+    d.ev("AVMetricPlayerItemLikelyToKeepUpEvent", 455.1, mediaTime=451, variant=variant(15000000), timeTaken=4.1)
+    d.ev("AVMetricPlayerItemRateChangeEvent", 600.0, rate=0.0, previousRate=1.0, mediaTime=595)
+    d.ev("AVMetricPlayerItemPlaybackSummaryEvent", 600.2, errorEvent=None, recoverableErrorCount=3, stallCount=1,
+         variantSwitchCount=1, playbackDuration=595, mediaResourceRequestCount=84, timeSpentRecoveringFromStall=4.1,
+         timeSpentInInitialStartup=0.89, timeWeightedAverageBitrate=19000000, timeWeightedPeakBitrate=20000000)
+    write("cdn-404-stall/metrics.jsonl.gz", gz(d.text().encode()))
+    # The error log, in the device's local time (UTC+1).
+    write("cdn-404-stall/errorlog.txt", error_log([
+        (444.0, cdn + "/v20/s74.m4s", sid, -12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found"),
+        (448.0, cdn + "/v15/s75.m4s", sid, -12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found"),
+        (449.0, cdn + "/v15/s75.m4s", sid, -12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found"),
+    ], offset_hours=1))
+    write("cdn-404-stall/accesslog.txt", access_log([
+        {"t": 0, "cols": [cdn + "/v20/index.m3u8", sid, "203.0.113.7", 0, 75, "444.000", "0.000", "443.100",
+                          1110000000, "110000000.000", 20000000, 0, 0, "0.890", 0, "-", "80000000.000",
+                          "140000000.000", "-", "LIVE", 0, 20000000]},
+        {"t": 445, "cols": [cdn + "/v15/index.m3u8", sid, "203.0.113.7", 0, 9, "30.000", "444.000", "151.900",
+                            99000000, "98000000.000", 15000000, 1, 0, "-", 1, 2, "70000000.000", "120000000.000",
+                            "-", "LIVE", 0, 15000000]},
+    ], offset_hours=1))
+    # A Charles capture on the same Wi-Fi, its clock 93.4 s ahead of the device.
+    off = 93.4
+    entries = [
+        har_entry(0.010, cdn + "/master.m3u8", 200, 80, sid, body=MASTER, mime="application/vnd.apple.mpegurl",
+                  encoding="gzip", offset=off),
+        har_entry(0.100, cdn + "/v20/index.m3u8", 200, 70, sid, body=media_playlist(80),
+                  mime="application/vnd.apple.mpegurl", encoding="gzip", offset=off),
+        har_entry(0.240, cdn + "/v20/s1.m4s", 200, 600, sid, size=15000000, mime="video/mp4", offset=off),
+        har_entry(444.0, cdn + "/v20/s74.m4s", 404, 45, sid, size=0, mime="text/html", offset=off),
+        har_entry(444.3, cdn + "/v15/index.m3u8", 200, 60, sid, body=media_playlist(80),
+                  mime="application/vnd.apple.mpegurl", encoding="gzip", offset=off),
+        har_entry(448.0, cdn + "/v15/s75.m4s", 404, 50, sid, size=0, mime="text/html", offset=off),
+        har_entry(449.5, cdn + "/v15/s75.m4s", 404, 50, sid, size=0, mime="text/html", offset=off),
+    ]
+    write("cdn-404-stall/charles-capture.har.gz", gz(har(entries)))
+
+
+KTV_TAG = {
+    "server": "KTVHCHTTPServer        ", "conn": "KTVHCHTTPConnection    ", "req": "KTVHCDataRequest       ",
+    "resp": "KTVHCDataResponse      ", "http": "KTVHCHTTPResponse      ", "dl": "KTVHCDownload          ",
+    "net": "KTVHCDataNetworkSource ", "file": "KTVHCDataFileSource    ", "macro": "KTVHCMacro            ",
+    "mgr": "KTVHCDataSourceManager ",
+}
+
+
+def ktv(t, tag, msg):
+    stamp = (BASE + dt.timedelta(seconds=t)).strftime("%Y-%m-%d %H:%M:%S +0000")
+    return "%s  %s :   %s" % (stamp, KTV_TAG[tag], msg)
+
+
+def proxy_octet_stream():
+    """A short-video app behind KTVHTTPCache: octet-stream from an extension-less URL, an origin
+    404, and the proxy socket dying while the screen was locked."""
+    sid = "9A1E44C2-7D3B-4C55-8E21-0F6A2B9C1D77"
+    origin = "https://media.example.com/v/clip42"
+    proxy = ("http://localhost:52814/https%3A%2F%2Fmedia%2Eexample%2Ecom%2Fv%2Fclip42/"
+             "KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent")
+    lines = [
+        ktv(0, "macro", "play start item=42 screen=feed"),
+        "%s  <KTVHCHTTPServer: 0x2811c4f60>  :   alloc" % (BASE.strftime("%Y-%m-%d %H:%M:%S +0000")),
+        ktv(0, "server", "0x2811c4f60, Start server success"),
+        ktv(0, "server", "0x2811c4f60, Return URL\nURL : " + proxy),
+        ktv(0, "conn", "0x2837f0a80, Receive request\nmethod : GET\npath : /https%3A%2F%2Fmedia%2Eexample%2Ecom%2Fv%2Fclip42/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent\nURL : /https%3A%2F%2Fmedia%2Eexample%2Ecom%2Fv%2Fclip42/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent -- http://localhost:52814/"),
+        ktv(0, "conn", "0x2837f0a80, Accept request\nURL : " + origin),
+        ktv(0, "req", "0x280d2c3c0 Create data request\nURL : %s\nHeaders : {\n\tHost = localhost:52814;\n\tX-Playback-Session-Id = %s;\n\tRange = bytes=0-1;\n\tAccept = */*;\n\tUser-Agent = AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us);\n}\n\nRange : Range : {0, 1}" % (origin, sid)),
+        ktv(0, "net", "0x2835e8c60, Create network source\nrequest : <KTVHCDataRequest: 0x280d2c780>\nrange : Range : {0, 1}"),
+        ktv(0, "dl", "0x2804f1e30, Add Request\nrequest : <KTVHCDataRequest: 0x280d2c780>\nURL : %s\nheaders : {\n    Range = \"bytes=0-1\";\n    \"X-Playback-Session-Id\" = \"%s\";\n}\nHTTPRequest headers : {\n    Range = \"bytes=0-1\";\n}\nCount : 1" % (origin, sid)),
+        ktv(1, "resp", "0x280f31a40 Create data response\nURL : %s\nHeaders : {\n\tAccept-Ranges = bytes;\n\tContent-Length = 2;\n\tContent-Range = bytes 0-1/5510872;\n\tContent-Type = application/octet-stream;\n}\ncontentType : application/octet-stream\ntotalLength : 5510872\ncurrentLength : 2" % origin),
+        ktv(1, "dl", "0x2804f1e30, Receive response\nrequest : <KTVHCDataRequest: 0x280d2c780>\nresponse : <KTVHCDataResponse: 0x280f31a40>\nHTTPResponse : <NSHTTPURLResponse: 0x2837c4a20> { URL: %s } { Status Code: 206, Headers {\n\tContent-Type = (\n\t\tapplication/octet-stream\n\t);\n} }" % origin),
+        ktv(1, "http", "0x2819e5b00, Content length : 5510872"),
+        ktv(1, "dl", "0x2804f1e30, Complete\nError : (null)"),
+        ktv(1, "net", "0x2835e8c60, Complete and finisehed"),
+        ktv(1, "http", "0x2819e5b00, Connection did closed : 2, 2"),
+        # A thumbnail preview request whose origin answers 404.
+        ktv(3, "dl", "0x2804f1e30, Add Request\nrequest : <KTVHCDataRequest: 0x280d2c990>\nURL : https://media.example.com/v/clip43-preview.mp4\nheaders : {\n    Range = \"bytes=0-\";\n}\nHTTPRequest headers : {\n    Range = \"bytes=0-\";\n}\nCount : 1"),
+        ktv(3, "dl", "0x2804f1e30, Invaild response\nError : Error Domain=KTVHTTPCache error Code=-192703 \"(null)\" UserInfo={KTVHCErrorUserInfoKeyURL=https://media.example.com/v/clip43-preview.mp4, KTVHCErrorUserInfoKeyResponse=<NSHTTPURLResponse: 0x2837c4b80> { URL: https://media.example.com/v/clip43-preview.mp4 } { Status Code: 404, Headers {\n\tContent-Type = (\n\t\ttext/html\n\t);\n} }}"),
+        ktv(3, "mgr", "failure, -192703"),
+        # Screen locked at 10:02; back at 10:09: the ping fails, the server restarts.
+        ktv(540, "server", "0x2811c4f60, ping server"),
+        ktv(540, "server", "0x2811c4f60, Start server success"),
+        ktv(541, "conn", "0x2837f0b20, Accept request\nURL : " + origin),
+    ]
+    write("proxy-octet-stream/KTVHTTPCache.log", "\n".join(lines) + "\n")
+    d = Dump(sid)
+    d.ev("AVMetricPlayerItemRateChangeEvent", 0.0, rate=1.0, previousRate=0.0, mediaTime=0)
+    err = {"didRecover": False, "error": {"domain": "AVFoundationErrorDomain", "code": -11828,
+                                           "localizedDescription": "Cannot Open: This media format is not supported."}}
+    d.ev("AVMetricMediaResourceRequestEvent", 1.2, url=proxy, requestStartTime=iso(0.0), responseEndTime=iso(1.2),
+         networkTransactionMetrics={"transactionMetrics": [{"response": {"statusCode": 206, "headers": {"Content-Type": "application/octet-stream"}}}]})
+    d.ev("AVMetricErrorEvent", 1.3, didRecover=False, error=err["error"])
+    d.ev("AVMetricMediaResourceRequestEvent", 538.2, url=proxy, requestStartTime=iso(538.0), responseEndTime=iso(538.2),
+         errorEvent={"didRecover": True, "error": {"domain": "NSURLErrorDomain", "code": -1004,
+                                                    "localizedDescription": "Could not connect to the server."}})
+    d.ev("AVMetricPlayerItemPlaybackSummaryEvent", 545.0, errorEvent=err, recoverableErrorCount=1, stallCount=0,
+         variantSwitchCount=0, playbackDuration=0, mediaResourceRequestCount=2)
+    write("proxy-octet-stream/player-metrics.json", json.dumps({"sessionID": sid, "events": [json.loads(l) for l in d.lines]}, indent=2))
+
+
+def clean_session():
+    """A good session: quick start, no stalls; delivered as a .zip."""
+    sid = "F0E1D2C3-B4A5-4968-8776-655443322110"
+    cdn = "https://cdn.example.com/series/s01e03"
+    d = Dump(sid)
+    d.ev("AVMetricPlayerItemRateChangeEvent", 0.0, rate=1.0, previousRate=0.0, mediaTime=0)
+    d.req("multivariant", cdn + "/master.m3u8", 0.010, 0.060, nbytes=2100, headers={"Content-Encoding": "gzip"})
+    d.req("playlist", cdn + "/v8/index.m3u8", 0.080, 0.050, nbytes=2400, headers={"Content-Encoding": "gzip"})
+    d.req("segment", cdn + "/v8/init.mp4", 0.140, 0.030, nbytes=900,
+          extra={"isMapSegment": True, "indexFileURL": cdn + "/v8/index.m3u8"})
+    d.req("segment", cdn + "/v8/s1.m4s", 0.180, 0.400, nbytes=6000000,
+          extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v8/index.m3u8"})
+    d.ev("AVMetricPlayerItemInitialLikelyToKeepUpEvent", 0.650, mediaTime=0, variant=variant(8000000), timeTaken=0.64)
+    t = 1.0
+    for i in range(2, 30):
+        d.req("segment", cdn + "/v8/s%d.m4s" % i, t, 0.5, nbytes=6000000,
+              extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v8/index.m3u8"})
+        t += 6.0
+    d.ev("AVMetricPlayerItemVariantSwitchStartEvent", 30.0, fromVariant=variant(8000000), toVariant=variant(15000000))
+    d.ev("AVMetricPlayerItemVariantSwitchEvent", 31.0, fromVariant=variant(8000000), toVariant=variant(15000000), didSucceed=True)
+    d.ev("AVMetricPlayerItemRateChangeEvent", 180.0, rate=0.0, previousRate=1.0, mediaTime=179)
+    d.ev("AVMetricPlayerItemPlaybackSummaryEvent", 180.1, errorEvent=None, recoverableErrorCount=0, stallCount=0,
+         variantSwitchCount=1, playbackDuration=179, mediaResourceRequestCount=31, timeSpentRecoveringFromStall=0,
+         timeSpentInInitialStartup=0.64, timeWeightedAverageBitrate=14300000, timeWeightedPeakBitrate=15000000)
+    acc = access_log([
+        {"t": 0, "cols": [cdn + "/v8/index.m3u8", sid, "203.0.113.9", 0, 6, "36.000", "0.000", "30.350", 36000900,
+                          "96000000.000", 8000000, 0, 0, "0.640", 0, "-", "80000000.000", "110000000.000", "-", "VOD",
+                          0, 8000000]},
+        {"t": 31, "cols": [cdn + "/v15/index.m3u8", sid, "203.0.113.9", 0, 25, "150.000", "30.000", "148.650",
+                           281250000, "96000000.000", 15000000, 0, 0, "-", 0, 1, "80000000.000", "110000000.000",
+                           "-", "VOD", 0, 15000000]},
+    ])
+    entries = [har_entry(0.010, cdn + "/master.m3u8", 200, 60, sid, body=MASTER.replace("v20/index", "v20x/index"),
+                         mime="application/vnd.apple.mpegurl", encoding="gzip", offset=-2.25)]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in [("clean-session/metrics.jsonl", d.text()), ("clean-session/access.log", acc),
+                           ("clean-session/proxyman.har", har(entries).decode())]:
+            info = zipfile.ZipInfo(name, date_time=(2026, 11, 21, 10, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+    write("clean-session.zip", buf.getvalue())
+
+
+def three_sessions():
+    """Three videos watched one after the other, interleaved across a metric dump, an access log,
+    an error log, a HAR capture and a proxy log; delivered as a .tar.gz."""
+    sids = ["11111111-AAAA-4AAA-8AAA-111111111111", "22222222-BBBB-4BBB-8BBB-222222222222",
+            "33333333-CCCC-4CCC-8CCC-333333333333"]
+    d_lines = []
+    acc_rows = []
+    err_rows = []
+    har_entries = []
+    ktv_lines = []
+    for n, sid in enumerate(sids):
+        base = n * 300.0
+        cdn = "https://cdn.example.com/clips/c%d" % (n + 1)
+        d = Dump(sid)
+        d.req("multivariant", cdn + "/master.m3u8", base + 0.01, 0.05, nbytes=2000, headers={"Content-Encoding": "gzip"})
+        d.req("playlist", cdn + "/v8/index.m3u8", base + 0.07, 0.05, nbytes=2000, headers={"Content-Encoding": "gzip"})
+        d.req("segment", cdn + "/v8/s1.m4s", base + 0.13, 0.40, nbytes=6000000,
+              extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v8/index.m3u8"})
+        d.ev("AVMetricPlayerItemInitialLikelyToKeepUpEvent", base + 0.6, mediaTime=0, variant=variant(8000000))
+        if n == 1:
+            e = {"didRecover": True, "error": {"domain": "CoreMediaErrorDomain", "code": -12938,
+                                                "localizedDescription": "HTTP 404: File Not Found"}}
+            d.req("segment", cdn + "/v8/s9.m4s", base + 48.0, 0.04, status=404, nbytes=0, error=e,
+                  extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v8/index.m3u8"})
+            err_rows.append((base + 48.0, cdn + "/v8/s9.m4s", sid, -12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found"))
+        d.ev("AVMetricPlayerItemRateChangeEvent", base + 120.0, rate=0.0, previousRate=1.0, mediaTime=119)
+        d_lines += d.lines
+        acc_rows.append({"t": base, "cols": [cdn + "/v8/index.m3u8", sid, "203.0.113.9", 0, 20, "120.000", "0.000",
+                                             "119.400", 120000000, "96000000.000", 8000000, 0, 0, "0.590", 0, "-",
+                                             "80000000.000", "110000000.000", "-", "VOD", 0, 8000000]})
+        har_entries.append(har_entry(base + 0.01, cdn + "/master.m3u8", 200, 50, sid, body=MASTER,
+                                     mime="application/vnd.apple.mpegurl", encoding="gzip", offset=-1.5))
+        har_entries.append(har_entry(base + 0.13, cdn + "/v8/s1.m4s", 200, 400, sid, size=6000000, mime="video/mp4",
+                                     offset=-1.5))
+        ktv_lines.append(ktv(base + 0.2, "conn", "0x2837f0a%d0, Accept request\nURL : %s/v8/s1.m4s" % (n, cdn)))
+        ktv_lines.append(ktv(base + 0.2, "file", "0x2805d8e%d0, Create file source\npath : /var/mobile/Documents/KTVHTTPCache/c%d/c%d_0_0\nrange : Range : {0, 5999999}\nreadRange : Range : {0, 5999999}" % (n, n, n)))
+    # Interleave the dump lines by time, as a real multi-item recorder would.
+    d_lines.sort(key=lambda l: json.loads(l)["date"])
+    files = {
+        "support-bundle/metrics.jsonl": "\n".join(d_lines) + "\n",
+        "support-bundle/logs/access.log": access_log(acc_rows),
+        "support-bundle/logs/error.log": error_log(err_rows),
+        "support-bundle/capture.har": har(har_entries).decode(),
+        "support-bundle/KTVHTTPCache.log": "\n".join(ktv_lines) + "\n",
+    }
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for name, text in sorted(files.items()):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 1795255200
+            info.mode = 0o644
+            tar.addfile(info, io.BytesIO(data))
+    write("three-sessions.tar.gz", gz(buf.getvalue()))
+
+
+if __name__ == "__main__":
+    slow_key_startup()
+    cdn_404_stall()
+    proxy_octet_stream()
+    clean_session()
+    three_sessions()
+    print("wrote", ROOT)
