@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "ForensicsCorrelationTests", dependencies: ["PlaybackForensics"]),
         .testTarget(name: "ForensicsRulesTests", dependencies: ["PlaybackForensics"]),
         .testTarget(name: "ForensicsReportsTests", dependencies: ["PlaybackForensics"]),
-        .testTarget(name: "CLITests", dependencies: ["PlaybackForensics"]),
+        .testTarget(name: "CLITests", dependencies: ["PlaybackForensics", "playback-forensics"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -194,6 +194,7 @@ public struct PlaylistParser {
                 let d = parts.first.flatMap { Double($0.trimmingCharacters()) }
                 if let d, d.isFinite, d >= 0 {
                     pendingDuration = d
+                    if d == 0 { diag(number, .info, "segment duration is 0") }
                 } else {
                     diag(number, .warning, "invalid EXTINF duration '\(parts.first ?? "")'")
                     pendingDuration = nil
