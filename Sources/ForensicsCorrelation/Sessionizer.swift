@@ -65,6 +65,37 @@ struct Sessionizer {
                 if candidates.count == 1 { sessionOf[f][r] = candidates.first }
             }
         }
+        // 2b. Playlist captures saved without their URL: their relative URIs (variants, segments)
+        // are matched against the ends of the URLs each session requested.
+        var byLastComponent: [String: [(session: Int, url: String)]] = [:]
+        for (u, sessions) in urlSessions {
+            let last = String(u.split(separator: "/").last ?? "")
+            for s in sessions { byLastComponent[last, default: []].append((s, u)) }
+        }
+        for (f, file) in files.enumerated() {
+            for (r, record) in file.records.enumerated() where sessionOf[f][r] == nil {
+                guard case .playlist(let p) = record.payload, p.url == nil else { continue }
+                var candidates: Set<Int> = []
+                for uri in p.variants.compactMap(\.url) + p.segmentURIs.prefix(50) {
+                    let path = URLCanonicalizer.withoutQuery(uri)
+                    let last = String(path.split(separator: "/").last ?? "")
+                    for hit in byLastComponent[last] ?? [] where hit.url.hasSuffix("/" + path) || hit.url == path {
+                        candidates.insert(hit.session)
+                    }
+                }
+                if candidates.isEmpty {
+                    // Relative variant directories (`v20/index.m3u8` → `/v20/`) seen in requested URLs.
+                    let dirs = Set(p.variants.compactMap(\.url).compactMap { uri -> String? in
+                        guard !URIHasScheme.check(uri), let slash = uri.lastIndex(of: "/") else { return nil }
+                        return "/" + uri[..<slash].trimmingCharacters(in: "/") + "/"
+                    })
+                    for (u, sessions) in urlSessions where dirs.contains(where: { u.contains($0) }) {
+                        candidates.formUnion(sessions)
+                    }
+                }
+                if candidates.count == 1 { sessionOf[f][r] = candidates.first }
+            }
+        }
         // 3. Neighbours in the same file (entries of one request path are logged together).
         for f in files.indices {
             let assigned = sessionOf[f]
@@ -143,4 +174,8 @@ struct Sessionizer {
             return []
         }
     }
+}
+
+enum URIHasScheme {
+    static func check(_ uri: String) -> Bool { uri.contains("://") }
 }
