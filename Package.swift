@@ -46,7 +46,7 @@ let package = Package(
         ),
         .target(name: "PlaybackMetricsRecorder"),
         .testTarget(name: "ForensicsParsersTests", dependencies: ["ForensicsParsers", "PlaybackForensics"]),
-        .testTarget(name: "ForensicsCorrelationTests", dependencies: ["PlaybackForensics"]),
+        .testTarget(name: "ForensicsCorrelationTests", dependencies: ["PlaybackForensics", "ForensicsParsers", "ForensicsReports", "ForensicsRules"]),
         .testTarget(name: "ForensicsRulesTests", dependencies: ["PlaybackForensics"]),
         .testTarget(name: "ForensicsReportsTests", dependencies: ["PlaybackForensics"]),
         .testTarget(name: "CLITests", dependencies: ["PlaybackForensics", "playback-forensics"]),

@@ -15,22 +15,29 @@ struct ClockAligner {
     static let referencePreference: [InputFormat] = [.metricEvents, .har, .cacheLog, .accessLog, .errorLog, .playlist]
 
     func offsets(files: [(path: String, format: InputFormat, records: [Record])]) -> [ClockOffset] {
-        guard let reference = Self.referencePreference.lazy.compactMap({ format in
-            files.first(where: { $0.format == format && $0.records.contains { $0.time != nil } })
-        }).first else {
+        // Every file of the best format present is on the reference clock (one device's dumps
+        // split over several files share its clock).
+        guard let referenceFormat = Self.referencePreference.first(where: { format in
+            files.contains { $0.format == format && $0.records.contains { $0.time != nil } }
+        }) else {
             return files.map { ClockOffset(file: $0.path, format: $0.format, offset: 0, matches: 0, spread: nil) }
         }
-        let refTimes = Self.requestTimes(reference.records)
+        var refTimes: [String: [Double]] = [:]
+        for file in files where file.format == referenceFormat {
+            for (k, v) in Self.requestTimes(file.records) { refTimes[k, default: []].append(contentsOf: v) }
+        }
+        for k in refTimes.keys { refTimes[k]?.sort() }
         return files.map { file in
-            if file.path == reference.path {
-                return ClockOffset(file: file.path, format: file.format, offset: 0, matches: refTimes.values.reduce(0) { $0 + $1.count }, spread: 0)
+            if file.format == referenceFormat {
+                let own = Self.requestTimes(file.records).values.reduce(0) { $0 + $1.count }
+                return ClockOffset(file: file.path, format: file.format, offset: 0, matches: own, spread: 0)
             }
             let times = Self.requestTimes(file.records)
             var diffs: [Double] = []
             for (key, list) in times {
                 guard let refList = refTimes[key] else { continue }
                 // Pair the k-th occurrence with the k-th occurrence (same request order per URL).
-                for (a, b) in zip(refList, list) where abs(a - b) < maxPairDistance { diffs.append(a - b) }
+                for (a, b) in zip(refList, list.sorted()) where abs(a - b) < maxPairDistance { diffs.append(a - b) }
             }
             guard !diffs.isEmpty else {
                 return ClockOffset(file: file.path, format: file.format, offset: 0, matches: 0, spread: nil)

@@ -1,0 +1,7 @@
+import Foundation
+
+enum TestPaths {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let sampleLogs = repository.appendingPathComponent("SampleLogs")
+}
