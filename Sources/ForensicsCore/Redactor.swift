@@ -92,13 +92,15 @@ public struct Redactor: Sendable {
                 let needle = name + sep
                 var searchFrom = out.startIndex
                 while let r = out.range(of: needle, options: .caseInsensitive, range: searchFrom..<out.endIndex) {
-                    let valueEnd = out[r.upperBound...].firstIndex(where: { "\n;\"".contains($0) }) ?? out.endIndex
-                    if out[r.upperBound..<valueEnd] == Substring(Self.placeholder) {
+                    let valueStart = out[r.upperBound...].firstIndex(where: { $0 != " " }) ?? out.endIndex
+                    let valueEnd = out[valueStart...].firstIndex(where: { "\n;\"".contains($0) }) ?? out.endIndex
+                    if out[valueStart..<valueEnd] == Substring(Self.placeholder) || valueStart == valueEnd {
                         searchFrom = valueEnd
                         continue
                     }
-                    out.replaceSubrange(r.upperBound..<valueEnd, with: Self.placeholder)
-                    searchFrom = out.index(r.upperBound, offsetBy: Self.placeholder.count)
+                    let startOffset = out.distance(from: out.startIndex, to: valueStart)
+                    out.replaceSubrange(valueStart..<valueEnd, with: Self.placeholder)
+                    searchFrom = out.index(out.startIndex, offsetBy: startOffset + Self.placeholder.count)
                 }
             }
         }

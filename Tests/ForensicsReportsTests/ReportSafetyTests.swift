@@ -1,0 +1,79 @@
+import Foundation
+import ForensicsCore
+import ForensicsReports
+import ForensicsRules
+import PlaybackForensics
+import Testing
+
+@Suite struct ReportSafetyTests {
+    /// A hostile log: a URL with a pipe, backticks, a script tag and an escaped newline.
+    static let hostileURL = "https://evil.example.com/a|b`c`/<script>alert(1)</script>\\nX.ts"
+
+    func hostileReport() -> AnalysisReport {
+        let script = """
+            0.000 multivariant https://evil.example.com/master.m3u8 200 0.100
+            0.700 initial-ltku variant=8M
+            10.00 segment \(Self.hostileURL) 503 0.050 dur=6
+            10.20 segment \(Self.hostileURL) 503 0.050 dur=6
+            10.50 segment \(Self.hostileURL) 503 0.050 dur=6
+            """
+        var dump = TimelineScript.compile(script)
+        // A newline inside the URL (JSON-escaped, so it survives JSON Lines).
+        dump = dump.replacingOccurrences(of: "\\\\nX.ts", with: "\\nX.ts")
+        return Analyzer().analyze(files: [("events.jsonl", Array(dump.utf8))])
+    }
+
+    @Test func hostileLogTextCannotBreakOrInjectIntoMarkdown() throws {
+        let report = hostileReport()
+        #expect(report.sessions.first?.findings.contains { $0.ruleID == "segment-errors" } == true)
+        let markdown = MarkdownReporter(toolVersion: "test").render(report)
+        #expect(!markdown.contains("<script>"))
+        #expect(markdown.contains("&lt;script&gt;"))
+        #expect(!markdown.contains("a|b"))
+        #expect(markdown.contains("a\\|b"))
+        #expect(!markdown.contains("`c`"))
+        // Every table row keeps its column count: no unescaped pipe from the log.
+        for line in markdown.split(separator: "\n") where line.hasPrefix("| ") && line.contains("evil.example.com") {
+            let columns = line.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count
+            #expect(columns == 4, "\(line)")
+        }
+        // The newline in the URL does not start a new Markdown line.
+        #expect(!markdown.split(separator: "\n").contains { $0.hasPrefix("X.ts") })
+    }
+
+    @Test func jsonReportStaysValidJSONWithHostileText() throws {
+        let json = JSONReporter(toolVersion: "test").render(hostileReport())
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(object?["schema_version"] as? Int == 1)
+    }
+
+    @Test func signedURLsAndAuthorizationAreRedactedByDefault() throws {
+        let signed = "https://cdn.example.com/v/s1.ts?Policy=eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoi&Signature=AbCdEf123&Key-Pair-Id=APKA123&token=sekrit&X-Amz-Signature=deadbeef&quality=hd"
+        let har = """
+            {"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[
+            {"startedDateTime":"2026-11-21T10:00:00.000Z","time":50,"request":{"method":"GET","url":"\(signed)","headers":[{"name":"Authorization","value":"Bearer abc.def.ghi-secret"},{"name":"X-Playback-Session-Id","value":"S1"}]},"response":{"status":403,"headers":[],"content":{"size":0,"mimeType":"text/html"}}},
+            {"startedDateTime":"2026-11-21T10:00:01.000Z","time":50,"request":{"method":"GET","url":"\(signed)","headers":[{"name":"Authorization","value":"Bearer abc.def.ghi-secret"},{"name":"X-Playback-Session-Id","value":"S1"}]},"response":{"status":403,"headers":[],"content":{"size":0,"mimeType":"text/html"}}},
+            {"startedDateTime":"2026-11-21T10:00:02.000Z","time":50,"request":{"method":"GET","url":"\(signed)","headers":[{"name":"Authorization","value":"Bearer abc.def.ghi-secret"},{"name":"X-Playback-Session-Id","value":"S1"}]},"response":{"status":403,"headers":[],"content":{"size":0,"mimeType":"text/html"}}}
+            ]}}
+            """
+        let report = Analyzer().analyze(files: [("capture.har", Array(har.utf8))])
+        #expect(report.sessions.first?.findings.contains { $0.ruleID == "segment-errors" } == true)
+        for text in [MarkdownReporter(toolVersion: "t").render(report), JSONReporter(toolVersion: "t").render(report)] {
+            for secret in ["AbCdEf123", "APKA123", "sekrit", "deadbeef", "eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoi", "ghi-secret"] {
+                #expect(!text.contains(secret), "\(secret) leaked")
+            }
+            #expect(text.contains("quality=hd"))
+        }
+        let unredacted = JSONReporter(redactor: Redactor(enabled: false), toolVersion: "t").render(report)
+        #expect(unredacted.contains("AbCdEf123"))
+    }
+
+    @Test func redactorHandlesHeadersJWTsAndKeyIdentifiers() {
+        let r = Redactor()
+        #expect(r.redact("Authorization: Bearer xyz") == "Authorization: REDACTED")
+        #expect(r.redact("Cookie = session=abc;") == "Cookie = REDACTED;")
+        #expect(r.redact("skd://key-42?x=1 then") == "skd://REDACTED then")
+        #expect(r.redact("t eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl x") == "t REDACTED x")
+        #expect(r.redact("https://a/b?sig=1&ok=2") == "https://a/b?sig=REDACTED&ok=2")
+    }
+}
