@@ -14,6 +14,13 @@ public struct Finding: Sendable, Hashable {
         public init(_ entry: TimelineEntry) {
             self.init(location: entry.location, time: entry.time, summary: entry.record.summary)
         }
+
+        /// The entry and every other source's view of the same request (HAR entry, proxy line),
+        /// so a finding names each record it relied on.
+        public static func all(_ entry: TimelineEntry) -> [Evidence] {
+            [Evidence(entry)]
+                + entry.otherViews.map { Evidence(location: $0.location, time: entry.time, summary: $0.summary) }
+        }
     }
 
     public var ruleID: String

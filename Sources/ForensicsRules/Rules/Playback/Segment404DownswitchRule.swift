@@ -90,7 +90,7 @@ public struct Segment404DownswitchRule: Rule {
             let causes = notFound.filter { !used.contains($0.index) && $0.time <= t && t - $0.time <= options.windowSeconds }
             guard let first = causes.first else { continue }
             for c in causes { used.insert(c.index) }
-            var evidence = causes.map { Finding.Evidence($0.entry) }
+            var evidence = causes.flatMap { Finding.Evidence.all($0.entry) }
             // The player's own error events for the same failures.
             for (j, other) in session.entries.enumerated() where j > first.index && j < i {
                 if case .error(let err) = other.record.payload, err.httpStatus == 404 || err.httpStatus == 410 {

@@ -77,7 +77,7 @@ public struct SegmentErrorsRule: Rule {
                         "host": .string(host), "status": .string(status), "count": .integer(list.count),
                         "urls": .strings(Array(Set(list.map { $0.1.url })).sorted().prefix(20).map { $0 }),
                     ],
-                    evidence: list.prefix(20).map { Finding.Evidence($0.0) },
+                    evidence: list.prefix(20).flatMap { Finding.Evidence.all($0.0) },
                     advice: "Hand this to the CDN/origin owner of \(host): the failing URLs, times and status are in the evidence. Check origin health, cache errors and whether the content was published."))
         }
         return out

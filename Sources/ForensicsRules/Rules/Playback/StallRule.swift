@@ -127,7 +127,7 @@ public struct StallRule: Rule {
             if duration == nil || (duration ?? 0) > options.errorSeconds { severity = .error }
             if cause == "seek" { severity = .info }
             var evidence = [Finding.Evidence(stallEntry)]
-            evidence.append(contentsOf: (chosen?.entries ?? []).map(Finding.Evidence.init))
+            evidence.append(contentsOf: (chosen?.entries ?? []).flatMap(Finding.Evidence.all))
             if let end = stall.endIndex { evidence.append(Finding.Evidence(session.entries[end])) }
             var details: [String: DetailValue] = [
                 "duration": .seconds(duration), "recovered": .bool(stall.end != nil),
