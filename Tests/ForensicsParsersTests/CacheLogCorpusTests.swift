@@ -1,0 +1,66 @@
+import Foundation
+import ForensicsCore
+import Testing
+
+@testable import ForensicsParsers
+
+/// The real KTVHTTPCache excerpts users pasted in GitHub issues parse into entries.
+@Suite struct CacheLogCorpusTests {
+    static var excerpts: [String] {
+        TestPaths.files(under: TestPaths.corpus.appendingPathComponent("ktvhttpcache"), withExtension: "log").map(\.lastPathComponent)
+    }
+
+    @Test(arguments: excerpts)
+    func realExcerptsParseWithoutUnknownTemplates(name: String) throws {
+        let data = try Data(contentsOf: TestPaths.corpus.appendingPathComponent("ktvhttpcache/" + name))
+        let outcome = ingest(name, [UInt8](data))
+        #expect(outcome.format == .cacheLog)
+        let records = outcome.result?.records ?? []
+        #expect(!records.isEmpty)
+        let unknown = (outcome.result?.diagnostics ?? []).filter { $0.message.contains("unrecognised") }
+        #expect(unknown.isEmpty, "\(unknown.map(\.message))")
+    }
+
+    @Test func issue25ConsoleExcerptYieldsReaderAndNetworkSource() throws {
+        let data = try Data(contentsOf: TestPaths.corpus.appendingPathComponent("ktvhttpcache/issue25-console-1.1.x.log"))
+        let events = (ingest("i25.log", [UInt8](data)).result?.records ?? []).compactMap(\.proxyEvent)
+        #expect(events.contains { $0.kind == .readerCreated && $0.pointer == "0x283c94150" })
+        let net = try #require(events.first { $0.kind == .networkSource })
+        #expect(net.range == ByteRange(offset: 0, length: 2))
+        #expect(net.references.contains("0x281893b70"))
+    }
+
+    @Test func issue107HeaderDumpGivesRangeAndUserAgent() throws {
+        let data = try Data(contentsOf: TestPaths.corpus.appendingPathComponent("ktvhttpcache/issue107-console-ijkplayer-1.1.x.log"))
+        let events = (ingest("i107.log", [UInt8](data)).result?.records ?? []).compactMap(\.proxyEvent)
+        let request = try #require(events.first { $0.kind == .dataRequest })
+        #expect(request.headers["Range"] == "bytes=0-9514767")
+        #expect(request.headers["User-Agent"] == "ijkplayer")
+        #expect(request.range == ByteRange(offset: 0, length: 9_514_768))
+    }
+
+    @Test func issue63ErrorPathGivesTheFailureCodeAndForeignLine() throws {
+        let data = try Data(contentsOf: TestPaths.corpus.appendingPathComponent("ktvhttpcache/issue63-console-error-1.1.0.log"))
+        let records = ingest("i63.log", [UInt8](data)).result?.records ?? []
+        let events = records.compactMap(\.proxyEvent)
+        #expect(events.contains { $0.kind == .sourceManagerFailure && $0.error?.code == -192701 })
+        #expect(events.contains { $0.kind == .foreign })
+        let failed = try #require(events.first { $0.kind == .networkFailed })
+        #expect(failed.error?.domain == "KTVHTTPCache error")
+    }
+
+    @Test func issue159InvalidResponseGivesStatus302AndContentType() throws {
+        let data = try Data(contentsOf: TestPaths.corpus.appendingPathComponent("ktvhttpcache/issue159-console-invalid-response-2.x.log"))
+        let events = (ingest("i159.log", [UInt8](data)).result?.records ?? []).compactMap(\.proxyEvent)
+        let invalid = try #require(events.first { $0.kind == .downloadInvalidResponse })
+        #expect(invalid.status == 302)
+        #expect(invalid.contentType == "application/octet-stream")
+    }
+
+    @Test func issue110RecordLogHasUTCTimestamps() throws {
+        let data = try Data(contentsOf: TestPaths.corpus.appendingPathComponent("ktvhttpcache/issue110-record-log-1.1.x.log"))
+        let records = ingest("i110.log", [UInt8](data)).result?.records ?? []
+        #expect(records.first?.time?.iso8601 == "2019-04-23T09:26:03.000Z")
+        #expect(records.contains { $0.proxyEvent?.kind == .connectionRequest })
+    }
+}
