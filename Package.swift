@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "ForensicsParsersTests", dependencies: ["ForensicsParsers", "PlaybackForensics"]),
         .testTarget(name: "ForensicsCorrelationTests", dependencies: ["PlaybackForensics", "ForensicsParsers", "ForensicsReports", "ForensicsRules"]),
         .testTarget(name: "ForensicsRulesTests", dependencies: ["PlaybackForensics"]),
-        .testTarget(name: "ForensicsReportsTests", dependencies: ["PlaybackForensics"]),
+        .testTarget(name: "ForensicsReportsTests", dependencies: ["PlaybackForensics"], exclude: ["Golden"]),
         .testTarget(name: "CLITests", dependencies: ["PlaybackForensics", "playback-forensics"]),
     ],
     swiftLanguageModes: [.v6]
