@@ -124,7 +124,7 @@ enum MetricEventEncoding {
             o["isMapSegment"] = x.isMapSegment
             o["mediaType"] = x.mediaType.rawValue
             o["byteRange"] = ["location": x.byteRange.location, "length": x.byteRange.length]
-            o["indexFileURL"] = x.indexFileURL?.absoluteString ?? NSNull()
+            o["indexFileURL"] = x.indexFileURL.absoluteString
             o["segmentDuration"] = x.segmentDuration
             o["mediaResourceRequestEvent"] = resource(x.mediaResourceRequestEvent)
         case let x as AVMetricContentKeyRequestEvent:
