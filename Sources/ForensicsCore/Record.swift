@@ -1,6 +1,7 @@
 /// One fact read from one input: when (source clock), where from (file:line), which session it
 /// claims (if any), and what it says.
 public struct Record: Sendable {
+    /// Boxed (`indirect`) so that records stay pointer-sized when timelines are sorted and copied.
     public enum Payload: Sendable {
         case request(MediaRequest)
         case player(PlayerEvent)

@@ -54,6 +54,20 @@ extension Session {
         public var duration: Double? { end.map { $0 - start } }
     }
 
+    /// The variant playing just before the entry at `index`: scans back to the last successful
+    /// switch or likely-to-keep-up that names one.
+    public func variant(before index: Int) -> Variant? {
+        var k = min(index, entries.count) - 1
+        while k >= 0 {
+            if let p = entries[k].record.playerEvent {
+                if p.kind == .variantSwitch, p.didSucceed != false, let v = p.toVariant { return v }
+                if p.kind == .likelyToKeepUp || p.kind == .initialLikelyToKeepUp, let v = p.variant { return v }
+            }
+            k -= 1
+        }
+        return nil
+    }
+
     /// The variant playing at a time: the last successful switch's target, else the last
     /// likely-to-keep-up's variant before it.
     public func variant(at time: Timestamp) -> Variant? {

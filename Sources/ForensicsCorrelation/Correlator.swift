@@ -89,9 +89,8 @@ public struct Correlator: Sendable {
             }
             let key = ClockAligner.key(url: r.url, range: r.byteRange)
             if let t = entry.time?.secondsSince1970, let candidates = primaryByKey[key],
-                let match = candidates.first(where: { i in
+                let match = Self.recentMatch(candidates, time: t, window: requestMatchWindow, in: out, accepts: { i in
                     formatOf[i] != format && out[i].otherViews.allSatisfy { $0.format != format }
-                        && abs((out[i].time?.secondsSince1970 ?? .infinity) - t) <= requestMatchWindow
                 })
             {
                 if let existing = formatOf[match], ClockAligner.rank(format) < ClockAligner.rank(existing) {
@@ -110,6 +109,24 @@ public struct Correlator: Sendable {
             out.append(entry)
         }
         return out
+    }
+
+    /// The earliest candidate within the window. Candidates are in time order, so the scan starts
+    /// from the newest and stops at the first one older than the window (no quadratic rescans of
+    /// URLs requested thousands of times).
+    static func recentMatch(
+        _ candidates: [Int], time t: Double, window: Double, in out: [TimelineEntry], accepts: (Int) -> Bool
+    ) -> Int? {
+        var best: Int?
+        var k = candidates.count - 1
+        while k >= 0 {
+            let i = candidates[k]
+            let ti = out[i].time?.secondsSince1970 ?? -.infinity
+            if t - ti > window { break }
+            if abs(ti - t) <= window, accepts(i) { best = i }
+            k -= 1
+        }
+        return best
     }
 
     static func assetURL(_ entries: [TimelineEntry]) -> String? {

@@ -27,9 +27,12 @@ public enum JSONValue: Sendable, Hashable, Decodable {
         }
     }
 
-    /// Parses one JSON document; throws with the decoder's message on invalid JSON.
+    /// Parses one JSON document; throws with the position on invalid JSON.
     public static func parse<Bytes: Collection>(_ bytes: Bytes) throws -> JSONValue where Bytes.Element == UInt8 {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        if let result = try bytes.withContiguousStorageIfAvailable({ try JSONByteParser.parse($0) }) {
+            return result
+        }
+        return try Array(bytes).withUnsafeBufferPointer { try JSONByteParser.parse($0) }
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -133,7 +133,7 @@ public struct StallRule: Rule {
                 "duration": .seconds(duration), "recovered": .bool(stall.end != nil),
                 "look_back_seconds": .number(options.lookBackSeconds),
             ]
-            if let v = session.variant(at: stall.start)?.bandwidth { details["variant_bandwidth"] = .number(v) }
+            if let v = session.variant(before: stall.index)?.bandwidth { details["variant_bandwidth"] = .number(v) }
             var explanation = chosen?.why ?? "nothing in the \(Int(options.lookBackSeconds)) s before the stall explains it"
             if candidates.count > 1, let c = chosen {
                 let others = candidates.dropFirst()
@@ -163,15 +163,18 @@ public struct StallRule: Rule {
     func causes(for stall: Session.Stall, in session: Session) -> [CauseEvidence] {
         let from = stall.start + -options.lookBackSeconds
         var found: [CauseEvidence] = []
-        var window: [TimelineEntry] = []
-        for (i, e) in session.entries.enumerated() where i < stall.index {
-            guard let t = e.time, t >= from else { continue }
-            window.append(e)
+        // Entries are in time order: walk back from the stall to the start of the window.
+        var first = stall.index
+        while first > 0, let t = session.entries[first - 1].time, t >= from { first -= 1 }
+        let window = Array(session.entries[first..<stall.index])
+        // Requests still in flight when the window opens (a slow key started earlier) count too.
+        var inFlight: [TimelineEntry] = []
+        var k = first - 1
+        while k >= 0, let t = session.entries[k].time, t >= from + -600 {
+            let e = session.entries[k]
+            if e.record.request != nil, let end = e.endTime, end >= from { inFlight.insert(e, at: 0) }
+            k -= 1
         }
-        // Requests still in flight at the stall also count (a slow key started earlier).
-        let inFlight = session.entries.enumerated().filter { i, e in
-            i < stall.index && (e.time.map { $0 < from } ?? false) && (e.endTime.map { $0 >= from } ?? false)
-        }.map(\.element)
         // Seek.
         if let seek = window.last(where: { $0.record.playerEvent?.kind == .seek }), let t = seek.time,
             stall.start - t <= options.seekSeconds
