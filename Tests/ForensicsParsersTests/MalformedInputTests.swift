@@ -31,6 +31,10 @@ import Testing
             let o = ingest(name, Array(z.prefix(z.count - 6)))
             #expect(diagnostics(o).contains { $0.location.file == name && $0.message.contains("gzip") }, "\(name)")
         }
+        let har = #"{"log":{"entries":[{"startedDateTime":"2026-11-21T10:00:00.000Z","request":{"url":"https://h/a.ts"},"response":{"status":200}}]}}"#
+        let hz = GzipCompressor.compress(Array(har.utf8))
+        let h = ingest("c.har.gz", Array(hz.prefix(hz.count - 6)))
+        #expect(diagnostics(h).contains { $0.location.file == "c.har.gz" && $0.message.contains("gzip") })
     }
 
     // MARK: cut-off JSON line
@@ -61,6 +65,9 @@ import Testing
         let p = ingest("p.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:x\n#EXTINF:abc,\ns1.ts\n")
         #expect(diagnostics(p).contains { $0.location.line == 2 })
         #expect(diagnostics(p).contains { $0.location.line == 3 })
+        let h = ingest("c.har", #"{"log":{"entries":["# + "\n" + "garbage,\n" + #"{"startedDateTime":"2026-11-21T10:00:00.000Z","request":{"url":"https://h/a.ts"},"response":{"status":200}}]}}"#)
+        #expect(h.result?.records.count == 1)
+        #expect(diagnostics(h).contains { $0.location == SourceLocation(file: "c.har", line: 2) })
         let c = ingest("c.log", "garbage before anything\n" + Self.cacheLine + "\n")
         #expect(diagnostics(c).contains { $0.location == SourceLocation(file: "c.log", line: 1) })
         #expect(c.result?.records.contains { $0.proxyEvent?.kind == .serverStart } == true)
