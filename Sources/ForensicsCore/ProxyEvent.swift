@@ -55,6 +55,11 @@ public struct ProxyEvent: Hashable, Sendable, Codable {
     public var message: String
     /// The session id from an `X-Playback-Session-Id` request header, when logged.
     public var playbackSessionID: String?
+    /// Which player request this entry belongs to: entries of one request path through the proxy
+    /// (connection, data request, response, reader, sources, downloads) share the number.
+    public var requestPath: Int?
+    /// The origin URL of the player request this entry belongs to.
+    public var requestURL: String?
 
     public init(kind: Kind, tag: String, message: String) {
         self.kind = kind

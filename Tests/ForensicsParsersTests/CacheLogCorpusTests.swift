@@ -64,3 +64,38 @@ import Testing
         #expect(records.contains { $0.proxyEvent?.kind == .connectionRequest })
     }
 }
+
+/// The request path through the proxy is rebuilt from pointers.
+@Suite struct CacheLogPathTests {
+    @Test func entriesOfOneRequestShareAPathAndItsSessionID() throws {
+        let data = try Data(contentsOf: TestPaths.sampleLogs.appendingPathComponent("proxy-octet-stream/KTVHTTPCache.log"))
+        let records = ingest("k.log", [UInt8](data)).result?.records ?? []
+        let accept = try #require(records.first { $0.proxyEvent?.kind == .acceptRequest })
+        let path = try #require(accept.proxyEvent?.requestPath)
+        let onPath = records.filter { $0.proxyEvent?.requestPath == path }
+        #expect(onPath.contains { $0.proxyEvent?.kind == .dataRequest })
+        #expect(onPath.contains { $0.proxyEvent?.kind == .networkSource })
+        #expect(onPath.contains { $0.proxyEvent?.kind == .downloadResponse })
+        #expect(onPath.allSatisfy { $0.sessionID == "9A1E44C2-7D3B-4C55-8E21-0F6A2B9C1D77" })
+        #expect(onPath.allSatisfy { $0.proxyEvent?.requestURL == "https://media.example.com/v/clip42" })
+        // The restarted server's later request opens a new path.
+        let accepts = records.compactMap { $0.proxyEvent }.filter { $0.kind == .acceptRequest }.compactMap(\.requestPath)
+        #expect(Set(accepts).count == accepts.count)
+    }
+
+    @Test func deallocatedPointersLeaveTheirPath() {
+        let log = """
+            2026-11-21 10:00:00 +0000  KTVHCHTTPConnection     :   0x1, Accept request
+            URL : https://a.example.com/one.mp4
+            2026-11-21 10:00:00 +0000  KTVHCHTTPResponse       :   0x2, Create response
+            request : <KTVHCDataRequest: 0x3>
+            2026-11-21 10:00:01 +0000  <KTVHCHTTPResponse: 0x2>  :   dealloc
+            2026-11-21 10:00:02 +0000  KTVHCHTTPConnection     :   0x9, Accept request
+            URL : https://a.example.com/two.mp4
+            2026-11-21 10:00:02 +0000  KTVHCHTTPResponse       :   0x2, Create response
+            request : <KTVHCDataRequest: 0x7>
+            """
+        let events = (ingest("k.log", log).result?.records ?? []).compactMap(\.proxyEvent).filter { $0.kind == .httpResponse }
+        #expect(events.map(\.requestURL) == ["https://a.example.com/one.mp4", "https://a.example.com/two.mp4"])
+    }
+}

@@ -55,6 +55,7 @@ public struct CacheLogParser {
         }
         flush(current, into: &result)
         version.apply(to: &result)
+        CacheLogPathLinker.link(&result.records)
         for record in result.records {
             guard let event = record.proxyEvent, event.kind == .generic, event.tag.hasPrefix("KTVHC"),
                 !CacheLogClassifier.knownUntypedTags.contains(event.tag)
