@@ -45,7 +45,13 @@ let package = Package(
             ]
         ),
         .target(name: "PlaybackMetricsRecorder"),
-        .testTarget(name: "ForensicsParsersTests", dependencies: ["ForensicsParsers", "PlaybackForensics"]),
+        .testTarget(
+            name: "ForensicsParsersTests",
+            dependencies: [
+                "ForensicsParsers", "PlaybackForensics", "ForensicsReports",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
         .testTarget(name: "ForensicsCorrelationTests", dependencies: ["PlaybackForensics", "ForensicsParsers", "ForensicsReports", "ForensicsRules"]),
         .testTarget(name: "ForensicsRulesTests", dependencies: ["PlaybackForensics"]),
         .testTarget(name: "ForensicsReportsTests", dependencies: ["PlaybackForensics"], exclude: ["Golden"]),

@@ -6,6 +6,11 @@
 public struct Timestamp: Hashable, Comparable, Sendable, Codable {
     public var secondsSince1970: Double
 
+    /// Years 0001–9999: what the text forms can express; anything else is not a date.
+    public static func isPlausible(_ seconds: Double) -> Bool {
+        seconds.isFinite && seconds > -62_135_596_800 && seconds < 253_402_300_800
+    }
+
     public init(_ secondsSince1970: Double) {
         self.secondsSince1970 = secondsSince1970
     }

@@ -214,7 +214,10 @@ public struct MarkdownReporter: Sendable {
         return out
     }
 
-    static func ms(_ t: Timestamp) -> String { String(Int64((t.secondsSince1970 * 1000).rounded())) }
+    static func ms(_ t: Timestamp) -> String {
+        let v = (t.secondsSince1970 * 1000).rounded()
+        return Timestamp.isPlausible(t.secondsSince1970) ? String(Int64(v)) : "0"
+    }
 
     /// Mermaid task names: letters, digits, spaces, dots and dashes only.
     static func mermaidLabel(_ s: String) -> String {

@@ -242,7 +242,7 @@ enum CacheLogClassifier {
         let rest = text[open.upperBound...]
         guard let close = rest.firstIndex(of: "}") else { return nil }
         let nums = rest[..<close].split(separator: ",").map { $0.trimmingCharacters(in: " ") }
-        guard nums.count == 2, let s = Int64(nums[0]), let e = Int64(nums[1]) else { return nil }
+        guard nums.count == 2, let s = Int64(nums[0]), let e = Int64(nums[1]), s >= 0 else { return nil }
         if s == Int64.max { return nil }
         if e == Int64.max || e < s { return ByteRange(offset: s, length: nil) }
         return ByteRange(offset: s, length: e - s + 1)

@@ -10,6 +10,9 @@ struct MetricEventMapper {
     /// also holds them as top-level events (same type, URL and start time).
     private var nested: [(key: String, record: Record)] = []
     private var seenRequestKeys: Set<String> = []
+    /// Hashes of the event lines seen, to drop exact duplicates (a recorder that wrote twice).
+    private var seenLines: Set<Int> = []
+    private var lastDate: Timestamp?
 
     init(file: String) { self.file = file }
 
@@ -26,7 +29,21 @@ struct MetricEventMapper {
             result.diagnostics.append(Diagnostic(location, .error, "event is not a JSON object"))
             return
         }
+        var hasher = Hasher()
+        hasher.combine(bytes.count)
+        for b in bytes { hasher.combine(b) }
+        guard seenLines.insert(hasher.finalize()).inserted else {
+            result.diagnostics.append(Diagnostic(location, .warning, "duplicate of an earlier event: not counted twice"))
+            return
+        }
         eventCount += 1
+        if let d = value["date"].flatMap(MetricValues.date) {
+            if let last = lastDate, last - d > 1 {
+                result.diagnostics.append(
+                    Diagnostic(location, .warning, "time goes backwards by \(NumberFormat.seconds(last - d)) (device clock changed?)"))
+            }
+            lastDate = d
+        }
         map(value, location: location, nestedIn: nil, into: &result)
     }
 

@@ -5,7 +5,7 @@ enum MetricValues {
     /// ISO 8601 string (offset optional, UTC when absent) or seconds since 1970.
     static func date(_ v: JSONValue) -> Timestamp? {
         switch v {
-        case .number(let d): return d.isFinite ? Timestamp(d) : nil
+        case .number(let d): return Timestamp.isPlausible(d) ? Timestamp(d) : nil
         case .string(let s): return TimestampParser.parse(s)
         default: return nil
         }

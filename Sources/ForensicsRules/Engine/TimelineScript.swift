@@ -93,7 +93,7 @@ public enum TimelineScript {
         }
         let common = "\"date\":\(json(date(time))),\"sessionID\":\(json(sessionID))"
         func variant(_ v: Substring?) -> String {
-            guard let v, let b = bandwidth(v) else { return "null" }
+            guard let v, let b = bandwidth(v), b.isFinite, abs(b) < 1e15 else { return "null" }
             return "{\"peakBitRate\":\(Int(b)),\"averageBitRate\":\(Int(b * 0.9))}"
         }
         switch verb {

@@ -134,7 +134,7 @@ public struct StallRule: Rule {
                 "look_back_seconds": .number(options.lookBackSeconds),
             ]
             if let v = session.variant(before: stall.index)?.bandwidth { details["variant_bandwidth"] = .number(v) }
-            var explanation = chosen?.why ?? "nothing in the \(Int(options.lookBackSeconds)) s before the stall explains it"
+            var explanation = chosen?.why ?? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
             if candidates.count > 1, let c = chosen {
                 let others = candidates.dropFirst()
                 details["competing_causes"] = .strings(others.map(\.cause))

@@ -68,7 +68,7 @@ public struct PlaylistNotCompressedRule: Rule {
         return [
             finding(
                 start: first.0.time, end: hits.last?.0.endTime,
-                title: "\(hits.count) playlist\(hits.count == 1 ? "" : "s") over \(Int(options.minimumBytes)) bytes served without gzip (largest \(largest) bytes)",
+                title: "\(hits.count) playlist\(hits.count == 1 ? "" : "s") over \(NumberFormat.trimmed(options.minimumBytes, decimals: 0)) bytes served without gzip (largest \(largest) bytes)",
                 details: ["playlists": .integer(hits.count), "largest_bytes": .integer(Int(largest)),
                           "urls": .strings(hits.prefix(10).map { $0.1.url })],
                 evidence: hits.prefix(10).map { Finding.Evidence($0.0) },

@@ -1,0 +1,156 @@
+import Foundation
+import ForensicsCore
+import PlaybackForensics
+import Testing
+import ZIPFoundation
+
+@testable import ForensicsParsers
+
+/// Hostile and broken bundles: each problem is a diagnostic naming the file, everything else in
+/// the bundle is still read, and memory and time stay bounded.
+@Suite(.serialized) struct HostileInputTests {
+    static let good = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"# + "\n"
+
+    /// A fresh bundle directory holding one good metric file.
+    func bundle() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data(Self.good.utf8).write(to: dir.appendingPathComponent("good.jsonl"))
+        return dir
+    }
+
+    func analyze(_ dir: URL, limits: BundleLimits = BundleLimits()) throws -> AnalysisReport {
+        try Analyzer(ingestor: Ingestor(limits: limits)).analyze(path: dir.path)
+    }
+
+    func goodRecordSurvived(_ r: AnalysisReport) -> Bool {
+        r.inputs.contains { $0.path == "good.jsonl" && $0.records == 1 }
+    }
+
+    @Test func zipSlipMemberNamesAreReportedAndNothingIsWritten() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let zipURL = dir.appendingPathComponent("evil.zip")
+        let archive = try Archive(url: zipURL, accessMode: .create)
+        let data = Data(Self.good.utf8)
+        for name in ["../../escape.jsonl", "/etc/abs.jsonl"] {
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), provider: { pos, size in
+                data.subdata(in: Int(pos)..<Int(pos) + size)
+            })
+        }
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        #expect(report.diagnostics.contains { $0.location.file == "evil.zip" && $0.message.contains("zip-slip") })
+        #expect(report.inputs.contains { $0.path == "evil.zip/escape.jsonl" })
+        #expect(!FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("escape.jsonl").path))
+    }
+
+    @Test func symlinksOutsideAndDirectoryLoopsAreSkipped() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("passwd").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("sub/loop").path, withDestinationPath: dir.path)
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        #expect(report.diagnostics.contains { $0.location.file == "passwd" && $0.message.contains("outside the bundle") })
+        #expect(report.diagnostics.contains { $0.location.file == "sub/loop" && $0.message.contains("loop") })
+    }
+
+    @Test func gzipBombStopsAtTheLimitWithAClearError() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A playlist header and 16 MiB of blank lines compress to about 16 KB; the limit here is 1 MiB.
+        let bomb = GzipCompressor.compress(Array("#EXTM3U\n".utf8) + [UInt8](repeating: 0x0A, count: 16 << 20), level: 9)
+        #expect(bomb.count < 100_000)
+        try Data(bomb).write(to: dir.appendingPathComponent("bomb.log.gz"))
+        var limits = BundleLimits()
+        limits.maxDecompressedSize = 1 << 20
+        let report = try analyze(dir, limits: limits)
+        #expect(goodRecordSurvived(report))
+        #expect(report.diagnostics.contains { $0.location.file == "bomb.log.gz" && $0.message.contains("larger than the limit") })
+    }
+
+    @Test func aHugeSingleLineIsCutNotLoaded() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var big = Array(Self.good.utf8)
+        big += Array("{\"type\":\"AVMetricErrorEvent\",\"x\":\"".utf8) + [UInt8](repeating: 0x61, count: 24 << 20) + Array("\"}\n".utf8)
+        big += Array(Self.good.replacingOccurrences(of: "07:31", with: "07:32").utf8)
+        try Data(big).write(to: dir.appendingPathComponent("long.jsonl"))
+        var limits = BundleLimits()
+        limits.maxLineLength = 1 << 20
+        let report = try analyze(dir, limits: limits)
+        #expect(goodRecordSurvived(report))
+        #expect(report.inputs.contains { $0.path == "long.jsonl" && $0.records == 2 })
+        #expect(report.diagnostics.contains { $0.location == SourceLocation(file: "long.jsonl", line: 2) })
+    }
+
+    @Test func nulBytesInvalidUTF8AndUTF16AreDiagnosed() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(Array(Self.good.utf8) + [0, 0, 0, 10] + Array(Self.good.utf8)).write(to: dir.appendingPathComponent("nul.jsonl"))
+        try Data([0xFF, 0xFE] + Array("#\0E\0X\0T\0".utf8)).write(to: dir.appendingPathComponent("utf16.m3u8"))
+        try Data(Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n".utf8) + [0xC3, 0x28, 0xFF] + Array("s1.ts\n".utf8))
+            .write(to: dir.appendingPathComponent("bad-utf8.m3u8"))
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        #expect(report.diagnostics.contains { $0.location == SourceLocation(file: "nul.jsonl", line: 2) })
+        #expect(report.diagnostics.contains { $0.location.file == "utf16.m3u8" && $0.message.contains("UTF-16") })
+        #expect(report.inputs.contains { $0.path == "bad-utf8.m3u8" && $0.format == .playlist })
+    }
+
+    @Test func truncatedGzipAndZipAreReportedAndTheRestIsRead() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gz = GzipCompressor.compress(Array(String(repeating: Self.good, count: 100).utf8))
+        try Data(gz.prefix(gz.count / 2)).write(to: dir.appendingPathComponent("cut.jsonl.gz"))
+        let zipData = try Data(contentsOf: TestPaths.sampleLogs.appendingPathComponent("clean-session.zip"))
+        try zipData.prefix(zipData.count / 2).write(to: dir.appendingPathComponent("cut.zip"))
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        #expect(report.diagnostics.contains { $0.location.file == "cut.jsonl.gz" && $0.message.contains("truncated gzip") })
+        #expect(report.diagnostics.contains { $0.location.file.hasPrefix("cut.zip") && $0.severity == .error })
+    }
+
+    @Test func deeplyNestedJSONIsRefusedWithoutRecursion() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        try Data(("{\"type\":\"AVMetricErrorEvent\",\"x\":" + deep + "}\n").utf8).write(to: dir.appendingPathComponent("deep.jsonl"))
+        try Data(("{\"events\":" + deep + "}\n").utf8).write(to: dir.appendingPathComponent("deep-doc.json"))
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        #expect(report.diagnostics.contains { $0.location.file == "deep.jsonl" && $0.message.contains("nested deeper") })
+        #expect(report.diagnostics.contains { $0.location.file == "deep-doc.json" && $0.message.contains("nested deeper") })
+    }
+
+    @Test func oddTimestampsBackwardsClocksAndDuplicatesAreDiagnosed() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = [
+            #"{"type":"AVMetricPlayerItemRateChangeEvent","date":"2026-11-21T10:00:00Z","sessionID":"S","rate":1,"previousRate":0}"#,
+            #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T09:00:00Z","sessionID":"S","rate":0,"previousRate":1}"#,
+            #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T09:00:00Z","sessionID":"S","rate":0,"previousRate":1}"#,
+            #"{"type":"AVMetricPlayerItemStallEvent","date":"0001-01-01T00:00:00Z","sessionID":"S","rate":0,"previousRate":1}"#,
+            #"{"type":"AVMetricPlayerItemStallEvent","date":1e300,"sessionID":"S","rate":0,"previousRate":1}"#,
+            #"{"type":"AVMetricPlayerItemStallEvent","date":"9999-12-31T23:59:59.999Z","sessionID":"S","rate":0,"previousRate":1}"#,
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("odd.jsonl"))
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        #expect(report.diagnostics.contains { $0.location == SourceLocation(file: "odd.jsonl", line: 2) && $0.message.contains("backwards") })
+        #expect(report.diagnostics.contains { $0.location == SourceLocation(file: "odd.jsonl", line: 3) && $0.message.contains("duplicate") })
+        // Rendering the far-off dates does not crash.
+        _ = ForensicsReportsProbe.render(report)
+    }
+
+    @Test func emptyFilesAreDiagnosed() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data().write(to: dir.appendingPathComponent("empty.log"))
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        #expect(report.diagnostics.contains { $0.location.file == "empty.log" && $0.message.contains("empty") })
+    }
+}
