@@ -73,7 +73,8 @@ class Dump:
         self.ev(types[kind], t + dur, mediaTime=0, **body)
 
     def text(self):
-        return "\n".join(self.lines) + "\n"
+        # A recorder writes events as they are emitted: in date order.
+        return "\n".join(sorted(self.lines, key=lambda l: json.loads(l)["date"])) + "\n"
 
 
 def access_log(rows, offset_hours=0, software="AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)"):

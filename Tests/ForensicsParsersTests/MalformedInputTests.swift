@@ -7,6 +7,7 @@ import Testing
 /// good record around them is kept.
 @Suite struct MalformedInputTests {
     static let goodMetric = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"#
+    static let goodMetric2 = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:41.002Z","sessionID":"S","rate":0,"previousRate":1}"#
     static let accessHeader = "#Version: 1.0\n#Fields: date time uri cs-guid c-observed-bitrate sc-indicated-bitrate\n"
     static let accessRow = "2026/11/21 10:00:02.002 https://h/v/index.m3u8 S 25000000.000 20000000"
     static let errorHeader = "#Version: 1.0\n#Fields: date time uri cs-guid s-ip status domain comment cs-iftype\n"
@@ -40,7 +41,7 @@ import Testing
     // MARK: cut-off JSON line
 
     @Test func cutOffJSONLineIsADiagnosticOnItsLine() {
-        let text = Self.goodMetric + "\n" + String(Self.goodMetric.prefix(40)) + "\n" + Self.goodMetric + "\n"
+        let text = Self.goodMetric + "\n" + String(Self.goodMetric.prefix(40)) + "\n" + Self.goodMetric2 + "\n"
         let o = ingest("m.jsonl", text)
         #expect(o.result?.records.count == 2)
         #expect(diagnostics(o).contains { $0.location == SourceLocation(file: "m.jsonl", line: 2) && $0.message.contains("not valid JSON") })
@@ -53,7 +54,7 @@ import Testing
     // MARK: garbage line
 
     @Test func garbageLinesAreReportedWithTheirLine() {
-        let m = ingest("m.jsonl", Self.goodMetric + "\n@@@ garbage @@@\n" + Self.goodMetric + "\n")
+        let m = ingest("m.jsonl", Self.goodMetric + "\n@@@ garbage @@@\n" + Self.goodMetric2 + "\n")
         #expect(m.result?.records.count == 2)
         #expect(diagnostics(m).contains { $0.location.line == 2 })
         let a = ingest("a.log", Self.accessHeader + Self.accessRow + "\ngarbage\n" + Self.accessRow + "\n")
@@ -93,7 +94,7 @@ import Testing
 
     @Test func invalidUTF8IsRepairedOrReportedNeverACrash() {
         let bad: [UInt8] = [0xC3, 0x28, 0xFF, 0xFE, 0x80]
-        let m = ingest("m.jsonl", Array((Self.goodMetric + "\n").utf8) + bad + [10] + Array((Self.goodMetric + "\n").utf8))
+        let m = ingest("m.jsonl", Array((Self.goodMetric + "\n").utf8) + bad + [10] + Array((Self.goodMetric2 + "\n").utf8))
         #expect(m.result?.records.count == 2)
         #expect(diagnostics(m).contains { $0.location.line == 2 })
         let a = ingest("a.log", Array((Self.accessHeader + Self.accessRow + "\n").utf8) + bad + [32] + Array("x\n".utf8))

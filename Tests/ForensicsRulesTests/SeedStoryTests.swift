@@ -1,3 +1,4 @@
+import Foundation
 import ForensicsCore
 import ForensicsRules
 import PlaybackForensics
@@ -17,8 +18,10 @@ import Testing
         #expect(startup.details["dominant_phase"] == .string("key"))
         #expect(startup.title.contains("waiting for the content key"))
         let key = try #require(findings.first { $0.ruleID == "slow-key-fetch" })
-        // The key request is line 4 of the dump (after the rate change and two playlists).
-        #expect(key.evidence.contains { $0.location == SourceLocation(file: "metrics.jsonl", line: 4) })
+        // The evidence points at the key request's own line in the dump.
+        let dump = try String(contentsOf: TestPaths.sampleLogs.appendingPathComponent("slow-key-startup/metrics.jsonl"), encoding: .utf8)
+        let keyLine = try #require(dump.split(separator: "\n").firstIndex { $0.contains("AVMetricContentKeyRequestEvent") }) + 1
+        #expect(key.evidence.contains { $0.location == SourceLocation(file: "metrics.jsonl", line: keyLine) })
         #expect(findings.contains { $0.ruleID == "missing-session-key" })
     }
 

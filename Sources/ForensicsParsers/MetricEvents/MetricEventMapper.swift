@@ -13,6 +13,9 @@ struct MetricEventMapper {
     /// Hashes of the event lines seen, to drop exact duplicates (a recorder that wrote twice).
     private var seenLines: Set<Int> = []
     private var lastDate: Timestamp?
+    /// Events are written when they complete, so small inversions are normal (a long request
+    /// finishing after a later event); a jump back of more than this is a clock change.
+    static let backwardsTolerance = 60.0
 
     init(file: String) { self.file = file }
 
@@ -38,7 +41,7 @@ struct MetricEventMapper {
         }
         eventCount += 1
         if let d = value["date"].flatMap(MetricValues.date) {
-            if let last = lastDate, last - d > 1 {
+            if let last = lastDate, last - d > Self.backwardsTolerance {
                 result.diagnostics.append(
                     Diagnostic(location, .warning, "time goes backwards by \(NumberFormat.seconds(last - d)) (device clock changed?)"))
             }
