@@ -45,6 +45,10 @@ let package = Package(
             ]
         ),
         .target(name: "PlaybackMetricsRecorder"),
+        .executableTarget(
+            name: "playback-forensics-fuzz",
+            dependencies: ["ForensicsParsers", "ForensicsCore"]
+        ),
         .testTarget(
             name: "ForensicsParsersTests",
             dependencies: [

@@ -1,0 +1,40 @@
+import Foundation
+
+// Built normally, this is a replay tool: `playback-forensics-fuzz FILE…` runs each file through
+// the fuzz target (to reproduce a crash or check a corpus). Built with `-DFUZZING` and
+// `-sanitize=fuzzer,address` (Scripts/fuzz.sh), it hands control to libFuzzer's driver.
+#if FUZZING
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+@main
+struct FuzzDriver {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            guard let data else { return 0 }
+            FuzzTarget.current.run(Array(UnsafeBufferPointer(start: data, count: size)))
+            return 0
+        }
+        exit(status)
+    }
+}
+#else
+@main
+struct FuzzReplay {
+    static func main() {
+        for path in CommandLine.arguments.dropFirst() {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
+                exit(1)
+            }
+            FuzzTarget.current.run([UInt8](data))
+        }
+    }
+}
+#endif
