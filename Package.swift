@@ -46,6 +46,10 @@ let package = Package(
         ),
         .target(name: "PlaybackMetricsRecorder"),
         .executableTarget(
+            name: "playback-forensics-bench",
+            dependencies: ["ForensicsParsers", "ForensicsCore"]
+        ),
+        .executableTarget(
             name: "playback-forensics-fuzz",
             dependencies: ["ForensicsParsers", "ForensicsCore"]
         ),
