@@ -30,12 +30,7 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         let ingestor = try input.ingestor()
-        let rules: RuleEngine
-        do {
-            rules = try config.map(ConfigurationLoader.load(path:)) ?? RuleEngine()
-        } catch let error as ConfigurationError {
-            throw ValidationError("\(config ?? ""): \(error)")
-        }
+        let rules = try ruleEngine(config: config)
         let analysis: AnalysisReport
         do {
             analysis = try Analyzer(ingestor: ingestor, rules: rules).analyze(path: path)

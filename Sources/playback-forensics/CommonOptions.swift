@@ -1,6 +1,7 @@
 import ArgumentParser
 import ForensicsCore
 import ForensicsParsers
+import ForensicsRules
 import PlaybackForensics
 
 /// Options shared by the commands that read bundles.
@@ -55,3 +56,12 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension Severity: ExpressibleByArgument {}
+
+/// `--config FILE` → a rule engine; a bad file is a usage error naming the rule and key.
+func ruleEngine(config: String?) throws -> RuleEngine {
+    do {
+        return try config.map(ConfigurationLoader.load(path:)) ?? RuleEngine()
+    } catch let error as ConfigurationError {
+        throw ValidationError("\(config ?? ""): \(error)")
+    }
+}

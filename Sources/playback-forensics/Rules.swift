@@ -12,12 +12,7 @@ struct Rules: ParsableCommand {
     var config: String?
 
     func run() throws {
-        let engine: RuleEngine
-        do {
-            engine = try config.map(ConfigurationLoader.load(path:)) ?? RuleEngine()
-        } catch let error as ConfigurationError {
-            throw ValidationError("\(config ?? ""): \(error)")
-        }
+        let engine = try ruleEngine(config: config)
         if let id {
             guard let entry = engine.entry(id) else {
                 throw ValidationError("unknown rule '\(id)'; run `playback-forensics rules` for the list")

@@ -30,12 +30,7 @@ struct Triage: ParsableCommand {
 
     func run() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        let rules: RuleEngine
-        do {
-            rules = try config.map(ConfigurationLoader.load(path:)) ?? RuleEngine()
-        } catch let error as ConfigurationError {
-            throw ValidationError("\(config ?? ""): \(error)")
-        }
+        let rules = try ruleEngine(config: config)
         let analyzer = Analyzer(ingestor: try input.ingestor(), rules: rules)
         let runner = TriageRunner(
             analyzer: analyzer, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,

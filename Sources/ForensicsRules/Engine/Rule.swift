@@ -31,3 +31,8 @@ extension Rule {
 public struct NoOptions: Codable, Sendable, Equatable {
     public init() {}
 }
+
+extension Rule where Options == NoOptions {
+    public static var defaultOptions: NoOptions { NoOptions() }
+    public static var optionDocs: [String: String] { [:] }
+}

@@ -2,11 +2,8 @@ import ForensicsCore
 
 /// `playback-failed`: the session ended in a fatal (unrecovered) error.
 public struct PlaybackFailedRule: Rule {
-    public typealias Options = NoOptions
-    public static let defaultOptions = NoOptions()
-    public static let optionDocs: [String: String] = [:]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    public let options: NoOptions
+    public init(options: NoOptions) { self.options = options }
 
     public static let description = RuleDescription(
         identifier: "playback-failed", name: "Playback Failed",

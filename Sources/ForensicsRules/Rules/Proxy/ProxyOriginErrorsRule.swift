@@ -2,11 +2,8 @@ import ForensicsCore
 
 /// `proxy-origin-errors`: the proxy's network source got HTTP errors from the origin.
 public struct ProxyOriginErrorsRule: Rule {
-    public typealias Options = NoOptions
-    public static let defaultOptions = NoOptions()
-    public static let optionDocs: [String: String] = [:]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    public let options: NoOptions
+    public init(options: NoOptions) { self.options = options }
 
     public static let description = RuleDescription(
         identifier: "proxy-origin-errors", name: "Proxy Origin Errors",

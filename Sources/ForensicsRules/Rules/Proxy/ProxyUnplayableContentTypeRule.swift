@@ -3,11 +3,8 @@ import ForensicsCore
 /// `proxy-unplayable-content-type`: the proxy answered with a non-media Content-Type for a URL
 /// whose path has no media extension, which AVPlayer refuses.
 public struct ProxyUnplayableContentTypeRule: Rule {
-    public typealias Options = NoOptions
-    public static let defaultOptions = NoOptions()
-    public static let optionDocs: [String: String] = [:]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    public let options: NoOptions
+    public init(options: NoOptions) { self.options = options }
 
     public static let description = RuleDescription(
         identifier: "proxy-unplayable-content-type", name: "Proxy Unplayable Content-Type",

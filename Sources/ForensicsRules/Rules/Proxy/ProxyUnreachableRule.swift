@@ -3,11 +3,8 @@ import ForensicsCore
 /// `proxy-unreachable`: the local proxy failed to start, was restarted mid-session, or the
 /// player's requests to it could not connect.
 public struct ProxyUnreachableRule: Rule {
-    public typealias Options = NoOptions
-    public static let defaultOptions = NoOptions()
-    public static let optionDocs: [String: String] = [:]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    public let options: NoOptions
+    public init(options: NoOptions) { self.options = options }
 
     public static let description = RuleDescription(
         identifier: "proxy-unreachable", name: "Proxy Unreachable",

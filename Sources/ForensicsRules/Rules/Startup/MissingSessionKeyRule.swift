@@ -3,11 +3,8 @@ import ForensicsCore
 /// `missing-session-key`: keys fetched during startup, but the multivariant playlist declares no
 /// `EXT-X-SESSION-KEY`, so they could not be fetched earlier.
 public struct MissingSessionKeyRule: Rule {
-    public typealias Options = NoOptions
-    public static let defaultOptions = NoOptions()
-    public static let optionDocs: [String: String] = [:]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    public let options: NoOptions
+    public init(options: NoOptions) { self.options = options }
 
     public static let description = RuleDescription(
         identifier: "missing-session-key", name: "Missing Session Key",
