@@ -99,7 +99,8 @@ public struct PlaylistParser {
         }
 
         func substitute(_ s: String) -> String {
-            guard s.contains("{$") else { return s }
+            // Only playlists that define variables pay for the search.
+            guard !playlist.defines.isEmpty, s.utf8.contains(UInt8(ascii: "{")) else { return s }
             var out = ""
             var rest = Substring(s)
             while let open = rest.range(of: "{$") {
