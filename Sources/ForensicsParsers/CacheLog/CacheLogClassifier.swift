@@ -27,7 +27,7 @@ enum CacheLogClassifier {
             return ProxyEvent(kind: .generic, tag: "(continuation)", message: entry.continuation.first ?? "")
         }
         // Lifecycle: `<KTVHCDataReader: 0x283c94150>  :   alloc`.
-        if body.hasPrefix("<"), let sep = body.range(of: ">  :   ") {
+        if body.hasPrefix("<"), let sep = body.fastRange(of: ">  :   ") {
             let object = body[body.index(after: body.startIndex)..<sep.lowerBound]
             let message = String(body[sep.upperBound...])
             let parts = object.split(separator: ":", maxSplits: 1)
@@ -37,7 +37,7 @@ enum CacheLogClassifier {
             e.pointer = parts.count > 1 ? parts[1].trimmingCharacters(in: " ") : nil
             return e
         }
-        guard body.hasPrefix("KTVHC"), let sep = body.range(of: "  :   ") ?? body.range(of: " :   ") else {
+        guard body.hasPrefix("KTVHC"), let sep = body.fastRange(of: "  :   ") ?? body.fastRange(of: " :   ") else {
             var e = ProxyEvent(kind: .foreign, tag: entry.prefix ?? "", message: body)
             if let err = errorInfo(entry.fullText) { e.error = err }
             return e
@@ -194,7 +194,7 @@ enum CacheLogClassifier {
         for line in lines where line.hasPrefix(prefix) {
             var v = String(line.dropFirst(prefix.count))
             // NSURL's description of a relative URL: `relative -- base`.
-            if let r = v.range(of: " -- ") { v = String(v[..<r.lowerBound]) }
+            if let r = v.fastRange(of: " -- ") { v = String(v[..<r.lowerBound]) }
             return v
         }
         return nil
@@ -211,7 +211,7 @@ enum CacheLogClassifier {
             }
             if line.hasPrefix("HTTPRequest headers") { inDict = false }
             if line.hasPrefix("}") { inDict = false }
-            guard inDict, let eq = line.range(of: " = ") else { continue }
+            guard inDict, let eq = line.fastRange(of: " = ") else { continue }
             let key = unquote(line[..<eq.lowerBound].trimmingCharacters(in: " \t"))
             var value = line[eq.upperBound...].trimmingCharacters(in: " \t")
             if value.hasSuffix(";") { value.removeLast() }
@@ -238,7 +238,7 @@ enum CacheLogClassifier {
 
     /// `Range : {s, e}` (possibly `Range : Range : {…}`); 9223372036854775807 means open.
     static func range(_ text: String) -> ByteRange? {
-        guard let open = text.range(of: "Range : {") ?? text.range(of: "range : Range : {") else { return nil }
+        guard let open = text.fastRange(of: "Range : {") ?? text.fastRange(of: "range : Range : {") else { return nil }
         let rest = text[open.upperBound...]
         guard let close = rest.firstIndex(of: "}") else { return nil }
         let nums = rest[..<close].split(separator: ",").map { $0.trimmingCharacters(in: " ") }
@@ -258,19 +258,19 @@ enum CacheLogClassifier {
     }
 
     static func statusCode(_ text: String) -> Int? {
-        guard let r = text.range(of: "Status Code: ") else { return nil }
+        guard let r = text.fastRange(of: "Status Code: ") else { return nil }
         return Int(text[r.upperBound...].prefix(while: { $0.isNumber }))
     }
 
     static func responseURL(_ text: String) -> String? {
-        guard let r = text.range(of: "> { URL: ") else { return nil }
+        guard let r = text.fastRange(of: "> { URL: ") else { return nil }
         let rest = text[r.upperBound...]
-        guard let end = rest.range(of: " }") else { return nil }
+        guard let end = rest.fastRange(of: " }") else { return nil }
         return String(rest[..<end.lowerBound])
     }
 
     static func errorURL(_ text: String) -> String? {
-        guard let r = text.range(of: "KTVHCErrorUserInfoKeyURL=") ?? text.range(of: "NSErrorFailingURLStringKey=")
+        guard let r = text.fastRange(of: "KTVHCErrorUserInfoKeyURL=") ?? text.fastRange(of: "NSErrorFailingURLStringKey=")
         else { return responseURL(text) }
         let rest = text[r.upperBound...]
         return String(rest.prefix(while: { $0 != "," && $0 != "}" && $0 != " " }))
@@ -278,9 +278,9 @@ enum CacheLogClassifier {
 
     /// `Error Domain=D Code=N "desc"` anywhere in the entry; nil for `Error : (null)`.
     static func errorInfo(_ text: String) -> ErrorInfo? {
-        guard let r = text.range(of: "Error Domain=") else { return nil }
+        guard let r = text.fastRange(of: "Error Domain=") else { return nil }
         let rest = text[r.upperBound...]
-        guard let codeRange = rest.range(of: " Code=") else { return nil }
+        guard let codeRange = rest.fastRange(of: " Code=") else { return nil }
         let domain = String(rest[..<codeRange.lowerBound])
         let afterCode = rest[codeRange.upperBound...]
         let code = Int(afterCode.prefix(while: { $0 == "-" || $0.isNumber }))
@@ -295,7 +295,7 @@ enum CacheLogClassifier {
     static func references(_ text: String) -> [String] {
         var out: [String] = []
         var rest = Substring(text)
-        while let r = rest.range(of: ": 0x") {
+        while let r = rest.fastRange(of: ": 0x") {
             let hex = rest[r.upperBound...].prefix(while: { $0.isHexDigit })
             if !hex.isEmpty { out.append("0x" + hex) }
             rest = rest[r.upperBound...]

@@ -114,10 +114,10 @@ enum CacheLogLine {
             }
         }
         // A copied line without the prefix, starting directly with a KTVHC tag or lifecycle object.
-        if text.hasPrefix("KTVHC"), text.contains("  :   ") {
+        if text.hasPrefix("KTVHC"), text.fastContains("  :   ") {
             return Head(time: nil, prefix: nil, body: text)
         }
-        if text.hasPrefix("<KTVHC"), text.contains(">  :   ") {
+        if text.hasPrefix("<KTVHC"), text.fastContains(">  :   ") {
             return Head(time: nil, prefix: nil, body: text)
         }
         return nil
@@ -134,17 +134,21 @@ enum CacheLogLine {
 /// KTVHTTPCache error codes can be named: they were renumbered in 3.0.
 struct CacheLogVersionGuess {
     var major: Int?
+    var observed = 0
+    /// The version shows in the first entries of a log; looking further costs time for nothing.
+    static let entriesToObserve = 2000
 
     mutating func observe(_ entry: CacheLogEntry) {
-        guard major == nil || major == 2 else { return }
+        guard major == nil || major == 2, observed < Self.entriesToObserve else { return }
+        observed += 1
         let text = entry.fullText
-        if text.contains("KTVHTTPCachePlaceHolder") || text.contains("Accept request") || text.contains("KTVHCHTTPHLSResponse") {
+        if text.fastContains("KTVHTTPCachePlaceHolder") || text.fastContains("Accept request") || text.fastContains("KTVHCHTTPHLSResponse") {
             major = 3
-        } else if text.hasPrefix("KTVHCDataSourcer ") || text.contains("<KTVHCDataSourcer:") {
+        } else if text.hasPrefix("KTVHCDataSourcer ") || text.fastContains("<KTVHCDataSourcer:") {
             major = 1
-        } else if text.contains("KTVHCHTTPURL") || text.contains("KTVHCDataSourceQueue") || text.contains("requestType=") {
+        } else if text.fastContains("KTVHCHTTPURL") || text.fastContains("KTVHCDataSourceQueue") || text.fastContains("requestType=") {
             major = 1
-        } else if text.contains("request.mp4?url=") || text.contains("localhost:80/") {
+        } else if text.fastContains("request.mp4?url=") || text.fastContains("localhost:80/") {
             major = 2
         }
     }
