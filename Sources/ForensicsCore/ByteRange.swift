@@ -8,6 +8,19 @@ public struct ByteRange: Hashable, Sendable, Codable, CustomStringConvertible {
         self.length = length
     }
 
+    /// From an HTTP `Range` header: `bytes=0-1` → offset 0 length 2, `bytes=100-` → open.
+    /// Nil for suffix ranges, several ranges, or anything malformed.
+    public init?(httpRangeHeader header: String) {
+        guard header.hasPrefix("bytes=") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Int64(parts[0]), start >= 0 else { return nil }
+        if let end = Int64(parts[1]), end >= start {
+            self.init(offset: start, length: end - start + 1)
+        } else {
+            self.init(offset: start, length: nil)
+        }
+    }
+
     public var description: String {
         if let length { return "\(offset)-\(offset &+ max(length, 1) &- 1)" }
         return "\(offset)-"

@@ -67,17 +67,4 @@ extension Session {
         }
         return nil
     }
-
-    /// The variant playing at a time: the last successful switch's target, else the last
-    /// likely-to-keep-up's variant before it.
-    public func variant(at time: Timestamp) -> Variant? {
-        var current: Variant?
-        for e in entries {
-            guard let t = e.time, t <= time else { break }
-            guard let p = e.record.playerEvent else { continue }
-            if p.kind == .variantSwitch, p.didSucceed != false, let v = p.toVariant { current = v }
-            if p.kind == .likelyToKeepUp || p.kind == .initialLikelyToKeepUp, let v = p.variant { current = v }
-        }
-        return current
-    }
 }

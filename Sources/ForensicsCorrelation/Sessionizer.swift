@@ -86,7 +86,7 @@ struct Sessionizer {
                 if candidates.isEmpty {
                     // Relative variant directories (`v20/index.m3u8` → `/v20/`) seen in requested URLs.
                     let dirs = Set(p.variants.compactMap(\.url).compactMap { uri -> String? in
-                        guard !URIHasScheme.check(uri), let slash = uri.lastIndex(of: "/") else { return nil }
+                        guard !uri.contains("://"), let slash = uri.lastIndex(of: "/") else { return nil }
                         return "/" + uri[..<slash].trimmingCharacters(in: "/") + "/"
                     })
                     for (u, sessions) in urlSessions where dirs.contains(where: { u.contains($0) }) {
@@ -176,6 +176,3 @@ struct Sessionizer {
     }
 }
 
-enum URIHasScheme {
-    static func check(_ uri: String) -> Bool { uri.contains("://") }
-}

@@ -143,7 +143,7 @@ enum CacheLogClassifier {
                 e.kind = .downloadRequest
                 e.url = field("URL", in: entry.continuation)
                 e.headers = headers(entry.continuation)
-                e.range = e.headers["Range"].flatMap(httpRange)
+                e.range = e.headers["Range"].flatMap { ByteRange(httpRangeHeader: $0) }
             } else if lower.hasPrefix("receive response") {
                 e.kind = .downloadResponse
                 e.status = statusCode(full)
@@ -249,13 +249,6 @@ enum CacheLogClassifier {
     }
 
     /// `bytes=0-1` → offset 0 length 2.
-    static func httpRange(_ header: String) -> ByteRange? {
-        guard header.hasPrefix("bytes=") else { return nil }
-        let parts = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let s = Int64(parts[0]) else { return nil }
-        if let e = Int64(parts[1]), e >= s { return ByteRange(offset: s, length: e - s + 1) }
-        return ByteRange(offset: s, length: nil)
-    }
 
     static func statusCode(_ text: String) -> Int? {
         guard let r = text.fastRange(of: "Status Code: ") else { return nil }

@@ -70,7 +70,7 @@ public struct HARParser {
         if let bodySize = entry["response"]?["bodySize"]?.int, bodySize >= 0 {
             request.responseHeaders["x-har-body-size"] = String(bodySize)
         }
-        if let range = Self.header("range", requestHeaders) { request.byteRange = Self.httpRange(range) }
+        if let range = Self.header("range", requestHeaders) { request.byteRange = ByteRange(httpRangeHeader: range) }
         let session = Self.header("x-playback-session-id", requestHeaders)
         result.records.append(Record(time: started, location: location, format: .har, sessionID: session, payload: .request(request)))
         if let body, body.contains("#EXTM3U") || body.contains("#EXTINF") || body.contains("#EXT-X-") {
@@ -120,13 +120,5 @@ public struct HARParser {
 
     static func header(_ lowercasedName: String, _ headers: [String: String]) -> String? {
         headers.first(where: { $0.key.lowercased() == lowercasedName })?.value
-    }
-
-    static func httpRange(_ header: String) -> ByteRange? {
-        guard header.hasPrefix("bytes=") else { return nil }
-        let parts = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let s = Int64(parts[0]) else { return nil }
-        if let e = Int64(parts[1]), e >= s { return ByteRange(offset: s, length: e - s + 1) }
-        return ByteRange(offset: s, length: nil)
     }
 }
