@@ -119,6 +119,6 @@ public struct HARParser {
     }
 
     static func header(_ lowercasedName: String, _ headers: [String: String]) -> String? {
-        headers.first(where: { $0.key.lowercased() == lowercasedName })?.value
+        headers.headerValue(lowercasedName)
     }
 }

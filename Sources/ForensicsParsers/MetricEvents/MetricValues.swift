@@ -91,8 +91,8 @@ enum MetricValues {
             if any { r.bytes = total }
         }
         if r.bytes == nil, r.status.map({ $0 < 300 }) ?? (r.error == nil), let len = r.byteRange?.length { r.bytes = len }
-        r.contentEncoding = r.responseHeaders.first(where: { $0.key.lowercased() == "content-encoding" })?.value
-        r.contentType = r.responseHeaders.first(where: { $0.key.lowercased() == "content-type" })?.value
+        r.contentEncoding = r.responseHeaders.headerValue("content-encoding")
+        r.contentType = r.responseHeaders.headerValue("content-type")
         return r
     }
 }

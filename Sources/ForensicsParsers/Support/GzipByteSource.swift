@@ -11,12 +11,12 @@ public struct GzipByteSource: ByteSource {
     private let name: String
     private let limit: Int
     private var produced = 0
-    private var stream: UnsafeMutablePointer<z_stream>
     private var input: [UInt8] = []
     private var inputOffset = 0
     private var finished = false
     private var baseEnded = false
     private let box: StreamBox
+    private var stream: UnsafeMutablePointer<z_stream> { box.pointer }
 
     /// Owns the zlib stream so that it is released exactly once, whatever copies of the source exist.
     private final class StreamBox {
@@ -41,7 +41,6 @@ public struct GzipByteSource: ByteSource {
         self.name = name
         self.limit = limit
         self.box = StreamBox()
-        self.stream = box.pointer
         // 15 + 32: gzip or zlib header, detected automatically.
         let status = inflateInit2_(stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
@@ -51,6 +50,7 @@ public struct GzipByteSource: ByteSource {
 
     public mutating func nextChunk() throws -> [UInt8]? {
         let outSize = 256 * 1024
+        let stream = box.pointer
         while !finished {
             if inputOffset >= input.count {
                 if let chunk = try base.nextChunk() {
