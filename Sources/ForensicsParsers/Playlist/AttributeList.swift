@@ -20,11 +20,19 @@ public struct AttributeList: Hashable, Sendable {
     }
 
     public init(parsing text: Substring) {
+        var text = text
+        self = text.withUTF8 { AttributeList(bytes: $0) }
+    }
+
+    /// Tokenizes the attribute list in place: names and values are the only strings built.
+    init(bytes chars: UnsafeBufferPointer<UInt8>) {
         var attributes: [Attribute] = []
         var deviations: [String] = []
-        let chars = Array(text.utf8)
         var i = 0
         let n = chars.count
+        func text(_ from: Int, _ to: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: chars[from..<to]).trimmingBlanks(), as: UTF8.self)
+        }
         while i < n {
             while i < n, chars[i] == 32 || chars[i] == 9 {
                 if !attributes.isEmpty, deviations.isEmpty { deviations.append("whitespace in attribute list") }
@@ -33,7 +41,7 @@ public struct AttributeList: Hashable, Sendable {
             guard i < n else { break }
             let nameStart = i
             while i < n, chars[i] != 61, chars[i] != 44 { i += 1 }
-            let name = String(decoding: chars[nameStart..<i], as: UTF8.self).trimmingSpaces
+            let name = text(nameStart, i)
             if i >= n || chars[i] == 44 {
                 // A name with no value: keep it, as an enumerated empty value.
                 if !name.isEmpty {
@@ -52,13 +60,13 @@ public struct AttributeList: Hashable, Sendable {
                 i += 1
                 let vStart = i
                 while i < n, chars[i] != 34 { i += 1 }
-                value = String(decoding: chars[vStart..<i], as: UTF8.self)
+                value = String(decoding: UnsafeBufferPointer(rebasing: chars[vStart..<i]), as: UTF8.self)
                 if i >= n { deviations.append("unterminated quoted string in \(name)") } else { i += 1 }
                 while i < n, chars[i] != 44 { i += 1 }
             } else {
                 let vStart = i
                 while i < n, chars[i] != 44 { i += 1 }
-                value = String(decoding: chars[vStart..<i], as: UTF8.self).trimmingSpaces
+                value = text(vStart, i)
             }
             if name.isEmpty {
                 deviations.append("attribute without a name")

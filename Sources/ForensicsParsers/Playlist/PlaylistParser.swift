@@ -30,7 +30,7 @@ public struct PlaylistParser {
             if line.truncated {
                 state.diag(line.number, .warning, "line longer than \(reader.maxLineLength) bytes was cut")
             }
-            state.handle(line: line.text, number: line.number)
+            line.bytes.withUnsafeBufferPointer { state.handle(line: $0, number: line.number) }
         }
         state.finish()
         if reader.sawBOM { state.diag(1, .info, "spec violation: UTF-8 byte order mark before #EXTM3U (RFC 8216 §4.1)") }
@@ -39,11 +39,15 @@ public struct PlaylistParser {
     }
 
     /// The parser's running state between lines (pending EXTINF, current key, map, …).
+    ///
+    /// Lines arrive as bytes: tags are recognised and numbers read without building strings;
+    /// only values the playlist keeps (URIs, titles, attribute values) become `String`s.
     struct State {
         let file: String
         var playlist: Playlist
         var diagnostics: [Diagnostic] = []
         let imported: [String: String]
+        let resolver: URIResolver
         var sawFirstLine = false
         var pendingDuration: Double?
         var pendingTitle: String?
@@ -60,30 +64,33 @@ public struct PlaylistParser {
         var discontinuityCount: Int64 = 0
         var bitrateCarry: Int64?
         var lastExtinfLine: Int?
+        var skippedSegments: Int64 = 0
 
         init(file: String, url: String?, imported: [String: String]) {
             self.file = file
             self.playlist = Playlist(url: url)
             self.imported = imported
+            self.resolver = URIResolver(base: url)
         }
 
         mutating func diag(_ line: Int, _ severity: Severity, _ message: String) {
             diagnostics.append(Diagnostic(SourceLocation(file: file, line: line), severity, message))
         }
 
-        mutating func handle(line raw: String, number: Int) {
-            var line = Substring(raw)
-            while let l = line.last, l == " " || l == "\t" { line.removeLast() }
-            if line.isEmpty { return }
+        mutating func handle(line raw: UnsafeBufferPointer<UInt8>, number: Int) {
+            var end = raw.count
+            while end > 0, raw[end - 1] == 0x20 || raw[end - 1] == 0x09 { end -= 1 }
+            if end == 0 { return }
+            let line = UnsafeBufferPointer(rebasing: raw[0..<end])
             if !sawFirstLine {
-                if line == "#EXTM3U" || line.hasPrefix("#EXTM3U") {
+                if line.hasPrefix("#EXTM3U") {
                     sawFirstLine = true
                     playlist.hasHeader = true
                     if number != 1 { diag(number, .info, "spec violation: #EXTM3U is not the first line") }
                     return
                 }
-                if line.hasPrefix("#"), !line.hasPrefix("#EXT") {
-                    playlist.comments.append(.init(name: "#", value: String(line.dropFirst()), line: number))
+                if line[0] == UInt8(ascii: "#"), !line.hasPrefix("#EXT") {
+                    addComment(line, number)
                     return
                 }
                 sawFirstLine = true
@@ -91,11 +98,16 @@ public struct PlaylistParser {
             }
             if line.hasPrefix("#EXT") {
                 handleTag(line, number)
-            } else if line.hasPrefix("#") {
-                playlist.comments.append(.init(name: "#", value: String(line.dropFirst()), line: number))
+            } else if line[0] == UInt8(ascii: "#") {
+                addComment(line, number)
             } else {
-                handleURI(String(line).trimmingSpaces, number)
+                handleURI(String(decoding: line.trimmingBlanks(), as: UTF8.self), number)
             }
+        }
+
+        mutating func addComment(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: line[1...]), as: UTF8.self)
+            playlist.comments.append(.init(name: "#", value: text, line: number))
         }
 
         func substitute(_ s: String) -> String {
@@ -121,10 +133,13 @@ public struct PlaylistParser {
             return out
         }
 
-        mutating func attributes(_ value: Substring, _ tag: String, _ number: Int) -> AttributeList {
-            var list = AttributeList(parsing: value)
-            for d in list.deviations { diag(number, .info, "spec violation in \(tag): \(d)") }
-            list.deviations = []
+        mutating func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: PlaylistTag, _ number: Int) -> AttributeList {
+            var list = AttributeList(bytes: value)
+            if !list.deviations.isEmpty {
+                let label = tag.label
+                for d in list.deviations { diag(number, .info, "spec violation in \(label): \(d)") }
+                list.deviations = []
+            }
             if !playlist.defines.isEmpty {
                 let defines = self
                 list.substitute { defines.substitute($0) }
@@ -132,16 +147,24 @@ public struct PlaylistParser {
             return list
         }
 
-        mutating func parseByteRange(_ text: Substring, uri: String?, _ number: Int) -> ByteRange? {
-            let parts = text.split(separator: "@", maxSplits: 1)
-            guard let first = parts.first, let length = Int64(first.trimmingCharacters()) , length >= 0 else {
-                diag(number, .warning, "invalid byte range '\(text)'")
+        mutating func parseByteRange(_ text: String, uri: String?, _ number: Int) -> ByteRange? {
+            var text = text
+            return text.withUTF8 { parseByteRange($0, uri: uri, number) }
+        }
+
+        mutating func parseByteRange(_ text: UnsafeBufferPointer<UInt8>, uri: String?, _ number: Int) -> ByteRange? {
+            let at = text.firstIndex(ofByte: UInt8(ascii: "@"))
+            let lengthBytes = UnsafeBufferPointer(rebasing: text[0..<(at ?? text.count)]).trimmingBlanks()
+            guard let length = DecimalScanner.int64(lengthBytes), length >= 0 else {
+                diag(number, .warning, "invalid byte range '\(String(decoding: text, as: UTF8.self))'")
                 return nil
             }
             var offset: Int64
-            if parts.count == 2 {
-                guard let o = Int64(parts[1].trimmingCharacters()), o >= 0 else {
-                    diag(number, .warning, "invalid byte range offset '\(text)'")
+            // `587500@` (an empty offset) occurs in real playlists: read as no offset.
+            let offsetBytes = UnsafeBufferPointer(rebasing: text[((at ?? text.count - 1) + 1)...]).trimmingBlanks()
+            if at != nil, !offsetBytes.isEmpty {
+                guard let o = DecimalScanner.int64(offsetBytes), o >= 0 else {
+                    diag(number, .warning, "invalid byte range offset '\(String(decoding: text, as: UTF8.self))'")
                     return nil
                 }
                 offset = o
@@ -154,187 +177,219 @@ public struct PlaylistParser {
             return ByteRange(offset: offset, length: length)
         }
 
-        mutating func parseKey(_ value: Substring, _ tag: String, _ number: Int) -> Playlist.Key {
+        mutating func parseKey(_ value: UnsafeBufferPointer<UInt8>, _ tag: PlaylistTag, _ number: Int) -> Playlist.Key {
             let a = attributes(value, tag, number)
             let method = a["METHOD"] ?? "NONE"
-            if a["METHOD"] == nil { diag(number, .warning, "spec violation: \(tag) without METHOD") }
-            if method != "NONE", a["URI"] == nil { diag(number, .warning, "spec violation: \(tag) METHOD=\(method) without URI") }
+            if a["METHOD"] == nil { diag(number, .warning, "spec violation: \(tag.label) without METHOD") }
+            if method != "NONE", a["URI"] == nil {
+                diag(number, .warning, "spec violation: \(tag.label) METHOD=\(method) without URI")
+            }
             return Playlist.Key(
                 method: method, uri: a["URI"].map { resolve($0) }, iv: a["IV"], keyFormat: a["KEYFORMAT"],
                 keyFormatVersions: a["KEYFORMATVERSIONS"], line: number)
         }
 
-        func resolve(_ uri: String) -> String { URIResolver.resolve(uri, against: playlist.url) }
+        func resolve(_ uri: String) -> String { resolver.resolve(uri) }
 
-        mutating func handleTag(_ line: Substring, _ number: Int) {
-            let name: Substring
-            var value: Substring?
-            if let colon = line.firstIndex(of: ":") {
-                name = line[..<colon]
-                var v = line[line.index(after: colon)...]
-                if v.first == " " {
-                    diag(number, .info, "spec violation: space after ':' in \(name)")
-                    while v.first == " " { v.removeFirst() }
+        mutating func handleTag(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
+            let name: UnsafeBufferPointer<UInt8>
+            var value: UnsafeBufferPointer<UInt8>?
+            if let colon = line.firstIndex(ofByte: UInt8(ascii: ":")) {
+                name = UnsafeBufferPointer(rebasing: line[0..<colon])
+                var v = UnsafeBufferPointer(rebasing: line[(colon + 1)...])
+                if v.first == 0x20 {
+                    diag(number, .info, "spec violation: space after ':' in \(String(decoding: name, as: UTF8.self))")
+                    var i = 0
+                    while i < v.count, v[i] == 0x20 { i += 1 }
+                    v = UnsafeBufferPointer(rebasing: v[i...])
                 }
                 value = v
             } else {
                 name = line
             }
-            let v = value ?? ""
-            switch name {
-            case "#EXTM3U":
+            guard let tag = PlaylistTag(name: name) else {
+                playlist.otherTags.append(
+                    .init(
+                        name: String(decoding: UnsafeBufferPointer(rebasing: name[1...]), as: UTF8.self),
+                        value: value.map { String(decoding: $0, as: UTF8.self) }, line: number))
+                return
+            }
+            let v = value ?? UnsafeBufferPointer(start: nil, count: 0)
+            handle(tag, v, number)
+        }
+
+        /// The value as text, for diagnostics and string-valued tags.
+        func text(_ v: UnsafeBufferPointer<UInt8>) -> String { String(decoding: v, as: UTF8.self) }
+
+        mutating func handle(_ tag: PlaylistTag, _ v: UnsafeBufferPointer<UInt8>, _ number: Int) {
+            switch tag {
+            case .extm3u:
                 diag(number, .info, "repeated #EXTM3U")
-            case "#EXT-X-VERSION":
-                if let n = Int(v.trimmingCharacters()) { playlist.version = n } else { diag(number, .warning, "invalid EXT-X-VERSION '\(v)'") }
-            case "#EXTINF":
-                if lastExtinfLine != nil, pendingDuration != nil {
-                    diag(number, .warning, "EXTINF without a URI after the EXTINF at line \(lastExtinfLine ?? 0)")
-                }
-                let parts = v.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-                if parts.count < 2 { diag(number, .info, "spec violation: EXTINF without a comma") }
-                let d = parts.first.flatMap { Double($0.trimmingCharacters()) }
-                if let d, d.isFinite, d >= 0 {
-                    pendingDuration = d
-                    if d == 0 { diag(number, .info, "segment duration is 0") }
+            case .version:
+                if let n = DecimalScanner.int64(v.trimmingBlanks()), let i = Int(exactly: n) {
+                    playlist.version = i
                 } else {
-                    diag(number, .warning, "invalid EXTINF duration '\(parts.first ?? "")'")
-                    pendingDuration = nil
+                    diag(number, .warning, "invalid EXT-X-VERSION '\(text(v))'")
                 }
-                if parts.count == 2, !parts[1].isEmpty { pendingTitle = String(parts[1]) }
-                lastExtinfLine = number
-            case "#EXT-X-TARGETDURATION":
-                if let d = Double(v.trimmingCharacters()), d.isFinite, d >= 0 {
+            case .extinf:
+                handleExtinf(v, number)
+            case .targetDuration:
+                if let d = DecimalScanner.double(v.trimmingBlanks()), d.isFinite, d >= 0 {
                     playlist.targetDuration = d
                 } else {
-                    diag(number, .warning, "invalid EXT-X-TARGETDURATION '\(v)'")
+                    diag(number, .warning, "invalid EXT-X-TARGETDURATION '\(text(v))'")
                 }
-            case "#EXT-X-MEDIA-SEQUENCE":
-                if let n = Int64(v.trimmingCharacters()) { playlist.mediaSequence = n } else { diag(number, .warning, "invalid EXT-X-MEDIA-SEQUENCE '\(v)'") }
-            case "#EXT-X-DISCONTINUITY-SEQUENCE":
-                if let n = Int64(v.trimmingCharacters()) {
+            case .mediaSequence:
+                if let n = DecimalScanner.int64(v.trimmingBlanks()) {
+                    playlist.mediaSequence = n
+                } else {
+                    diag(number, .warning, "invalid EXT-X-MEDIA-SEQUENCE '\(text(v))'")
+                }
+            case .discontinuitySequence:
+                if let n = DecimalScanner.int64(v.trimmingBlanks()) {
                     playlist.discontinuitySequence = n
                     discontinuityCount = n
                 } else {
-                    diag(number, .warning, "invalid EXT-X-DISCONTINUITY-SEQUENCE '\(v)'")
+                    diag(number, .warning, "invalid EXT-X-DISCONTINUITY-SEQUENCE '\(text(v))'")
                 }
-            case "#EXT-X-PLAYLIST-TYPE":
-                let t = v.trimmingCharacters()
-                if t == "VOD" || t == "EVENT" { playlist.playlistType = String(t) } else { diag(number, .warning, "invalid EXT-X-PLAYLIST-TYPE '\(v)'") }
-            case "#EXT-X-ENDLIST":
+            case .playlistType:
+                let t = text(v.trimmingBlanks())
+                if t == "VOD" || t == "EVENT" { playlist.playlistType = t } else { diag(number, .warning, "invalid EXT-X-PLAYLIST-TYPE '\(text(v))'") }
+            case .endList:
                 playlist.endList = true
-            case "#EXT-X-I-FRAMES-ONLY":
+            case .iFramesOnly:
                 playlist.iFramesOnly = true
-            case "#EXT-X-INDEPENDENT-SEGMENTS":
+            case .independentSegments:
                 playlist.independentSegments = true
-            case "#EXT-X-ALLOW-CACHE":
-                let t = v.trimmingCharacters().uppercased()
-                if t == "YES" || t == "NO" { playlist.allowCache = t == "YES" } else { diag(number, .warning, "invalid EXT-X-ALLOW-CACHE '\(v)'") }
-            case "#EXT-X-DISCONTINUITY":
+            case .allowCache:
+                let t = text(v.trimmingBlanks()).uppercased()
+                if t == "YES" || t == "NO" { playlist.allowCache = t == "YES" } else { diag(number, .warning, "invalid EXT-X-ALLOW-CACHE '\(text(v))'") }
+            case .discontinuity:
                 pendingDiscontinuity = true
-            case "#EXT-X-BYTERANGE":
+            case .byteRange:
                 pendingByteRange = parseByteRange(v, uri: nil, number)
-            case "#EXT-X-PROGRAM-DATE-TIME":
-                pendingProgramDateTime = String(v)
-            case "#EXT-X-GAP":
+            case .programDateTime:
+                pendingProgramDateTime = text(v)
+            case .gap:
                 pendingGap = true
-            case "#EXT-X-BITRATE":
-                if let n = Int64(v.trimmingCharacters()) { bitrateCarry = n } else { diag(number, .warning, "invalid EXT-X-BITRATE '\(v)'") }
-            case "#EXT-X-KEY":
-                currentKey = parseKey(v, "EXT-X-KEY", number)
-            case "#EXT-X-SESSION-KEY":
+            case .bitrate:
+                if let n = DecimalScanner.int64(v.trimmingBlanks()) { bitrateCarry = n } else { diag(number, .warning, "invalid EXT-X-BITRATE '\(text(v))'") }
+            case .key:
+                currentKey = parseKey(v, tag, number)
+            case .sessionKey:
                 playlist.isMultivariant = true
-                playlist.sessionKeys.append(parseKey(v, "EXT-X-SESSION-KEY", number))
-            case "#EXT-X-MAP":
-                let a = attributes(v, "EXT-X-MAP", number)
+                playlist.sessionKeys.append(parseKey(v, tag, number))
+            case .map:
+                let a = attributes(v, tag, number)
                 if let uri = a["URI"] {
-                    let range = a["BYTERANGE"].flatMap { parseByteRange(Substring($0), uri: "map:" + uri, number) }
+                    let range = a["BYTERANGE"].flatMap { parseByteRange($0, uri: "map:" + uri, number) }
                     currentMap = Playlist.MapInfo(uri: resolve(uri), byteRange: range, line: number)
                 } else {
                     diag(number, .warning, "spec violation: EXT-X-MAP without URI")
                 }
-            case "#EXT-X-PART":
-                let a = attributes(v, "EXT-X-PART", number)
+            case .part:
+                let a = attributes(v, tag, number)
                 guard let uri = a["URI"] else {
                     diag(number, .warning, "spec violation: EXT-X-PART without URI")
                     return
                 }
-                let range = a["BYTERANGE"].flatMap { parseByteRange(Substring($0), uri: "part:" + uri, number) }
+                let range = a["BYTERANGE"].flatMap { parseByteRange($0, uri: "part:" + uri, number) }
                 pendingParts.append(
                     Playlist.Part(
                         uri: resolve(uri), duration: a.decimal("DURATION"), independent: a.flag("INDEPENDENT"),
                         byteRange: range, gap: a.flag("GAP"), line: number))
-            case "#EXT-X-PART-INF":
-                playlist.partInf = attributes(v, "EXT-X-PART-INF", number)
-            case "#EXT-X-SERVER-CONTROL":
-                playlist.serverControl = attributes(v, "EXT-X-SERVER-CONTROL", number)
-            case "#EXT-X-SKIP":
-                let a = attributes(v, "EXT-X-SKIP", number)
+            case .partInf:
+                playlist.partInf = attributes(v, tag, number)
+            case .serverControl:
+                playlist.serverControl = attributes(v, tag, number)
+            case .skip:
+                let a = attributes(v, tag, number)
                 if playlist.skip != nil { diag(number, .warning, "spec violation: more than one EXT-X-SKIP") }
                 playlist.skip = a
                 if let skipped = a.integer("SKIPPED-SEGMENTS"), skipped >= 0 { skippedSegments = skipped }
-            case "#EXT-X-PRELOAD-HINT":
-                playlist.preloadHints.append(.init(name: "EXT-X-PRELOAD-HINT", attributes: attributes(v, "EXT-X-PRELOAD-HINT", number), line: number))
-            case "#EXT-X-RENDITION-REPORT":
-                playlist.renditionReports.append(.init(name: "EXT-X-RENDITION-REPORT", attributes: attributes(v, "EXT-X-RENDITION-REPORT", number), line: number))
-            case "#EXT-X-DATERANGE":
-                let a = attributes(v, "EXT-X-DATERANGE", number)
+            case .preloadHint:
+                playlist.preloadHints.append(.init(name: tag.label, attributes: attributes(v, tag, number), line: number))
+            case .renditionReport:
+                playlist.renditionReports.append(.init(name: tag.label, attributes: attributes(v, tag, number), line: number))
+            case .dateRange:
+                let a = attributes(v, tag, number)
                 if a["ID"] == nil { diag(number, .warning, "spec violation: EXT-X-DATERANGE without ID") }
-                playlist.dateRanges.append(.init(name: "EXT-X-DATERANGE", attributes: a, line: number))
-            case "#EXT-X-STREAM-INF":
+                playlist.dateRanges.append(.init(name: tag.label, attributes: a, line: number))
+            case .streamInf:
                 playlist.isMultivariant = true
                 if pendingStreamInf != nil { diag(number, .warning, "EXT-X-STREAM-INF without a URI line after it") }
-                let a = attributes(v, "EXT-X-STREAM-INF", number)
+                let a = attributes(v, tag, number)
                 if a["BANDWIDTH"] == nil { diag(number, .warning, "spec violation: EXT-X-STREAM-INF without BANDWIDTH") }
                 pendingStreamInf = (a, number)
-            case "#EXT-X-I-FRAME-STREAM-INF":
+            case .iFrameStreamInf:
                 playlist.isMultivariant = true
-                let a = attributes(v, "EXT-X-I-FRAME-STREAM-INF", number)
+                let a = attributes(v, tag, number)
                 if let uri = a["URI"] {
                     playlist.iFrameVariants.append(
                         .init(uri: uri, resolvedURI: resolve(uri), attributes: a, isIFrame: true, line: number))
                 } else {
                     diag(number, .warning, "spec violation: EXT-X-I-FRAME-STREAM-INF without URI")
                 }
-            case "#EXT-X-MEDIA":
+            case .media:
                 playlist.isMultivariant = true
-                let a = attributes(v, "EXT-X-MEDIA", number)
+                let a = attributes(v, tag, number)
                 if a["TYPE"] == nil || a["GROUP-ID"] == nil || a["NAME"] == nil {
                     diag(number, .warning, "spec violation: EXT-X-MEDIA without TYPE, GROUP-ID or NAME")
                 }
                 playlist.renditions.append(.init(attributes: a, line: number))
-            case "#EXT-X-SESSION-DATA":
+            case .sessionData:
                 playlist.isMultivariant = true
-                playlist.sessionData.append(.init(name: "EXT-X-SESSION-DATA", attributes: attributes(v, "EXT-X-SESSION-DATA", number), line: number))
-            case "#EXT-X-CONTENT-STEERING":
-                playlist.contentSteering = attributes(v, "EXT-X-CONTENT-STEERING", number)
-            case "#EXT-X-START":
-                playlist.start = attributes(v, "EXT-X-START", number)
-            case "#EXT-X-DEFINE":
-                let a = AttributeList(parsing: v)
-                if let n = a["NAME"], let val = a["VALUE"] {
-                    if playlist.defines[n] != nil { diag(number, .warning, "spec violation: variable \(n) defined twice") }
-                    playlist.defines[n] = val
-                } else if let n = a["IMPORT"] {
-                    if let val = imported[n] {
-                        playlist.defines[n] = val
-                    } else {
-                        diag(number, .warning, "EXT-X-DEFINE IMPORT=\(n): the multivariant playlist's variables are not known here")
-                    }
-                } else if let n = a["QUERYPARAM"] {
-                    if let val = queryParameter(n) {
-                        playlist.defines[n] = val
-                    } else {
-                        diag(number, .warning, "EXT-X-DEFINE QUERYPARAM=\(n): not in the playlist URL")
-                    }
-                } else {
-                    diag(number, .warning, "spec violation: EXT-X-DEFINE without NAME/VALUE, IMPORT or QUERYPARAM")
-                }
-            default:
-                playlist.otherTags.append(.init(name: String(name.dropFirst()), value: value.map(String.init), line: number))
+                playlist.sessionData.append(.init(name: tag.label, attributes: attributes(v, tag, number), line: number))
+            case .contentSteering:
+                playlist.contentSteering = attributes(v, tag, number)
+            case .start:
+                playlist.start = attributes(v, tag, number)
+            case .define:
+                handleDefine(AttributeList(bytes: v), number)
             }
         }
 
-        var skippedSegments: Int64 = 0
+        /// `#EXTINF:<duration>,[<title>]` — the one tag every segment has, read straight from bytes.
+        mutating func handleExtinf(_ v: UnsafeBufferPointer<UInt8>, _ number: Int) {
+            if lastExtinfLine != nil, pendingDuration != nil {
+                diag(number, .warning, "EXTINF without a URI after the EXTINF at line \(lastExtinfLine ?? 0)")
+            }
+            let comma = v.firstIndex(ofByte: UInt8(ascii: ","))
+            if comma == nil { diag(number, .info, "spec violation: EXTINF without a comma") }
+            let durationBytes = UnsafeBufferPointer(rebasing: v[0..<(comma ?? v.count)])
+            if let d = DecimalScanner.double(durationBytes.trimmingBlanks()), d.isFinite, d >= 0 {
+                pendingDuration = d
+                if d == 0 { diag(number, .info, "segment duration is 0") }
+            } else {
+                diag(number, .warning, "invalid EXTINF duration '\(text(durationBytes))'")
+                pendingDuration = nil
+            }
+            if let comma, comma + 1 < v.count {
+                pendingTitle = text(UnsafeBufferPointer(rebasing: v[(comma + 1)...]))
+            }
+            lastExtinfLine = number
+        }
+
+        mutating func handleDefine(_ a: AttributeList, _ number: Int) {
+            if let n = a["NAME"], let val = a["VALUE"] {
+                if playlist.defines[n] != nil { diag(number, .warning, "spec violation: variable \(n) defined twice") }
+                playlist.defines[n] = val
+            } else if let n = a["IMPORT"] {
+                if let val = imported[n] {
+                    playlist.defines[n] = val
+                } else {
+                    diag(number, .warning, "EXT-X-DEFINE IMPORT=\(n): the multivariant playlist's variables are not known here")
+                }
+            } else if let n = a["QUERYPARAM"] {
+                if let val = queryParameter(n) {
+                    playlist.defines[n] = val
+                } else {
+                    diag(number, .warning, "EXT-X-DEFINE QUERYPARAM=\(n): not in the playlist URL")
+                }
+            } else {
+                diag(number, .warning, "spec violation: EXT-X-DEFINE without NAME/VALUE, IMPORT or QUERYPARAM")
+            }
+        }
 
         func queryParameter(_ name: String) -> String? {
             guard let url = playlist.url, let q = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
@@ -386,14 +441,5 @@ public struct PlaylistParser {
                 diag(1, .warning, "spec violation: media playlist without EXT-X-TARGETDURATION")
             }
         }
-    }
-}
-
-extension Substring {
-    func trimmingCharacters() -> Substring {
-        var s = self
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return s
     }
 }

@@ -1,0 +1,78 @@
+/// Numbers read from ASCII bytes with the same results as `Double(String)` / `Int64(String)`,
+/// without building a `String` for the common shapes.
+///
+/// Why: every `#EXTINF` carries a duration, and a 24-hour playlist has tens of thousands of them.
+/// Plain decimals (`6.006`, `2`, `10.`) take the exact fast path: with at most 15 significant
+/// digits the significand is exactly representable, as is 10^k for k ≤ 22, and one IEEE division
+/// of two exact values is correctly rounded (Clinger's fast path) — the same double the standard
+/// library produces. Anything else (signs, exponents, hex, `nan`, long digit strings) goes to the
+/// standard library, so edge cases behave exactly as before.
+enum DecimalScanner {
+    private static let powersOfTen: [Double] = (0...22).map { k in
+        var p = 1.0
+        for _ in 0..<k { p *= 10 }
+        return p
+    }
+
+    static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var significand: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        for b in bytes {
+            if b >= 0x30, b <= 0x39 {
+                digits += 1
+                if digits > 15 { return slowDouble(bytes) }
+                significand = significand * 10 + UInt64(b - 0x30)
+                if seenPoint { fractionDigits += 1 }
+            } else if b == 0x2E, !seenPoint {
+                seenPoint = true
+            } else {
+                return slowDouble(bytes)
+            }
+        }
+        guard digits > 0, fractionDigits < powersOfTen.count else { return slowDouble(bytes) }
+        return Double(significand) / powersOfTen[fractionDigits]
+    }
+
+    static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return Int64(String(decoding: bytes, as: UTF8.self)) }
+        var value: Int64 = 0
+        for b in bytes {
+            guard b >= 0x30, b <= 0x39 else { return Int64(String(decoding: bytes, as: UTF8.self)) }
+            value = value * 10 + Int64(b - 0x30)
+        }
+        return value
+    }
+
+    private static func slowDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        Double(String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The bytes without spaces and tabs at either end.
+    func trimmingBlanks() -> UnsafeBufferPointer<UInt8> {
+        var lower = 0
+        var upper = count
+        while lower < upper, self[lower] == 0x20 || self[lower] == 0x09 { lower += 1 }
+        while upper > lower, self[upper - 1] == 0x20 || self[upper - 1] == 0x09 { upper -= 1 }
+        return UnsafeBufferPointer(rebasing: self[lower..<upper])
+    }
+
+    func hasPrefix(_ prefix: StaticString) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        guard count >= n else { return false }
+        return UnsafeBufferPointer(start: prefix.utf8Start, count: n).elementsEqual(self[0..<n])
+    }
+
+    /// Index of the first `byte`, or nil.
+    func firstIndex(ofByte byte: UInt8) -> Int? {
+        var i = 0
+        while i < count {
+            if self[i] == byte { return i }
+            i += 1
+        }
+        return nil
+    }
+}

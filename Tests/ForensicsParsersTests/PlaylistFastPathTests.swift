@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import ForensicsParsers
+
+/// The byte-level playlist parser takes shortcuts for speed; each must give exactly what the
+/// general path (Foundation's URL resolution, the standard library's number parsing) gives.
+@Suite struct PlaylistFastPathTests {
+    static let bases = [
+        "https://cdn.example.com/live/event/v20/index.m3u8",
+        "https://cdn.example.com/live/index.m3u8?token=abc%3D&exp=1700000000",
+        "http://127.0.0.1:8080/request.m3u8?url=aHR0cHM6Ly9leGFtcGxl",
+        "https://cdn.example.com/",
+        "https://cdn.example.com",
+        "https://cdn.example.com/a/./b/index.m3u8",
+        "https://cdn.example.com/a/../b/index.m3u8",
+        "https://CDN.Example.com/A/index.m3u8",
+        "https://user@cdn.example.com/a/index.m3u8",
+        "https://cdn.example.com/a/index.m3u8#frag",
+        "https://cdn.example.com/a b/index.m3u8",
+        "ftp://cdn.example.com/a/index.m3u8",
+    ]
+
+    static let references = [
+        "segment_00001.m4s", "v20/s74.m4s", "/live/s74.m4s", "s1.ts?token=abc&sig=x%2Fy", "s1.ts?a=b?c",
+        "../v2/s2.ts", "./s2.ts", "a/./b.ts", "a/../b.ts", "..", ".", "...", "..a/b.ts", "a/..b.ts",
+        "//other.example.com/s.ts", "?only=query", "#frag", "s.ts#frag", "s%zz.ts", "s%2.ts", "s%41.ts",
+        "a b.ts", "a:b.ts", "ünï.ts", "s.ts?q=1#f", "", "/", "a//b.ts", "~user/(1)!$&'*+,;=@.ts",
+        "https://abs.example.com/x.ts", "skd://key-1", "data:text/plain,hi",
+    ]
+
+    @Test(arguments: bases)
+    func fastResolutionAgreesWithFoundation(base: String) {
+        let resolver = URIResolver(base: base)
+        for reference in Self.references {
+            #expect(
+                resolver.resolve(reference) == URIResolver.resolveWithFoundation(reference, against: base),
+                "\(reference) against \(base)")
+        }
+    }
+
+    @Test func plainReferencesAreRecognised() {
+        #expect(URIResolver.isPlainReference("segment_00001.m4s"))
+        #expect(URIResolver.isPlainReference("/live/s74.m4s?token=a%3D"))
+        #expect(!URIResolver.isPlainReference("../v2/s2.ts"))
+        #expect(!URIResolver.isPlainReference("//host/s.ts"))
+        #expect(!URIResolver.isPlainReference("s%zz.ts"))
+        #expect(!URIResolver.isPlainReference("s.ts#frag"))
+    }
+
+    @Test func decimalsMatchTheStandardLibrary() {
+        var samples = [
+            "6.006", "2", "2.000", "10.", ".5", "+5", "-1", "1e1", "0x10", "nan", "inf", "", ".", "..", "1.2.3",
+            "0.1000000000000000055511151231257827", "9.99999999999999999999", "123456789012345", "1234567890123456",
+            "0.3", "00000000000000000000000000000001.5", "4.00008", "0.33334", "٣", "1_0", "9007199254740993",
+            "0.0000000000000000000001", "0.00000000000000000000001",
+        ]
+        // Random plain decimals of every length the fast path accepts and just beyond.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let intDigits = Int.random(in: 0...9, using: &generator)
+            let fracDigits = Int.random(in: 0...9, using: &generator)
+            let digits = (0..<(intDigits + fracDigits)).map { _ in String(Int.random(in: 0...9, using: &generator)) }
+            samples.append(digits[..<intDigits].joined() + "." + digits[intDigits...].joined())
+        }
+        for text in samples {
+            var copy = text
+            let fast = copy.withUTF8 { DecimalScanner.double($0) }
+            let reference = Double(text)
+            #expect(fast?.bitPattern == reference?.bitPattern || (fast?.isNaN == true && reference?.isNaN == true), "\(text)")
+            let integer = copy.withUTF8 { DecimalScanner.int64($0) }
+            #expect(integer == Int64(text), "\(text)")
+        }
+    }
+
+    @Test func tagNamesAreRecognisedExactly() {
+        for tag in PlaylistTag.allCases {
+            let n = tag.name
+            let bytes = UnsafeBufferPointer(start: n.utf8Start, count: n.utf8CodeUnitCount)
+            #expect(PlaylistTag(name: bytes) == tag)
+        }
+        for other in ["#EXTINFO", "#EXT-X-KEYS", "#ext-x-key", "#EXT-X-CUE-OUT", "#EXT", ""] {
+            var copy = other
+            #expect(copy.withUTF8 { PlaylistTag(name: $0) } == nil, "\(other)")
+        }
+    }
+}
