@@ -26,11 +26,12 @@ public struct PlaylistParser {
 
     public func parse(lines reader: inout LineReader) throws -> Result {
         var state = State(file: file, url: url, imported: importedVariables)
-        while let line = try reader.next() {
-            if line.truncated {
-                state.diag(line.number, .warning, "line longer than \(reader.maxLineLength) bytes was cut")
+        let maxLineLength = reader.maxLineLength
+        try reader.forEachLine { bytes, number, truncated in
+            if truncated {
+                state.diag(number, .warning, "line longer than \(maxLineLength) bytes was cut")
             }
-            line.bytes.withUnsafeBufferPointer { state.handle(line: $0, number: line.number) }
+            state.handle(line: bytes, number: number)
         }
         state.finish()
         if reader.sawBOM { state.diag(1, .info, "spec violation: UTF-8 byte order mark before #EXTM3U (RFC 8216 §4.1)") }

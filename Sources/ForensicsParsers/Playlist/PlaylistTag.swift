@@ -1,3 +1,5 @@
+import Foundation
+
 /// The playlist tags the parser models (RFC 8216 and its current draft), recognised from the raw
 /// bytes of a tag name (`#EXTINF`, `#EXT-X-KEY`, …) without building a `String`.
 ///
@@ -56,33 +58,36 @@ enum PlaylistTag: CaseIterable {
         return String(decoding: UnsafeBufferPointer(start: n.utf8Start + 1, count: n.utf8CodeUnitCount - 1), as: UTF8.self)
     }
 
-    /// Candidates indexed by name length.
-    private static let byLength: [[(bytes: [UInt8], tag: PlaylistTag)]] = {
-        var table: [[(bytes: [UInt8], tag: PlaylistTag)]] = Array(repeating: [], count: 32)
-        for tag in allCases {
-            let n = tag.name
-            let bytes = Array(UnsafeBufferPointer(start: n.utf8Start, count: n.utf8CodeUnitCount))
-            table[bytes.count].append((bytes, tag))
-        }
-        // The per-segment tags first within their length.
-        for i in table.indices {
-            table[i].sort { $0.tag.isPerSegment && !$1.tag.isPerSegment }
-        }
-        return table
-    }()
-
-    private var isPerSegment: Bool {
-        switch self {
-        case .extinf, .byteRange, .programDateTime, .key, .part, .map, .discontinuity: true
-        default: false
+    /// The tags whose names have `length` bytes, the per-segment ones first.
+    private static func candidates(length: Int) -> [PlaylistTag] {
+        switch length {
+        case 7: [.extinf, .extm3u]
+        case 10: [.key, .map, .gap]
+        case 11: [.part, .skip]
+        case 12: [.media, .start]
+        case 13: [.define]
+        case 14: [.version, .endList, .bitrate]
+        case 15: [.partInf]
+        case 16: [.byteRange, .dateRange]
+        case 17: [.streamInf]
+        case 18: [.allowCache, .sessionKey]
+        case 19: [.preloadHint, .sessionData]
+        case 20: [.discontinuity, .playlistType, .iFramesOnly]
+        case 21: [.targetDuration, .mediaSequence, .serverControl]
+        case 23: [.renditionReport, .contentSteering]
+        case 24: [.programDateTime]
+        case 25: [.iFrameStreamInf]
+        case 27: [.independentSegments]
+        case 29: [.discontinuitySequence]
+        default: []
         }
     }
 
     /// The tag named exactly by `name` (case-sensitive, as RFC 8216 requires), or nil.
     init?(name: UnsafeBufferPointer<UInt8>) {
-        guard name.count < Self.byLength.count else { return nil }
-        for candidate in Self.byLength[name.count] where candidate.bytes.elementsEqual(name) {
-            self = candidate.tag
+        guard let base = name.baseAddress else { return nil }
+        for tag in Self.candidates(length: name.count) where memcmp(base, tag.name.utf8Start, name.count) == 0 {
+            self = tag
             return
         }
         return nil

@@ -7,10 +7,11 @@ public protocol ByteSource {
     mutating func nextChunk() throws -> [UInt8]?
 }
 
-/// Reads a file in 1 MiB chunks.
+/// Reads a file in 1 MiB chunks, straight into the array it returns (`read(2)`, no `Data` copy).
 public struct FileByteSource: ByteSource {
     private let handle: FileHandle
     private let chunkSize: Int
+    private let path: String
 
     public init(path: String, chunkSize: Int = 1 << 20) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -18,16 +19,39 @@ public struct FileByteSource: ByteSource {
         }
         self.handle = handle
         self.chunkSize = chunkSize
+        self.path = path
     }
 
     public init(handle: FileHandle, chunkSize: Int = 1 << 20) {
         self.handle = handle
         self.chunkSize = chunkSize
+        self.path = "standard input"
     }
 
     public mutating func nextChunk() throws -> [UInt8]? {
-        guard let data = try handle.read(upToCount: chunkSize), !data.isEmpty else { return nil }
-        return [UInt8](data)
+        let fd = handle.fileDescriptor
+        let size = chunkSize
+        var failure: Int32 = 0
+        let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            // Fill the chunk unless the file ends (pipes and terminals return short reads).
+            while count < size {
+                let n = read(fd, base + count, size - count)
+                if n > 0 {
+                    count += n
+                } else if n == 0 {
+                    return
+                } else if errno != EINTR {
+                    failure = errno
+                    return
+                }
+            }
+        }
+        if failure != 0, chunk.isEmpty {
+            throw InputError.unreadable(path: path, reason: String(cString: strerror(failure)))
+        }
+        return chunk.isEmpty ? nil : chunk
     }
 }
 
