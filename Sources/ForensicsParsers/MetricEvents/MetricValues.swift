@@ -48,8 +48,15 @@ enum MetricValues {
     static func headers(_ v: JSONValue?) -> [String: String] {
         guard let o = v?.object else { return [:] }
         var out: [String: String] = [:]
-        for (k, value) in o {
-            if let s = value.string { out[k] = s } else if let d = value.double { out[k] = NumberFormat.trimmed(d, decimals: 3) }
+        // In written order, so a repeated header keeps its last value (or none), as a dictionary would.
+        for (k, value) in o.members {
+            if let s = value.string {
+                out[k] = s
+            } else if let d = value.double {
+                out[k] = NumberFormat.trimmed(d, decimals: 3)
+            } else {
+                out[k] = nil
+            }
         }
         return out
     }

@@ -42,7 +42,7 @@ struct JSONByteParser {
         case UInt8(ascii: "{"):
             guard depth < Self.maxDepth else { throw fail("JSON nested deeper than \(Self.maxDepth) levels") }
             i += 1
-            var object: [String: JSONValue] = [:]
+            var object = JSONObject()
             skipWhitespace()
             if i < b.count, b[i] == UInt8(ascii: "}") {
                 i += 1
@@ -56,7 +56,7 @@ struct JSONByteParser {
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
                 i += 1
                 skipWhitespace()
-                object[key] = try value(depth: depth + 1)
+                object.append(key, try value(depth: depth + 1))
                 skipWhitespace()
                 guard i < b.count else { throw fail("unexpected end of JSON in an object") }
                 if b[i] == UInt8(ascii: ",") {
