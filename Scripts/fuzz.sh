@@ -20,7 +20,12 @@ max_len=${MAX_LEN:-16384}
 scratch=.build-fuzz
 swift build -c release --scratch-path "$scratch" --product playback-forensics-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library -Xswiftc -use-ld=lld >/dev/null
-bin="$scratch/release/playback-forensics-fuzz"
+# Run a copy named after the commit, so that rebuilding while a fuzzer runs cannot disturb it
+# and every result says which code it exercised.
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- Sources 2>/dev/null || commit="$commit-dirty"
+bin="$scratch/playback-forensics-fuzz-$commit"
+cp "$scratch/release/playback-forensics-fuzz" "$bin"
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
 i=0
@@ -29,7 +34,7 @@ while IFS= read -r f; do
 done < <(find ../shared/corpus SampleLogs -type f ! -name '*.md' 2>/dev/null | sort)
 for t in $targets; do
   mkdir -p "Fuzz/crashes/$t" "$scratch/corpus/$t"
-  echo "== $t (at most $seconds s or $runs runs, max_len $max_len) $(git rev-parse --short HEAD 2>/dev/null || true)"
+  echo "== $t (at most $seconds s or $runs runs, max_len $max_len) at $commit"
   start=$(date +%s)
   PF_FUZZ_TARGET=$t "$bin" "$scratch/corpus/$t" "$seeds" -max_total_time="$seconds" -runs="$runs" \
     -max_len="$max_len" -rss_limit_mb=4096 -timeout=20 -artifact_prefix="Fuzz/crashes/$t/" -print_final_stats=1 2>&1 \
