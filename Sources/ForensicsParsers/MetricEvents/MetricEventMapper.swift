@@ -10,9 +10,10 @@ struct MetricEventMapper {
     /// also holds them as top-level events (same type, URL and start time).
     private var nested: [(key: String, record: Record)] = []
     private var seenRequestKeys: Set<String> = []
-    /// Hashes of the event lines seen, to drop exact duplicates (a recorder that wrote twice).
-    private var seenLines: Set<Int> = []
+    /// Fingerprints of the event lines seen, to drop exact duplicates (a recorder that wrote twice).
+    private var seenLines: Set<UInt64> = []
     private var lastDate: Timestamp?
+    private let keyCache = JSONKeyCache()
     /// Events are written when they complete, so small inversions are normal (a long request
     /// finishing after a later event); a jump back of more than this is a clock change.
     static let backwardsTolerance = 60.0
@@ -23,7 +24,7 @@ struct MetricEventMapper {
         let location = SourceLocation(file: file, line: line)
         let value: JSONValue
         do {
-            value = try JSONByteParser.parse(bytes)
+            value = try JSONByteParser.parse(bytes, keys: keyCache)
         } catch {
             result.diagnostics.append(Diagnostic(location, .error, "not valid JSON: \(Self.short(error))"))
             return
@@ -32,11 +33,7 @@ struct MetricEventMapper {
             result.diagnostics.append(Diagnostic(location, .error, "event is not a JSON object"))
             return
         }
-        var hasher = Hasher()
-        hasher.combine(bytes.count)
-        // The whole line at once: fed byte by byte, hashing cost as much as parsing the JSON.
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        guard seenLines.insert(hasher.finalize()).inserted else {
+        guard seenLines.insert(ByteFingerprint.of(bytes)).inserted else {
             result.diagnostics.append(Diagnostic(location, .warning, "duplicate of an earlier event: not counted twice"))
             return
         }

@@ -49,7 +49,8 @@ enum MetricValues {
         guard let o = v?.object else { return [:] }
         var out: [String: String] = [:]
         // In written order, so a repeated header keeps its last value (or none), as a dictionary would.
-        for (k, value) in o.members {
+        for member in o.members {
+            let (k, value) = (member.key, member.value)
             if let s = value.string {
                 out[k] = s
             } else if let d = value.double {

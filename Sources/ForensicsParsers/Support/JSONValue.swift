@@ -71,8 +71,13 @@ public enum JSONValue: Sendable, Hashable {
 /// ingest. A linear look-up over a few keys is cheaper. Semantics are those of a dictionary built
 /// in order: when a key is repeated, the last value wins.
 public struct JSONObject: Sendable, Hashable {
-    public private(set) var keys: [String] = []
-    public private(set) var values: [JSONValue] = []
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        public var value: JSONValue
+    }
+
+    /// Members in written order, repeated keys included (one array: one allocation per object).
+    public private(set) var members: [Member] = []
 
     public init() {}
 
@@ -80,32 +85,27 @@ public struct JSONObject: Sendable, Hashable {
         for (k, v) in pairs { append(k, v) }
     }
 
-    public var isEmpty: Bool { keys.isEmpty }
+    public var isEmpty: Bool { members.isEmpty }
 
     /// Adds a member at the end (a repeated key shadows the earlier one).
     public mutating func append(_ key: String, _ value: JSONValue) {
-        keys.append(key)
-        values.append(value)
+        members.append(Member(key: key, value: value))
     }
 
     public subscript(key: String) -> JSONValue? {
         get {
-            var i = keys.count - 1
+            // Lengths first: most members differ in length, and a length is O(1) on native strings.
+            let length = key.utf8.count
+            var i = members.count - 1
             while i >= 0 {
-                if keys[i] == key { return values[i] }
+                if members[i].key.utf8.count == length, members[i].key == key { return members[i].value }
                 i -= 1
             }
             return nil
         }
         set {
-            keys.indices.reversed().filter { keys[$0] == key }.forEach {
-                keys.remove(at: $0)
-                values.remove(at: $0)
-            }
+            members.removeAll { $0.key == key }
             if let newValue { append(key, newValue) }
         }
     }
-
-    /// Members in written order, repeated keys included.
-    public var members: Zip2Sequence<[String], [JSONValue]> { zip(keys, values) }
 }
