@@ -13,15 +13,15 @@ enum CacheLogClassifier {
         "KTVHCCommon",
     ]
 
-    static func record(for entry: CacheLogEntry, file: String) -> Record {
+    static func record(for entry: CacheLogEntry, fullText: String, file: String) -> Record {
         let location = SourceLocation(file: file, line: entry.line)
-        let event = classify(entry)
+        let event = classify(entry, fullText: fullText)
         return Record(
             time: entry.time, location: location, format: .cacheLog, sessionID: event.playbackSessionID,
             payload: .proxy(event))
     }
 
-    static func classify(_ entry: CacheLogEntry) -> ProxyEvent {
+    static func classify(_ entry: CacheLogEntry, fullText full: String) -> ProxyEvent {
         let body = entry.body
         if entry.orphan {
             return ProxyEvent(kind: .generic, tag: "(continuation)", message: entry.continuation.first ?? "")
@@ -39,7 +39,7 @@ enum CacheLogClassifier {
         }
         guard body.hasPrefix("KTVHC"), let sep = body.fastRange(of: "  :   ") ?? body.fastRange(of: " :   ") else {
             var e = ProxyEvent(kind: .foreign, tag: entry.prefix ?? "", message: body)
-            if let err = errorInfo(entry.fullText) { e.error = err }
+            if let err = errorInfo(full) { e.error = err }
             return e
         }
         let tag = body[..<sep.lowerBound].trimmingCharacters(in: " ")
@@ -53,11 +53,10 @@ enum CacheLogClassifier {
             while rest.first == " " { rest = rest.dropFirst() }
             message = String(rest)
         }
-        let full = entry.fullText
         var e = ProxyEvent(kind: .generic, tag: tag, message: message)
         e.pointer = pointer
         e.references = references(full)
-        let lower = message.lowercased()
+        let lower = CaseInsensitiveText(message)
         switch tag {
         case "KTVHCMacro", "KTVHCCommon":
             e.kind = .appMarker

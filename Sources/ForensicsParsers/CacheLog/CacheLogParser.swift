@@ -1,3 +1,4 @@
+import Foundation
 import ForensicsCore
 
 /// Reads KTVHTTPCache full-path logs (record-log file or console output, library 1.x–3.x; see
@@ -19,34 +20,37 @@ public struct CacheLogParser {
         var version = CacheLogVersionGuess()
         func flush(_ entry: CacheLogEntry?, into result: inout ParseResult) {
             guard let entry else { return }
-            let record = CacheLogClassifier.record(for: entry, file: file)
-            version.observe(entry)
+            // Joined once: the classifier and the version guess both read the whole message.
+            let full = entry.fullText
+            let record = CacheLogClassifier.record(for: entry, fullText: full, file: file)
+            version.observe(fullText: full)
             result.records.append(record)
         }
-        while let line = try reader.next() {
-            let text = line.text
-            if let head = CacheLogLine.head(text) {
+        let file = file
+        let maxEntryLines = maxEntryLines
+        try reader.forEachLine { bytes, number, truncated in
+            if let head = CacheLogLine.head(bytes) {
                 flush(current, into: &result)
-                current = CacheLogEntry(line: line.number, time: head.time, prefix: head.prefix, body: head.body)
-                if line.truncated {
+                current = CacheLogEntry(line: number, time: head.time, prefix: head.prefix, body: head.body)
+                if truncated {
                     result.diagnostics.append(
-                        Diagnostic(SourceLocation(file: file, line: line.number), .warning, "line too long, cut"))
+                        Diagnostic(SourceLocation(file: file, line: number), .warning, "line too long, cut"))
                 }
-                continue
+                return
             }
             if current == nil {
-                if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
                 // Text before the first entry: the tail of an entry cut off by the excerpt.
                 result.diagnostics.append(
                     Diagnostic(
-                        SourceLocation(file: file, line: line.number), .info,
+                        SourceLocation(file: file, line: number), .info,
                         "continuation text before the first log entry (excerpt starts mid-entry)"))
-                current = CacheLogEntry(line: line.number, time: nil, prefix: nil, body: "", orphan: true)
+                current = CacheLogEntry(line: number, time: nil, prefix: nil, body: "", orphan: true)
             }
             if var entry = current {
                 current = nil
                 if entry.continuation.count < maxEntryLines {
-                    entry.continuation.append(text)
+                    entry.continuation.append(String(decoding: bytes, as: UTF8.self))
                 } else {
                     entry.droppedLines += 1
                 }
@@ -92,38 +96,53 @@ enum CacheLogLine {
     }
 
     static func head(_ text: String) -> Head? {
-        let u = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { head($0) }
+    }
+
+    /// Looks only at bytes, and builds strings only for a line that is a head.
+    static func head(_ u: UnsafeBufferPointer<UInt8>) -> Head? {
+        func text(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: u[from..<to]), as: UTF8.self) }
         // Record file: `2026-11-21 10:00:00 +0000  body`.
         if u.count >= 27, isDigits(u, 0, 4), u[4] == 45, u[7] == 45, u[10] == 32, u[13] == 58, u[16] == 58 {
-            if u[19] == 32, u[20] == 43 || u[20] == 45, isDigits(u, 21, 4), u.count >= 27, u[25] == 32, u[26] == 32 {
-                let time = TimestampParser.parse(String(decoding: u[0..<25], as: UTF8.self))
-                return Head(time: time, prefix: nil, body: String(decoding: u[27...], as: UTF8.self))
+            if u[19] == 32, u[20] == 43 || u[20] == 45, isDigits(u, 21, 4), u[25] == 32, u[26] == 32 {
+                let time = TimestampParser.parseBytes(UnsafeBufferPointer(rebasing: u[0..<25]))
+                return Head(time: time, prefix: nil, body: text(27, u.count))
             }
             // NSLog console: `2018-12-13 12:58:33.143562+0800 App[pid:tid] body`.
             if u[19] == 46, let space = u[19...].firstIndex(of: 32) {
-                let time = TimestampParser.parse(String(decoding: u[0..<space], as: UTF8.self))
+                let time = TimestampParser.parseBytes(UnsafeBufferPointer(rebasing: u[0..<space]))
                 let rest = u[(space + 1)...]
                 if let close = rest.firstIndex(of: 93), close + 1 < u.count, u[close + 1] == 32,
                     rest[rest.startIndex..<close].contains(91)
                 {
-                    return Head(
-                        time: time, prefix: String(decoding: rest[rest.startIndex...close], as: UTF8.self),
-                        body: String(decoding: u[(close + 2)...], as: UTF8.self))
+                    return Head(time: time, prefix: text(rest.startIndex, close + 1), body: text(close + 2, u.count))
                 }
-                return Head(time: time, prefix: nil, body: String(decoding: rest, as: UTF8.self))
+                return Head(time: time, prefix: nil, body: text(rest.startIndex, u.count))
             }
         }
         // A copied line without the prefix, starting directly with a KTVHC tag or lifecycle object.
-        if text.hasPrefix("KTVHC"), text.fastContains("  :   ") {
-            return Head(time: nil, prefix: nil, body: text)
+        if u.hasPrefix("KTVHC"), contains(u, "  :   ") {
+            return Head(time: nil, prefix: nil, body: text(0, u.count))
         }
-        if text.hasPrefix("<KTVHC"), text.fastContains(">  :   ") {
-            return Head(time: nil, prefix: nil, body: text)
+        if u.hasPrefix("<KTVHC"), contains(u, ">  :   ") {
+            return Head(time: nil, prefix: nil, body: text(0, u.count))
         }
         return nil
     }
 
-    static func isDigits(_ u: [UInt8], _ from: Int, _ count: Int) -> Bool {
+    static func contains(_ u: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let m = needle.utf8CodeUnitCount
+        guard m <= u.count, let base = u.baseAddress else { return false }
+        var i = 0
+        while i + m <= u.count {
+            if memcmp(base + i, needle.utf8Start, m) == 0 { return true }
+            i += 1
+        }
+        return false
+    }
+
+    static func isDigits(_ u: UnsafeBufferPointer<UInt8>, _ from: Int, _ count: Int) -> Bool {
         guard from + count <= u.count else { return false }
         for i in from..<(from + count) where u[i] < 48 || u[i] > 57 { return false }
         return true
@@ -138,10 +157,9 @@ struct CacheLogVersionGuess {
     /// The version shows in the first entries of a log; looking further costs time for nothing.
     static let entriesToObserve = 2000
 
-    mutating func observe(_ entry: CacheLogEntry) {
+    mutating func observe(fullText text: String) {
         guard major == nil || major == 2, observed < Self.entriesToObserve else { return }
         observed += 1
-        let text = entry.fullText
         if text.fastContains("KTVHTTPCachePlaceHolder") || text.fastContains("Accept request") || text.fastContains("KTVHCHTTPHLSResponse") {
             major = 3
         } else if text.hasPrefix("KTVHCDataSourcer ") || text.fastContains("<KTVHCDataSourcer:") {
