@@ -42,8 +42,8 @@ public struct TriageRunner: Sendable {
                 var summary: BundleSummary
                 do {
                     let report = try analyzer.analyze(path: path)
-                    try Data(markdown.render(report).utf8).write(to: URL(fileURLWithPath: "\(bundleDir)/\(safe).md"))
-                    try Data(json.render(report).utf8).write(to: URL(fileURLWithPath: "\(bundleDir)/\(safe).json"))
+                    try ReportFile.write(markdown.render(report), to: "\(bundleDir)/\(safe).md")
+                    try ReportFile.write(json.render(report), to: "\(bundleDir)/\(safe).json")
                     summary = BundleSummary(name: name, file: safe, report: report, redactor: redactor)
                 } catch {
                     summary = BundleSummary(name: name, file: safe, error: "\(error)")

@@ -58,10 +58,12 @@ public struct BundleReader {
             let full = directory + "/" + name
             let shown = display.isEmpty ? name : display + "/" + name
             let location = SourceLocation(file: shown, line: 0)
-            let attributes = try? FileManager.default.attributesOfItem(atPath: full)
-            let type = attributes?[.type] as? FileAttributeType
+            // lstat alone: `attributesOfItem` also reads extended attributes, a system call per
+            // entry that triage paid thousands of times.
+            var info = stat()
+            let isLink = lstat(full, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
             var target = full
-            if type == .typeSymbolicLink {
+            if isLink {
                 let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
                 guard resolved == root || resolved.hasPrefix(root + "/") else {
                     diagnostics.append(Diagnostic(location, .warning, "symbolic link pointing outside the bundle: skipped"))
@@ -97,19 +99,20 @@ public struct BundleReader {
     private func readFile(
         path: String, display: String, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
     ) throws {
-        var peek = PeekableByteSource(try FileByteSource(path: path))
-        let head = try peek.peek(4)
+        // One small read decides what the file is (zip, tar, tar.gz or a plain member); the file is
+        // opened again only to be read for real.
+        var probe = PeekableByteSource(try FileByteSource(path: path, chunkSize: 4096))
+        var firstBlock = try probe.peek(512)
+        let head = firstBlock.prefix(4)
         if head.count == 4, head[0] == 0x50, head[1] == 0x4B, head[2] == 0x03 || head[2] == 0x05, head[3] == 0x04 || head[3] == 0x06 {
             try readZip(path: path, display: display, diagnostics: &diagnostics, visit: visit)
             return
         }
         // Tar, possibly gzip-compressed: look at the first decompressed block.
-        var probe = PeekableByteSource(try FileByteSource(path: path))
-        var firstBlock = try probe.peek(512)
         var compressed = false
         if GzipByteSource.isGzip(firstBlock) {
             compressed = true
-            var gz = PeekableByteSource(try GzipByteSource(try FileByteSource(path: path), name: display, limit: limits.maxDecompressedSize))
+            var gz = PeekableByteSource(try GzipByteSource(probe, name: display, limit: limits.maxDecompressedSize))
             firstBlock = (try? gz.peek(512)) ?? []
         }
         if TarReader.looksLikeTar(firstBlock) {

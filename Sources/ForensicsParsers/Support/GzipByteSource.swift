@@ -65,12 +65,14 @@ public struct GzipByteSource: ByteSource {
                     throw InputError.corruptCompression(path: name, reason: "empty gzip stream")
                 }
             }
-            var out = [UInt8](repeating: 0, count: outSize)
             var status: Int32 = Z_OK
             var produced = 0
             let consumedBefore = inputOffset
-            input.withUnsafeMutableBufferPointer { inBuf in
-                out.withUnsafeMutableBufferPointer { outBuf in
+            // zlib inflates straight into the new array's storage: no zero-fill, no copy, and the
+            // count covers exactly the bytes it produced.
+            let out = [UInt8](unsafeUninitializedCapacity: outSize) { outBuf, count in
+                count = 0
+                input.withUnsafeMutableBufferPointer { inBuf in
                     guard let inBase = inBuf.baseAddress, let outBase = outBuf.baseAddress else { return }
                     stream.pointee.next_in = inBase + consumedBefore
                     stream.pointee.avail_in = UInt32(inBuf.count - consumedBefore)
@@ -80,6 +82,7 @@ public struct GzipByteSource: ByteSource {
                     produced = outSize - Int(stream.pointee.avail_out)
                     inputOffset = inBuf.count - Int(stream.pointee.avail_in)
                 }
+                count = produced
             }
             switch status {
             case Z_OK, Z_BUF_ERROR:
@@ -104,7 +107,6 @@ public struct GzipByteSource: ByteSource {
                     finished = true
                     throw InputError.tooLarge(path: name, limit: limit)
                 }
-                out.removeSubrange(produced...)
                 return out
             }
             if status == Z_BUF_ERROR, inputOffset < input.count {

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Writes one report file with plain `open`/`write`/`close`.
+///
+/// Why not `Data.write(to:)`: on Linux it also calls `fsync` and copies extended attributes for
+/// every file. Triage writes two files per bundle, thousands in a run; with two workers the
+/// `fsync`s queued on the file system's journal and most of the second worker's time went to the
+/// kernel. Reports can always be made again from the bundle, so they need no durability barrier.
+enum ReportFile {
+    struct WriteError: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+        var description: String { "cannot write \(path): \(reason)" }
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var text = text
+        try text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var written = 0
+            while written < bytes.count {
+                let n = Foundation.write(fd, base + written, bytes.count - written)
+                if n > 0 {
+                    written += n
+                } else if n < 0, errno == EINTR {
+                    continue
+                } else {
+                    throw WriteError(path: path, reason: n < 0 ? String(cString: strerror(errno)) : "nothing written")
+                }
+            }
+        }
+    }
+}
