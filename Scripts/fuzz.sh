@@ -25,7 +25,10 @@ swift build -c release --scratch-path "$scratch" --product playback-forensics-fu
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD -- Sources 2>/dev/null || commit="$commit-dirty"
 bin="$scratch/playback-forensics-fuzz-$commit"
-cp "$scratch/release/playback-forensics-fuzz" "$bin"
+# Two runs may share it (fuzz.sh 1800 a b & fuzz.sh 1800 c d &): replace by rename, never in place.
+if ! cmp -s "$scratch/release/playback-forensics-fuzz" "$bin"; then
+  cp "$scratch/release/playback-forensics-fuzz" "$bin.$$" && mv -f "$bin.$$" "$bin"
+fi
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
 i=0
