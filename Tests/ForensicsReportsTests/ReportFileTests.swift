@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+@testable import PlaybackForensics
+
+/// Triage writes its per-bundle reports with plain POSIX calls; they must land whole, replace an
+/// older file of the same name, and fail with the path when they cannot be written.
+@Suite struct ReportFileTests {
+    @Test func writesReplacesAndReportsFailures() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-report-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/report.md"
+        let long = String(repeating: "| 10:07:24.000 | `metrics.jsonl.gz:79` | segment → 404 ✓ |\n", count: 20_000)
+        try ReportFile.write(long, to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == long)
+        try ReportFile.write("short\n", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "short\n")
+        #expect(throws: ReportFile.WriteError.self) { try ReportFile.write("x", to: dir + "/missing/report.md") }
+        do {
+            try ReportFile.write("x", to: dir + "/missing/report.md")
+        } catch {
+            #expect("\(error)".contains("missing/report.md"))
+        }
+    }
+}
