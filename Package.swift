@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "PlaybackMetricsRecorder"),
         .executableTarget(
             name: "playback-forensics-bench",
-            dependencies: ["ForensicsParsers", "ForensicsCore"]
+            dependencies: ["ForensicsParsers", "ForensicsCore", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports"]
         ),
         .executableTarget(
             name: "playback-forensics-fuzz",

@@ -22,17 +22,21 @@ struct ClockAligner {
         }) else {
             return files.map { ClockOffset(file: $0.path, format: $0.format, offset: 0, matches: 0, spread: nil) }
         }
+        // Each file's request table is built once. The reference table is needed only when some
+        // file is on another clock (a bundle with one metric dump has nothing to align).
+        let tables = files.map { Self.requestTimes($0.records) }
         var refTimes: [String: [Double]] = [:]
-        for file in files where file.format == referenceFormat {
-            for (k, v) in Self.requestTimes(file.records) { refTimes[k, default: []].append(contentsOf: v) }
+        if files.contains(where: { $0.format != referenceFormat }) {
+            for (file, table) in zip(files, tables) where file.format == referenceFormat {
+                for (k, v) in table { refTimes[k, default: []].append(contentsOf: v) }
+            }
+            for k in refTimes.keys { refTimes[k]?.sort() }
         }
-        for k in refTimes.keys { refTimes[k]?.sort() }
-        return files.map { file in
+        return zip(files, tables).map { file, times in
             if file.format == referenceFormat {
-                let own = Self.requestTimes(file.records).values.reduce(0) { $0 + $1.count }
+                let own = times.values.reduce(0) { $0 + $1.count }
                 return ClockOffset(file: file.path, format: file.format, offset: 0, matches: own, spread: 0)
             }
-            let times = Self.requestTimes(file.records)
             var diffs: [Double] = []
             for (key, list) in times {
                 guard let refList = refTimes[key] else { continue }

@@ -1,8 +1,13 @@
-import Foundation
+import ForensicsCorrelation
 import ForensicsCore
 import ForensicsParsers
+import ForensicsReports
+import ForensicsRules
+import Foundation
 
 /// Times the parsers in-process on one file: `playback-forensics-bench FORMAT FILE [RUNS]`.
+/// `playback-forensics-bench analyze-stages FILE` instead times each stage of `analyze` on it
+/// (ingest, correlation, rules, Markdown and JSON reports), to show where end-to-end time goes.
 /// FORMAT is an input format id (or `auto`); prints one tab-separated line:
 /// `median_seconds  MB_per_second  records_per_second  records`. The median of RUNS (default 5)
 /// full ingests (read, gunzip if gzip, parse) of the file.
@@ -13,6 +18,10 @@ struct Bench {
         guard args.count >= 3 else {
             FileHandle.standardError.write(Data("usage: playback-forensics-bench FORMAT FILE [RUNS]\n".utf8))
             exit(64)
+        }
+        if args[1] == "analyze-stages" {
+            analyzeStages(path: args[2])
+            return
         }
         let format = args[1] == "auto" ? nil : InputFormat(rawValue: args[1])
         let path = args[2]
@@ -34,6 +43,38 @@ struct Bench {
         times.sort()
         let median = times[times.count / 2]
         let line = String(format: "%.4f\t%.1f\t%.0f\t%d\n", median, size / 1e6 / median, Double(records) / median, records)
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+
+    static func analyzeStages(path: String) {
+        func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        var t = now()
+        var stages: [(String, Double)] = []
+        func lap(_ name: String) {
+            let n = now()
+            stages.append((name, n - t))
+            t = n
+        }
+        var limits = BundleLimits()
+        limits.maxDecompressedSize = 8 << 30
+        let outcome = Ingestor(limits: limits).ingest(BundleMember(path: path, open: { try FileByteSource(path: path) }))
+        lap("ingest")
+        let records = outcome.result?.records ?? []
+        let sources = outcome.result.map { [SourceFile(path: $0.file, format: $0.format, records: $0.records)] } ?? []
+        let correlation = Correlator().correlate(sources)
+        lap("correlate")
+        let engine = RuleEngine()
+        let sessions = correlation.sessions.map { AnalysisReport.SessionResult(session: $0, findings: engine.evaluate($0)) }
+        lap("rules")
+        let report = AnalysisReport(
+            bundle: path, inputs: [], sessions: sessions, diagnostics: outcome.result?.diagnostics ?? [],
+            unassignedRecords: correlation.unassigned.count)
+        let markdown = MarkdownReporter(toolVersion: "bench").render(report)
+        lap("markdown")
+        let json = JSONReporter(toolVersion: "bench").render(report)
+        lap("json")
+        var line = "records \(records.count), sessions \(sessions.count), markdown \(markdown.utf8.count) B, json \(json.utf8.count) B\n"
+        for (name, seconds) in stages { line += String(format: "%-10@ %.3f s\n", name as NSString, seconds) }
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 }
