@@ -3,8 +3,12 @@ import ForensicsCore
 /// Questions rules ask of a session's timeline, written once.
 extension Session {
     /// Entries that are requests, with their index.
-    var requestEntries: [(index: Int, entry: TimelineEntry, request: MediaRequest)] {
-        entries.enumerated().compactMap { i, e in e.record.request.map { (i, e, $0) } }
+    ///
+    /// Lazy: every rule walks this, and building it as an array copied every request entry of
+    /// the session once per rule (tens of megabytes for a long dump) before any rule filtered it.
+    var requestEntries: some Sequence<(index: Int, entry: TimelineEntry, request: MediaRequest)> {
+        let entries = entries
+        return entries.indices.lazy.compactMap { i in entries[i].record.request.map { (i, entries[i], $0) } }
     }
 
     /// The request as the best source saw it, with a failure seen by any source folded in.
@@ -23,9 +27,13 @@ extension Session {
     }
 
     /// Media requests (segments and maps) that failed: HTTP ≥ 400 or a transport error.
-    var failedMediaRequests: [(index: Int, entry: TimelineEntry, request: MediaRequest)] {
-        requestEntries.compactMap { item in
-            guard let r = mergedRequest(item.entry), r.kind == .segment || r.kind == .map, r.failed else { return nil }
+    var failedMediaRequests: some Sequence<(index: Int, entry: TimelineEntry, request: MediaRequest)> {
+        let session = self
+        return requestEntries.lazy.compactMap { item in
+            // Merging other views never changes the kind: test it before paying for the merge.
+            guard item.request.kind == .segment || item.request.kind == .map,
+                let r = session.mergedRequest(item.entry), r.failed
+            else { return nil }
             return (item.index, item.entry, r)
         }
     }
@@ -58,8 +66,9 @@ extension Session {
     }
 
     /// Proxy events with their index.
-    var proxyEntries: [(index: Int, entry: TimelineEntry, event: ProxyEvent)] {
-        entries.enumerated().compactMap { i, e in e.record.proxyEvent.map { (i, e, $0) } }
+    var proxyEntries: some Sequence<(index: Int, entry: TimelineEntry, event: ProxyEvent)> {
+        let entries = entries
+        return entries.indices.lazy.compactMap { i in entries[i].record.proxyEvent.map { (i, entries[i], $0) } }
     }
 }
 
