@@ -8,7 +8,12 @@ import Foundation
 /// so a segment requested through the proxy matches the same segment in a HAR capture.
 public enum URLCanonicalizer {
     public static func canonical(_ url: String) -> String {
-        guard url.hasPrefix("http://localhost") || url.hasPrefix("http://127.0.0.1") || url.hasPrefix("/") else {
+        // Byte prefix tests: this runs for every request of every source, and `hasPrefix` on
+        // `String` compares Characters.
+        let bytes = url.utf8
+        guard bytes.starts(with: "http://localhost".utf8) || bytes.starts(with: "http://127.0.0.1".utf8)
+            || bytes.first == UInt8(ascii: "/")
+        else {
             return url
         }
         if let marker = url.range(of: "/KTVHTTPCachePlaceHolder/") {
@@ -33,7 +38,10 @@ public enum URLCanonicalizer {
     /// The URL without its query and fragment, for matching requests whose tokens differ.
     public static func withoutQuery(_ url: String) -> String {
         let c = canonical(url)
-        if let q = c.firstIndex(where: { $0 == "?" || $0 == "#" }) { return String(c[..<q]) }
+        // `?` and `#` are ASCII, so a UTF-8 index of one is a valid place to cut the string.
+        if let q = c.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            return String(c[..<q])
+        }
         return c
     }
 
