@@ -79,12 +79,20 @@ public struct Correlator: Sendable {
 
     /// Folds other sources' views of the same request into the best source's entry.
     func mergeRequests(_ entries: [(TimelineEntry, InputFormat)]) -> [TimelineEntry] {
+        // Only views from different sources merge: with one source there is nothing to pair.
+        guard let firstFormat = entries.first?.1, entries.contains(where: { $0.1 != firstFormat }) else {
+            return entries.map(\.0)
+        }
         var out: [TimelineEntry] = []
+        out.reserveCapacity(entries.count)
         var primaryByKey: [String: [Int]] = [:]
-        var formatOf: [Int: InputFormat] = [:]
+        // The source format of each entry of `out`, by index.
+        var formatOf: [InputFormat] = []
+        formatOf.reserveCapacity(entries.count)
         for (entry, format) in entries {
             guard let r = entry.record.request else {
                 out.append(entry)
+                formatOf.append(format)
                 continue
             }
             let key = ClockAligner.key(url: r.url, range: r.byteRange)
@@ -93,7 +101,7 @@ public struct Correlator: Sendable {
                     formatOf[i] != format && out[i].otherViews.allSatisfy { $0.format != format }
                 })
             {
-                if let existing = formatOf[match], ClockAligner.rank(format) < ClockAligner.rank(existing) {
+                if ClockAligner.rank(format) < ClockAligner.rank(formatOf[match]) {
                     // The new view is from a better source: it becomes the primary.
                     var replacement = entry
                     replacement.otherViews = [out[match].record] + out[match].otherViews
@@ -105,7 +113,7 @@ public struct Correlator: Sendable {
                 continue
             }
             primaryByKey[key, default: []].append(out.count)
-            formatOf[out.count] = format
+            formatOf.append(format)
             out.append(entry)
         }
         return out
