@@ -47,7 +47,10 @@ let package = Package(
         .target(name: "PlaybackMetricsRecorder"),
         .executableTarget(
             name: "playback-forensics-bench",
-            dependencies: ["ForensicsParsers", "ForensicsCore", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports"]
+            dependencies: [
+                "ForensicsParsers", "ForensicsCore", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports",
+                "PlaybackForensics",
+            ]
         ),
         .executableTarget(
             name: "playback-forensics-fuzz",

@@ -4,10 +4,13 @@ import ForensicsParsers
 import ForensicsReports
 import ForensicsRules
 import Foundation
+import PlaybackForensics
 
 /// Times the parsers in-process on one file: `playback-forensics-bench FORMAT FILE [RUNS]`.
 /// `playback-forensics-bench analyze-stages FILE` instead times each stage of `analyze` on it
 /// (ingest, correlation, rules, Markdown and JSON reports), to show where end-to-end time goes.
+/// `playback-forensics-bench triage DIR OUTDIR [JOBS]` runs triage in-process (for profilers
+/// that cannot load the CLI binary).
 /// FORMAT is an input format id (or `auto`); prints one tab-separated line:
 /// `median_seconds  MB_per_second  records_per_second  records`. The median of RUNS (default 5)
 /// full ingests (read, gunzip if gzip, parse) of the file.
@@ -18,6 +21,19 @@ struct Bench {
         guard args.count >= 3 else {
             FileHandle.standardError.write(Data("usage: playback-forensics-bench FORMAT FILE [RUNS]\n".utf8))
             exit(64)
+        }
+        if args[1] == "triage", args.count >= 4 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let jobs = args.count > 4 ? Int(args[4]) ?? 1 : 1
+            do {
+                let summary = try TriageRunner(analyzer: Analyzer(), jobs: jobs).run(directory: args[2], output: args[3])
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                print(String(format: "%d bundles in %.3f s", summary.bundles.count, seconds))
+            } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                exit(1)
+            }
+            return
         }
         if args[1] == "analyze-stages" {
             analyzeStages(path: args[2])

@@ -1,0 +1,46 @@
+import ForensicsCore
+import Foundation
+import Testing
+
+@testable import ForensicsParsers
+
+/// Formats are recognised from content, whatever the line endings.
+@Suite struct FormatSnifferTests {
+    static func crlf(_ text: String) -> [UInt8] { Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8) }
+
+    @Test func crlfErrorLogsAreErrorLogs() throws {
+        let text = try String(contentsOf: TestPaths.sampleLogs.appendingPathComponent("cdn-404-stall/errorlog.txt"), encoding: .utf8)
+        #expect(FormatSniffer.sniff(Array(text.utf8)) == .errorLog)
+        // CRLF: "\r\n" is one Character, so a String-based line split saw one line and fell back
+        // to "#Software: … means access log".
+        #expect(FormatSniffer.sniff(Self.crlf(text)) == .errorLog)
+    }
+
+    @Test(arguments: ["videojs-m3u8-parser/master.m3u8", "grafov-m3u8/master-with-hlsv7.m3u8", "videojs-m3u8-parser/streamInfInvalid.m3u8"])
+    func crlfPlaylistsStartingWithACommentArePlaylists(fixture: String) throws {
+        let text = try String(contentsOf: TestPaths.corpus.appendingPathComponent("playlists/" + fixture), encoding: .utf8)
+        #expect(FormatSniffer.sniff(Array(text.utf8)) == .playlist)
+        #expect(FormatSniffer.sniff(Self.crlf(text)) == .playlist)
+    }
+
+    @Test func recognisesEachFormatAndNothingElse() {
+        let samples: [(String, InputFormat?)] = [
+            ("\u{FEFF}  \n#EXTM3U\n", .playlist),
+            ("# comment\n\n#EXTINF:4,\n", .playlist),
+            ("#Software: AppleCoreMedia\n#Version: 1.0\n#Fields: date time s-ip cs-uri\n", .accessLog),
+            ("#Fields: date time domain comment\n", .errorLog),
+            ("#Date: 2026-11-21\n", .accessLog),
+            (#"{"log":{"creator":{"name":"Charles"},"entries":[]}}"#, .har),
+            (#"[{"type":"AVMetricPlayerItemStallEvent"}]"#, .metricEvents),
+            (#"{"events":[]}"#, .metricEvents),
+            ("2026-11-21 10:00:00 +0000  KTVHCHTTPServer  :   0x1, start server success\n", .cacheLog),
+            (#"{"unrelated":true}"#, nil),
+            ("# just a comment\n", nil),
+            ("   \n\t", nil),
+            ("", nil),
+        ]
+        for (text, expected) in samples {
+            #expect(FormatSniffer.sniff(Array(text.utf8)) == expected, "\(text.debugDescription)")
+        }
+    }
+}
