@@ -23,17 +23,20 @@ public indirect enum JSONOut: Sendable {
     }
 
     func write(into out: inout String, indent: Int) {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let closePad = String(repeating: "  ", count: indent)
         switch self {
         case .object(let pairs):
             guard !pairs.isEmpty else {
                 out += "{}"
                 return
             }
+            // Indentation is built only for containers (it was built for every scalar too).
+            let pad = String(repeating: "  ", count: indent + 1)
+            let closePad = String(repeating: "  ", count: indent)
             out += "{\n"
             for (i, (k, v)) in pairs.enumerated() {
-                out += pad + JSONOut.quote(k) + ": "
+                out += pad
+                JSONOut.appendQuoted(k, to: &out)
+                out += ": "
                 v.write(into: &out, indent: indent + 1)
                 out += i + 1 < pairs.count ? ",\n" : "\n"
             }
@@ -43,6 +46,8 @@ public indirect enum JSONOut: Sendable {
                 out += "[]"
                 return
             }
+            let pad = String(repeating: "  ", count: indent + 1)
+            let closePad = String(repeating: "  ", count: indent)
             out += "[\n"
             for (i, v) in items.enumerated() {
                 out += pad
@@ -51,7 +56,7 @@ public indirect enum JSONOut: Sendable {
             }
             out += closePad + "]"
         case .string(let s):
-            out += JSONOut.quote(s)
+            JSONOut.appendQuoted(s, to: &out)
         case .number(let d):
             out += JSONOut.number(d)
         case .integer(let i):
@@ -69,8 +74,16 @@ public indirect enum JSONOut: Sendable {
         return NumberFormat.trimmed(d, decimals: 6)
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
+    /// Appends `s` as a JSON string literal. Most strings need no escape at all: those are
+    /// copied whole after one pass over their bytes.
+    static func appendQuoted(_ s: String, to out: inout String) {
+        if !needsEscape(s) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
+        out += "\""
         for u in s.unicodeScalars {
             switch u {
             case "\"": out += "\\\""
@@ -87,6 +100,22 @@ public indirect enum JSONOut: Sendable {
                 }
             }
         }
-        return out + "\""
+        out += "\""
+    }
+
+    /// A control character, a quote, a backslash, or U+2028/U+2029 (bytes E2 80 A8/A9), which
+    /// JSON allows raw but JavaScript string literals do not.
+    static func needsEscape(_ s: String) -> Bool {
+        var s = s  // withUTF8 needs a var; a native string is not copied
+        return s.withUTF8 { b in
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                if c < 0x20 || c == 0x22 || c == 0x5C { return true }
+                if c == 0xE2, i + 2 < b.count, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 { return true }
+                i += 1
+            }
+            return false
+        }
     }
 }
