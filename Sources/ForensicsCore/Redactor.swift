@@ -32,7 +32,8 @@ public struct Redactor: Sendable {
     }
 
     func redactQueryParameters(_ text: String) -> String {
-        guard text.contains("=") else { return text }
+        // Parameters are read only inside a query, after a `?`.
+        guard text.utf8.contains(UInt8(ascii: "?")), text.utf8.contains(UInt8(ascii: "=")) else { return text }
         var out = ""
         var i = text.startIndex
         var inQuery = false
@@ -58,7 +59,7 @@ public struct Redactor: Sendable {
     }
 
     func redactSKD(_ text: String) -> String {
-        guard text.contains("skd://") else { return text }
+        guard Self.containsBytes(text, "skd://") else { return text }
         var out = ""
         var rest = Substring(text)
         while let r = rest.range(of: "skd://") {
@@ -69,7 +70,7 @@ public struct Redactor: Sendable {
     }
 
     func redactJWTs(_ text: String) -> String {
-        guard text.contains("eyJ") else { return text }
+        guard Self.containsBytes(text, "eyJ") else { return text }
         var out = ""
         var rest = Substring(text)
         while let r = rest.range(of: "eyJ") {
@@ -89,22 +90,48 @@ public struct Redactor: Sendable {
     static let headerNameCores: [[UInt8]] = ["authorization", "cookie", "x-api-key"].map { Array($0.utf8) }
 
     /// True when the text may name a secret header: one of the name cores appears in the text
-    /// lower-cased. ASCII text is folded byte by byte; other text goes through Unicode
-    /// `lowercased()`, which also maps look-alikes that Foundation's case-insensitive search
-    /// matches (the Kelvin sign lower-cases to `k`), so redaction cannot be evaded that way. The
-    /// letters whose case folding differs from their lower case (ß, ſ, ligatures) make none of
-    /// the letters in the cores.
+    /// once letter case is folded. ASCII letters are folded byte by byte. Of all non-ASCII
+    /// characters only the Kelvin sign (U+212A, bytes E2 84 AA) lower-cases to a letter of the
+    /// cores (`k`), and Foundation's case-insensitive search matches it, so it is read as `k`
+    /// and redaction cannot be evaded with it. (İ lower-cases to `i` plus a combining dot, which
+    /// cannot complete a match; ß, ſ and ligatures fold to letters the cores do not use.)
     static func mayNameSecretHeader(_ text: String) -> Bool {
-        let folded: [UInt8]
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            folded = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        } else {
-            folded = Array(text.lowercased().utf8)
+        var folded: [UInt8] = []
+        folded.reserveCapacity(text.utf8.count)
+        var text = text  // withUTF8 needs a var; a native string is not copied
+        text.withUTF8 { b in
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                if c == 0xE2, i + 2 < b.count, b[i + 1] == 0x84, b[i + 2] == 0xAA {
+                    folded.append(UInt8(ascii: "k"))
+                    i += 3
+                    continue
+                }
+                folded.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+                i += 1
+            }
         }
         return headerNameCores.contains { core in
             guard folded.count >= core.count else { return false }
             for start in 0...(folded.count - core.count) where folded[start] == core[0] {
                 if core.indices.allSatisfy({ folded[start + $0] == core[$0] }) { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether the text holds this ASCII byte sequence (for the cheap tests that let most texts
+    /// skip a redaction pass). Pass literals of two characters or more: a one-character
+    /// `StaticString` may be stored as a scalar, without UTF-8 bytes.
+    static func containsBytes(_ text: String, _ needle: StaticString) -> Bool {
+        let m = needle.utf8CodeUnitCount
+        var text = text
+        return text.withUTF8 { b in
+            guard b.count >= m else { return false }
+            let n = UnsafeBufferPointer(start: needle.utf8Start, count: m)
+            for start in 0...(b.count - m) where b[start] == n[0] {
+                if (1..<m).allSatisfy({ b[start + $0] == n[$0] }) { return true }
             }
             return false
         }
