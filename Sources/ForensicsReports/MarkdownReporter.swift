@@ -151,7 +151,10 @@ public struct MarkdownReporter: Sendable {
     /// Timeline entries around the finding's first evidence record.
     func excerpt(_ s: Session, around f: Finding) -> [String] {
         guard let anchor = f.evidence.first,
-            let index = s.entries.firstIndex(where: { $0.location == anchor.location })
+            // Line first: an integer rejects almost every entry before the file names are compared.
+            let index = s.entries.firstIndex(where: {
+                $0.location.line == anchor.location.line && $0.location.file == anchor.location.file
+            })
         else { return [] }
         let lo = max(0, index - excerptRadius)
         let hi = min(s.entries.count - 1, index + excerptRadius)
@@ -186,7 +189,9 @@ public struct MarkdownReporter: Sendable {
         var requests: [String] = []
         var count = 0
         for e in s.entries {
-            guard let r = e.record.request, let t = e.time, count < 60 else { continue }
+            // At most 60 requests are drawn: stop there instead of walking the rest of a long timeline.
+            if count == 60 { break }
+            guard let r = e.record.request, let t = e.time else { continue }
             count += 1
             let end = max(e.endTime ?? t, t + 0.001)
             let label = Self.mermaidLabel("\(r.kind.rawValue) \(r.url.split(separator: "/").last ?? "")")
