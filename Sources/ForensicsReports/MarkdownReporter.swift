@@ -37,8 +37,23 @@ public struct MarkdownReporter: Sendable {
     }
 
     /// Text inside a code span: backticks cannot appear, so they are replaced.
+    /// Text for inside a code span in a table cell (file names, session ids: they come from the
+    /// bundle, so an archive member can be named anything). Scalar by scalar, so that a combining
+    /// mark cannot hide a character from the replacement: a backtick would end the span, a `|`
+    /// splits a table cell even inside a span (GFM), a line end would start a new block.
     func code(_ s: String) -> String {
-        text.redactor.redact(s).replacingBackticks()
+        var out = String.UnicodeScalarView()
+        for u in text.redactor.redact(s).unicodeScalars {
+            switch u {
+            case "`": out.append("'")
+            case "|":
+                out.append("\\")
+                out.append("|")
+            default:
+                out.append(u.value < 0x20 || u.value == 0x7F ? " " : u)
+            }
+        }
+        return String(out)
     }
 
     func session(_ r: AnalysisReport.SessionResult) -> [String] {
@@ -279,11 +294,5 @@ public struct MarkdownReporter: Sendable {
         }
         out.append("")
         return out
-    }
-}
-
-extension String {
-    func replacingBackticks() -> String {
-        String(map { $0 == "`" ? "'" : $0 })
     }
 }

@@ -41,6 +41,39 @@ import Testing
         #expect(!markdown.split(separator: "\n").contains { $0.hasPrefix("X.ts") })
     }
 
+    @Test func hostileFileNamesCannotBreakOrInjectIntoMarkdown() throws {
+        // Archive members can be named anything: a pipe, a backtick carrying a combining mark
+        // (one Character with it), a line end and a heading.
+        let name = "logs/a|b`\u{301}c\r\n## Injected heading.jsonl"
+        let script = """
+            0.000 multivariant https://cdn.example.com/master.m3u8 200 0.100
+            0.700 initial-ltku variant=8M
+            10.00 segment https://cdn.example.com/s1.ts 503 0.050 dur=6
+            10.20 segment https://cdn.example.com/s2.ts 503 0.050 dur=6
+            10.50 segment https://cdn.example.com/s3.ts 503 0.050 dur=6
+            """
+        let report = Analyzer().analyze(files: [(name, Array(TimelineScript.compile(script).utf8))])
+        let markdown = MarkdownReporter(toolVersion: "test").render(report)
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(!lines.contains { $0.hasPrefix("## Injected") })
+        #expect(!markdown.contains("\r"))
+        func pipes(_ line: Substring) -> Int { line.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count }
+        var rows = 0
+        var separator: Substring?  // the `| --- | --- |` row of the table being read
+        for line in lines {
+            if line.hasPrefix("| ---") { separator = line }
+            guard line.contains("Injected heading") else { continue }
+            // No bare pipe from the name, and its code span is never closed early.
+            #expect(!line.contains("a|b"), "\(line)")
+            #expect(!line.contains("`\u{301}"), "\(line)")
+            if line.hasPrefix("| "), let separator {
+                rows += 1
+                #expect(pipes(line) == pipes(separator), "\(line)")
+            }
+        }
+        #expect(rows > 0)
+    }
+
     @Test func jsonReportStaysValidJSONWithHostileText() throws {
         let json = JSONReporter(toolVersion: "test").render(hostileReport())
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
