@@ -4,7 +4,10 @@ import ForensicsReports
 /// Writes the triage overview: `index.md` (sessions ranked worst first, counts per rule and
 /// severity, KPI distributions, errors per CDN host and status) and `triage.json`.
 public struct TriageReporter: Sendable {
-    public init() {}
+    /// The same redactor as the run's (`--no-redact` must hold for the overview too).
+    public var redactor: Redactor
+
+    public init(redactor: Redactor = Redactor()) { self.redactor = redactor }
 
     struct Row {
         var bundle: BundleSummary
@@ -63,7 +66,7 @@ public struct TriageReporter: Sendable {
     ]
 
     public func markdown(_ t: TriageSummary) -> String {
-        let text = MarkdownText(redactor: Redactor())
+        let text = MarkdownText(redactor: redactor)
         let rows = rows(t)
         var out = ["# Triage", ""]
         let failed = t.bundles.filter { $0.error != nil }

@@ -46,7 +46,7 @@ struct Triage: ParsableCommand {
             throw ExitCode(1)
         }
         if showProgress { Output.stderr("\n") }
-        let reporter = TriageReporter()
+        let reporter = TriageReporter(redactor: runner.redactor)
         do {
             try Output.write(reporter.markdown(summary), to: output + "/index.md")
             try Output.write(reporter.json(summary), to: output + "/triage.json")

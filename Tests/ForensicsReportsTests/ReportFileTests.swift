@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import ForensicsCore
 @testable import PlaybackForensics
 
 /// Triage writes its per-bundle reports with plain POSIX calls; they must land whole, replace an
@@ -22,5 +23,17 @@ import Testing
         } catch {
             #expect("\(error)".contains("missing/report.md"))
         }
+    }
+}
+
+/// The triage overview follows the run's redaction setting.
+@Suite struct TriageOverviewRedactionTests {
+    @Test func noRedactHoldsForTheOverview() {
+        let summary = TriageSummary(bundles: [BundleSummary(name: "capture?token=s3cret", file: "capture", error: "unreadable")])
+        let redacted = TriageReporter().markdown(summary)
+        #expect(!redacted.contains("s3cret"))
+        #expect(redacted.contains("token=REDACTED"))
+        let kept = TriageReporter(redactor: Redactor(enabled: false)).markdown(summary)
+        #expect(kept.contains("token=s3cret"))
     }
 }
