@@ -10,7 +10,7 @@ import Testing
                            "globocom-m3u8/low-latency-part-playlist.m3u8", "comcast-mamba/hls_ad_variant_playlist.m3u8"]
 
     func segments(_ outcome: Ingestor.Outcome) -> [String] {
-        (outcome.result?.playlists.first?.segments ?? []).map { "\($0.uri)|\($0.duration)|\($0.byteRange?.description ?? "")" }
+        (outcome.result?.playlists.first.map { Array($0.segments) } ?? []).map { "\($0.uri)|\($0.duration)|\($0.byteRange?.description ?? "")" }
     }
 
     @Test(arguments: fixtures)

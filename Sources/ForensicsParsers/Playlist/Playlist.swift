@@ -97,7 +97,7 @@ public struct Playlist: Sendable {
     public var partInf: AttributeList?
     public var skip: AttributeList?
     public var contentSteering: AttributeList?
-    public var segments: [Segment] = []
+    public var segments: SegmentList
     public var variants: [VariantStream] = []
     public var iFrameVariants: [VariantStream] = []
     public var renditions: [Rendition] = []
@@ -111,7 +111,12 @@ public struct Playlist: Sendable {
     public var otherTags: [Tag] = []
     public var comments: [Tag] = []
 
-    public init(url: String?) { self.url = url }
+    public init(url: String?) { self.init(url: url, resolver: URIResolver(base: url)) }
+
+    init(url: String?, resolver: URIResolver) {
+        self.url = url
+        self.segments = SegmentList(resolver: resolver)
+    }
 
     /// The condensed view used by correlation and rules.
     public var snapshot: PlaylistSnapshot {
@@ -122,12 +127,12 @@ public struct Playlist: Sendable {
                 url: $0.resolvedURI)
         }
         s.hasSessionKey = !sessionKeys.isEmpty
-        s.hasKeys = segments.contains { $0.key.map { $0.method != "NONE" } ?? false }
+        s.hasKeys = segments.hasKeys
         s.segmentCount = segments.count
         s.targetDuration = targetDuration
         s.mediaSequence = mediaSequence
         s.endList = endList
-        s.segmentURIs = segments.count <= 20_000 ? segments.map(\.resolvedURI) : []
+        s.segmentURIs = segments.count <= 20_000 ? segments.indices.map { segments.resolvedURI(at: $0) } : []
         return s
     }
 }

@@ -51,16 +51,16 @@ public struct PlaylistParser {
         let resolver: URIResolver
         var sawFirstLine = false
         var pendingDuration: Double?
-        var pendingTitle: String?
+        var pendingTitle: Playlist.SegmentList.Span?
         var pendingByteRange: ByteRange?
         var pendingDiscontinuity = false
-        var pendingProgramDateTime: String?
+        var pendingProgramDateTime: Playlist.SegmentList.Span?
         var pendingGap = false
-        var pendingBitrate: Int64?
         var pendingParts: [Playlist.Part] = []
         var pendingStreamInf: (AttributeList, Int)?
-        var currentKey: Playlist.Key?
-        var currentMap: Playlist.MapInfo?
+        /// Indices into the segment list's key and map tables (-1: none).
+        var currentKey: Int32 = -1
+        var currentMap: Int32 = -1
         var lastByteRangeEnd: [String: Int64] = [:]
         var discontinuityCount: Int64 = 0
         var bitrateCarry: Int64?
@@ -69,9 +69,9 @@ public struct PlaylistParser {
 
         init(file: String, url: String?, imported: [String: String]) {
             self.file = file
-            self.playlist = Playlist(url: url)
-            self.imported = imported
             self.resolver = URIResolver(base: url)
+            self.playlist = Playlist(url: url, resolver: resolver)
+            self.imported = imported
         }
 
         mutating func diag(_ line: Int, _ severity: Severity, _ message: String) {
@@ -102,7 +102,7 @@ public struct PlaylistParser {
             } else if line[0] == UInt8(ascii: "#") {
                 addComment(line, number)
             } else {
-                handleURI(String(decoding: line.trimmingBlanks(), as: UTF8.self), number)
+                handleURI(line.trimmingBlanks(), number)
             }
         }
 
@@ -270,13 +270,13 @@ public struct PlaylistParser {
             case .byteRange:
                 pendingByteRange = parseByteRange(v, uri: nil, number)
             case .programDateTime:
-                pendingProgramDateTime = text(v)
+                pendingProgramDateTime = playlist.segments.store(v)
             case .gap:
                 pendingGap = true
             case .bitrate:
                 if let n = DecimalScanner.int64(v.trimmingBlanks()) { bitrateCarry = n } else { diag(number, .warning, "invalid EXT-X-BITRATE '\(text(v))'") }
             case .key:
-                currentKey = parseKey(v, tag, number)
+                currentKey = playlist.segments.add(parseKey(v, tag, number))
             case .sessionKey:
                 playlist.isMultivariant = true
                 playlist.sessionKeys.append(parseKey(v, tag, number))
@@ -284,7 +284,7 @@ public struct PlaylistParser {
                 let a = attributes(v, tag, number)
                 if let uri = a["URI"] {
                     let range = a["BYTERANGE"].flatMap { parseByteRange($0, uri: "map:" + uri, number) }
-                    currentMap = Playlist.MapInfo(uri: resolve(uri), byteRange: range, line: number)
+                    currentMap = playlist.segments.add(Playlist.MapInfo(uri: resolve(uri), byteRange: range, line: number))
                 } else {
                     diag(number, .warning, "spec violation: EXT-X-MAP without URI")
                 }
@@ -366,7 +366,7 @@ public struct PlaylistParser {
                 pendingDuration = nil
             }
             if let comma, comma + 1 < v.count {
-                pendingTitle = text(UnsafeBufferPointer(rebasing: v[(comma + 1)...]))
+                pendingTitle = playlist.segments.store(UnsafeBufferPointer(rebasing: v[(comma + 1)...]))
             }
             lastExtinfLine = number
         }
@@ -401,12 +401,19 @@ public struct PlaylistParser {
             return nil
         }
 
-        mutating func handleURI(_ rawURI: String, _ number: Int) {
-            let uri = substitute(rawURI)
+        mutating func handleURI(_ bytes: UnsafeBufferPointer<UInt8>, _ number: Int) {
             if let (attrs, line) = pendingStreamInf {
                 pendingStreamInf = nil
+                let uri = substitute(String(decoding: bytes, as: UTF8.self))
                 playlist.variants.append(.init(uri: uri, resolvedURI: resolve(uri), attributes: attrs, isIFrame: false, line: line))
                 return
+            }
+            // Only playlists that define variables pay for a string here.
+            let uri: Playlist.SegmentList.Span
+            if !playlist.defines.isEmpty, bytes.firstIndex(ofByte: UInt8(ascii: "{")) != nil {
+                uri = playlist.segments.store(substitute(String(decoding: bytes, as: UTF8.self)))
+            } else {
+                uri = playlist.segments.store(bytes)
             }
             var duration = pendingDuration
             if duration == nil {
@@ -416,19 +423,20 @@ public struct PlaylistParser {
             if pendingDiscontinuity { discontinuityCount &+= 1 }
             let range = pendingByteRange
             let sequence = playlist.mediaSequence &+ skippedSegments &+ Int64(playlist.segments.count)
+            let parts = playlist.segments.add(pendingParts)
             playlist.segments.append(
-                Playlist.Segment(
-                    uri: uri, resolvedURI: resolve(uri), duration: duration ?? 0, title: pendingTitle, byteRange: range,
-                    discontinuity: pendingDiscontinuity, discontinuitySequence: discontinuityCount,
-                    mediaSequence: sequence, programDateTime: pendingProgramDateTime, key: currentKey, map: currentMap,
-                    gap: pendingGap, bitrate: bitrateCarry, parts: pendingParts, line: number))
+                .init(
+                    uri: uri, title: pendingTitle, programDateTime: pendingProgramDateTime, duration: duration ?? 0,
+                    discontinuitySequence: discontinuityCount, mediaSequence: sequence, line: number, byteRange: range,
+                    bitrate: bitrateCarry, key: currentKey, map: currentMap, parts: parts,
+                    discontinuity: pendingDiscontinuity, gap: pendingGap))
             pendingDuration = nil
             pendingTitle = nil
             pendingByteRange = nil
             pendingDiscontinuity = false
             pendingProgramDateTime = nil
             pendingGap = false
-            pendingParts = []
+            if !pendingParts.isEmpty { pendingParts = [] }
             lastExtinfLine = nil
         }
 

@@ -10,7 +10,7 @@ import Foundation
 /// segments — are merged directly, which RFC 3986 §5.2.2–5.2.3 defines as a string operation.
 /// Everything else (dot segments, `//host`, fragments, unusual characters) goes to Foundation, so
 /// the results are the same as before; a test compares both paths.
-struct URIResolver {
+struct URIResolver: Sendable {
     let base: String?
     /// `scheme://authority/dir/`: what a relative path is appended to.
     private let directory: String?

@@ -1,0 +1,177 @@
+import ForensicsCore
+
+extension Playlist {
+    /// The segments of a media playlist: a collection of `Segment` values, stored by row and built
+    /// when read.
+    ///
+    /// Why not `[Segment]`: a 24-hour playlist has tens of thousands of segments, and a `Segment`
+    /// is a 330-byte value holding up to eight heap references (URI, resolved URI, title,
+    /// date-time, the key's and the map's strings). Making, copying and freeing those cost more
+    /// than reading the playlist. Here a segment is one row of plain values: its texts are byte
+    /// spans in one buffer shared by all segments, its key and map are indices into tables that
+    /// hold each `EXT-X-KEY`/`EXT-X-MAP` once, and its resolved URI is made only when asked for.
+    /// Nothing is lost: every field of `Segment` is there on access.
+    public struct SegmentList: RandomAccessCollection, Sendable {
+        /// Where a text sits in `text`: which chunk, where in it, how many bytes.
+        struct Span {
+            var chunk: Int32
+            var start: Int32
+            /// -1: no text (a segment without a title or date-time).
+            var count: Int32
+
+            static let none = Span(chunk: 0, start: 0, count: -1)
+            var isNone: Bool { count < 0 }
+        }
+
+        /// One segment, without references (copying it is a plain memory copy), 112 bytes:
+        /// optional values are flags, so that a 24-hour playlist's rows touch few pages.
+        struct Row {
+            var uri: Span
+            var title: Span
+            var programDateTime: Span
+            /// Indices into `keys`, `maps` and `partLists`; -1 for none.
+            var key: Int32
+            var map: Int32
+            var parts: Int32
+            var duration: Double
+            var discontinuitySequence: Int64
+            var mediaSequence: Int64
+            var line: Int
+            var byteRangeOffset: Int64
+            var byteRangeLength: Int64
+            var bitrate: Int64
+            var flags: Flags
+
+            struct Flags: OptionSet {
+                var rawValue: UInt8
+                static let discontinuity = Flags(rawValue: 1)
+                static let gap = Flags(rawValue: 2)
+                static let byteRange = Flags(rawValue: 4)
+                static let byteRangeLength = Flags(rawValue: 8)
+                static let bitrate = Flags(rawValue: 16)
+            }
+
+            init(
+                uri: Span, title: Span?, programDateTime: Span?, duration: Double, discontinuitySequence: Int64,
+                mediaSequence: Int64, line: Int, byteRange: ByteRange?, bitrate: Int64?, key: Int32, map: Int32,
+                parts: Int32, discontinuity: Bool, gap: Bool
+            ) {
+                self.uri = uri
+                self.title = title ?? .none
+                self.programDateTime = programDateTime ?? .none
+                (self.key, self.map, self.parts) = (key, map, parts)
+                self.duration = duration
+                self.discontinuitySequence = discontinuitySequence
+                self.mediaSequence = mediaSequence
+                self.line = line
+                byteRangeOffset = byteRange?.offset ?? 0
+                byteRangeLength = byteRange?.length ?? 0
+                self.bitrate = bitrate ?? 0
+                flags = []
+                if discontinuity { flags.insert(.discontinuity) }
+                if gap { flags.insert(.gap) }
+                if byteRange != nil { flags.insert(.byteRange) }
+                if byteRange?.length != nil { flags.insert(.byteRangeLength) }
+                if bitrate != nil { flags.insert(.bitrate) }
+            }
+
+            var byteRange: ByteRange? {
+                flags.contains(.byteRange)
+                    ? ByteRange(offset: byteRangeOffset, length: flags.contains(.byteRangeLength) ? byteRangeLength : nil)
+                    : nil
+            }
+        }
+
+        /// Rows and texts grow in chunks: a growing array copies everything it holds each time it
+        /// doubles, which was a quarter of the parse of a 43,200-segment playlist.
+        var rows = ChunkedArray<Row>()
+        /// The UTF-8 bytes of every segment's URI, title and date-time, in chunks of 64 KiB.
+        var text: [[UInt8]] = []
+        static let textChunkSize = 64 * 1024
+        var keys: [Key] = []
+        var maps: [MapInfo] = []
+        var partLists: [[Part]] = []
+        let resolver: URIResolver
+
+        init(resolver: URIResolver) {
+            self.resolver = resolver
+        }
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { rows.count }
+
+        public subscript(position: Int) -> Segment {
+            let r = rows[position]
+            let uri = string(r.uri)
+            return Segment(
+                uri: uri, resolvedURI: resolver.resolve(uri), duration: r.duration,
+                title: r.title.isNone ? nil : string(r.title), byteRange: r.byteRange,
+                discontinuity: r.flags.contains(.discontinuity), discontinuitySequence: r.discontinuitySequence,
+                mediaSequence: r.mediaSequence, programDateTime: r.programDateTime.isNone ? nil : string(r.programDateTime),
+                key: r.key >= 0 ? keys[Int(r.key)] : nil, map: r.map >= 0 ? maps[Int(r.map)] : nil,
+                gap: r.flags.contains(.gap), bitrate: r.flags.contains(.bitrate) ? r.bitrate : nil,
+                parts: r.parts >= 0 ? partLists[Int(r.parts)] : [], line: r.line)
+        }
+
+        /// The URI as written (after variable substitution), without building the whole segment.
+        public func uri(at position: Int) -> String { string(rows[position].uri) }
+
+        /// The URI resolved against the playlist's URL.
+        public func resolvedURI(at position: Int) -> String { resolver.resolve(uri(at: position)) }
+
+        /// Whether any segment is encrypted (a key other than `METHOD=NONE` applies to it).
+        public var hasKeys: Bool {
+            let encrypted = keys.map { $0.method != "NONE" }
+            return rows.contains { $0.key >= 0 && encrypted[Int($0.key)] }
+        }
+
+        func string(_ span: Span) -> String {
+            let start = Int(span.start)
+            return text[Int(span.chunk)].withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + Int(span.count))]), as: UTF8.self)
+            }
+        }
+
+        /// Keeps bytes for a later row and says where they are. A text never straddles two chunks;
+        /// one longer than a chunk gets a chunk of its own.
+        mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) -> Span {
+            // Lines are cut far below this by the line reader; the clamp keeps the offsets in range.
+            let count = Swift.min(bytes.count, Int(Int32.max) - Self.textChunkSize)
+            if text.isEmpty || text[text.count - 1].count + count > Self.textChunkSize {
+                var chunk: [UInt8] = []
+                chunk.reserveCapacity(Swift.max(Self.textChunkSize, count))
+                text.append(chunk)
+            }
+            let last = text.count - 1
+            let span = Span(chunk: Int32(truncatingIfNeeded: last), start: Int32(truncatingIfNeeded: text[last].count), count: Int32(truncatingIfNeeded: count))
+            text[last].append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<count]))
+            return span
+        }
+
+        mutating func store(_ string: String) -> Span {
+            var string = string
+            return string.withUTF8 { store($0) }
+        }
+
+        /// Adds a key tag; rows refer to it by the returned index.
+        /// (Outgrowing `Int32` would take two billion tags, tens of gigabytes of playlist, far above
+        /// the default 2 GiB decompressed-size limit; clamped, an index still names an entry.)
+        mutating func add(_ key: Key) -> Int32 {
+            keys.append(key)
+            return Int32(clamping: keys.count - 1)
+        }
+
+        mutating func add(_ map: MapInfo) -> Int32 {
+            maps.append(map)
+            return Int32(clamping: maps.count - 1)
+        }
+
+        mutating func add(_ parts: [Part]) -> Int32 {
+            guard !parts.isEmpty else { return -1 }
+            partLists.append(parts)
+            return Int32(clamping: partLists.count - 1)
+        }
+
+        mutating func append(_ row: Row) { rows.append(row) }
+    }
+}
