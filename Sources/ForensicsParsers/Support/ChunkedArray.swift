@@ -6,10 +6,13 @@
 /// quarter of the parse. Here appending never moves what is already stored, while chunks still
 /// grow geometrically (few allocations, large ones eligible for huge pages; at most half of the
 /// last chunk unused). Chunk `k` holds `base << k` elements, so an index maps to its chunk with
-/// one leading-zero count.
+/// one leading-zero count. The chunk being filled is kept apart (`tail`) so that an append
+/// touches one array, not an array inside an array.
 struct ChunkedArray<Element>: RandomAccessCollection {
-    private var chunks: [[Element]] = []
-    private(set) var count = 0
+    /// The full chunks, in order.
+    private var full: [[Element]] = []
+    /// The chunk being filled: chunk number `full.count`.
+    private var tail: [Element] = []
     /// log2 of the first chunk's size.
     private static var baseShift: Int { 8 }
 
@@ -17,30 +20,30 @@ struct ChunkedArray<Element>: RandomAccessCollection {
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
+    var count: Int { ((1 << (Self.baseShift + full.count)) - (1 << Self.baseShift)) + tail.count }
 
     subscript(position: Int) -> Element {
         precondition(position >= 0 && position < count, "index out of range")
-        let (chunk, offset) = Self.locate(position)
-        return chunks[chunk][offset]
-    }
-
-    /// Chunk `k` starts at `(2^k - 1) << baseShift`: adding the base size turns a position into a
-    /// number whose highest bit names the chunk.
-    private static func locate(_ position: Int) -> (chunk: Int, offset: Int) {
-        let shifted = position + (1 << baseShift)
+        // Chunk `k` starts at `(2^k - 1) << baseShift`: adding the base size turns a position into
+        // a number whose highest bit names the chunk.
+        let shifted = position + (1 << Self.baseShift)
         let highBit = Int.bitWidth - 1 - shifted.leadingZeroBitCount
-        let chunk = highBit - baseShift
-        return (chunk, shifted - (1 << highBit))
+        let chunk = highBit - Self.baseShift
+        let offset = shifted - (1 << highBit)
+        return chunk < full.count ? full[chunk][offset] : tail[offset]
     }
 
     mutating func append(_ element: Element) {
-        if chunks.isEmpty || chunks[chunks.count - 1].count == (1 << (Self.baseShift + chunks.count - 1)) {
-            var chunk: [Element] = []
-            chunk.reserveCapacity(1 << (Self.baseShift + chunks.count))
-            chunks.append(chunk)
+        // By the chunk's size, not the array's capacity: an allocation may hold more than asked.
+        let chunkSize = 1 << (Self.baseShift + full.count)
+        if tail.count == chunkSize {
+            full.append(tail)
+            tail = []
+            tail.reserveCapacity(chunkSize << 1)
+        } else if tail.capacity == 0 {
+            tail.reserveCapacity(chunkSize)
         }
-        chunks[chunks.count - 1].append(element)
-        count += 1
+        tail.append(element)
     }
 }
 
