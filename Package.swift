@@ -54,7 +54,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "playback-forensics-fuzz",
-            dependencies: ["ForensicsParsers", "ForensicsCore"]
+            dependencies: ["ForensicsParsers", "ForensicsCore", "ForensicsReports", "PlaybackForensics"]
         ),
         .testTarget(
             name: "ForensicsParsersTests",

@@ -1,10 +1,14 @@
 import ForensicsCore
 import ForensicsParsers
+import ForensicsReports
 import Foundation
+import PlaybackForensics
 
 /// One fuzz entry point per parser, chosen by the `PF_FUZZ_TARGET` environment variable:
-/// `playlist`, `har`, `metric-events`, `access-log`, `cache-log`, `bundle` (gzip + sniffing +
-/// every parser). Each runs the real ingest path on the input bytes; any crash is a bug.
+/// `playlist`, `har`, `metric-events`, `access-log`, `cache-log` run the real ingest path of that
+/// format on the input bytes; `bundle` takes the bytes as a bundle file (zip, tar, tar.gz, gzip or
+/// a single log, recognised by content) and runs everything a user's `analyze` runs: the bundle
+/// reader, sniffing, every parser, correlation, the rules and both reports. Any crash is a bug.
 enum FuzzTarget: String, CaseIterable {
     case playlist
     case har
@@ -21,6 +25,10 @@ enum FuzzTarget: String, CaseIterable {
         var limits = BundleLimits()
         limits.maxDecompressedSize = 64 << 20
         limits.maxLineLength = 1 << 20
+        if self == .bundle {
+            Self.analyzeAsBundle(bytes, limits: limits)
+            return
+        }
         let format: InputFormat? =
             switch self {
             case .playlist: .playlist
@@ -34,5 +42,19 @@ enum FuzzTarget: String, CaseIterable {
             .ingest(BundleMember(path: "fuzz", open: { MemoryByteSource(bytes) }))
         // Touch the results the way the reporters do.
         for record in outcome.result?.records ?? [] { _ = record.summary }
+    }
+
+    /// The bundle reader reads paths (archives are opened by ZIPFoundation and the tar reader
+    /// from files), so each input is first written to a scratch file named after the process.
+    static let scratchPath = NSTemporaryDirectory() + "pf-fuzz-bundle-\(ProcessInfo.processInfo.processIdentifier)"
+
+    static func analyzeAsBundle(_ bytes: [UInt8], limits: BundleLimits) {
+        guard FileManager.default.createFile(atPath: scratchPath, contents: Data(bytes)) else { return }
+        defer { try? FileManager.default.removeItem(atPath: scratchPath) }
+        let analyzer = Analyzer(ingestor: Ingestor(limits: limits))
+        // A bundle that cannot be read at all is an error the CLI reports; not a crash.
+        guard let report = try? analyzer.analyze(path: scratchPath) else { return }
+        _ = MarkdownReporter(toolVersion: "fuzz").render(report)
+        _ = JSONReporter(toolVersion: "fuzz").render(report)
     }
 }
