@@ -86,6 +86,35 @@ import ZIPFoundation
         #expect(report.diagnostics.contains { $0.location == SourceLocation(file: "long.jsonl", line: 2) })
     }
 
+    /// The issue's size: a single line of 1 GiB, streamed (never on disk, never in memory whole)
+    /// through the real ingest path with the default limits. The line is cut at the line-length
+    /// limit with a diagnostic, and the event after it is still read.
+    @Test func aOneGigabyteLineIsCutWithTheDefaultLimits() throws {
+        /// A metric dump of a good event, an event whose string runs for 1 GiB, and another good event.
+        struct GigabyteLineSource: ByteSource {
+            static let filler = [UInt8](repeating: 0x61, count: 1 << 20)
+            var step = 0
+            mutating func nextChunk() throws -> [UInt8]? {
+                defer { step += 1 }
+                switch step {
+                case 0: return Array(HostileInputTests.good.utf8) + Array(#"{"type":"AVMetricErrorEvent","x":""#.utf8)
+                case 1...1024: return Self.filler
+                case 1025:
+                    return Array("\"}\n".utf8) + Array(HostileInputTests.good.replacingOccurrences(of: "07:31", with: "07:32").utf8)
+                default: return nil
+                }
+            }
+        }
+        let outcome = Ingestor().ingest(BundleMember(path: "gigabyte.jsonl", open: { GigabyteLineSource() }))
+        let result = try #require(outcome.result)
+        #expect(outcome.format == .metricEvents)
+        #expect(result.records.count == 2)
+        #expect(
+            (outcome.diagnostics + result.diagnostics).contains {
+                $0.location == SourceLocation(file: "gigabyte.jsonl", line: 2) && $0.message.contains("too long")
+            }, "the 1 GiB line is named and said to be cut")
+    }
+
     @Test func nulBytesInvalidUTF8AndUTF16AreDiagnosed() throws {
         let dir = try bundle()
         defer { try? FileManager.default.removeItem(at: dir) }
