@@ -6,9 +6,11 @@ extension Session {
     ///
     /// Lazy: every rule walks this, and building it as an array copied every request entry of
     /// the session once per rule (tens of megabytes for a long dump) before any rule filtered it.
-    var requestEntries: some Sequence<(index: Int, entry: TimelineEntry, request: MediaRequest)> {
+    /// An item reads its entry only when asked (`item.entry`): a `TimelineEntry` is a large value
+    /// full of references, and most rules drop most requests after looking at the request alone.
+    var requestEntries: some Sequence<TimelineItem<MediaRequest>> {
         let entries = entries
-        return entries.indices.lazy.compactMap { i in entries[i].record.request.map { (i, entries[i], $0) } }
+        return entries.indices.lazy.compactMap { i in entries[i].record.request.map { TimelineItem(entries, i, $0) } }
     }
 
     /// The request as the best source saw it, with a failure seen by any source folded in.
@@ -27,14 +29,16 @@ extension Session {
     }
 
     /// Media requests (segments and maps) that failed: HTTP ≥ 400 or a transport error.
-    var failedMediaRequests: some Sequence<(index: Int, entry: TimelineEntry, request: MediaRequest)> {
+    var failedMediaRequests: some Sequence<TimelineItem<MediaRequest>> {
         let session = self
         return requestEntries.lazy.compactMap { item in
             // Merging other views never changes the kind: test it before paying for the merge.
-            guard item.request.kind == .segment || item.request.kind == .map,
-                let r = session.mergedRequest(item.entry), r.failed
-            else { return nil }
-            return (item.index, item.entry, r)
+            guard item.request.kind == .segment || item.request.kind == .map else { return nil }
+            // Without other views the request is already the merged one.
+            let entry = item.entry
+            let r = entry.otherViews.isEmpty ? item.request : session.mergedRequest(entry)
+            guard let r, r.failed else { return nil }
+            return TimelineItem(item.entries, item.index, r)
         }
     }
 
@@ -66,10 +70,34 @@ extension Session {
     }
 
     /// Proxy events with their index.
-    var proxyEntries: some Sequence<(index: Int, entry: TimelineEntry, event: ProxyEvent)> {
+    var proxyEntries: some Sequence<TimelineItem<ProxyEvent>> {
         let entries = entries
-        return entries.indices.lazy.compactMap { i in entries[i].record.proxyEvent.map { (i, entries[i], $0) } }
+        return entries.indices.lazy.compactMap { i in entries[i].record.proxyEvent.map { TimelineItem(entries, i, $0) } }
     }
+}
+
+/// One timeline entry's typed payload (a request, a proxy event) with its position; the entry
+/// itself is read from the timeline when asked for.
+struct TimelineItem<Value> {
+    let entries: [TimelineEntry]
+    let index: Int
+    let value: Value
+
+    init(_ entries: [TimelineEntry], _ index: Int, _ value: Value) {
+        self.entries = entries
+        self.index = index
+        self.value = value
+    }
+
+    var entry: TimelineEntry { entries[index] }
+}
+
+extension TimelineItem where Value == MediaRequest {
+    var request: MediaRequest { value }
+}
+
+extension TimelineItem where Value == ProxyEvent {
+    var event: ProxyEvent { value }
 }
 
 /// Union length of intervals (seconds), so overlapping requests of one phase count once.
