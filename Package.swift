@@ -24,7 +24,6 @@ let package = Package(
             name: "ForensicsParsers",
             dependencies: [
                 "ForensicsCore", "CSystemZlib",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .target(name: "ForensicsCorrelation", dependencies: ["ForensicsCore"]),

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target (AddressSanitizer) until it has executed RUNS inputs or SECONDS have
 # passed, whichever comes first, seeded from ../shared/corpus and SampleLogs/. Crashes land in
-# Fuzz/crashes/TARGET/; the corpus each target grows is kept in .build-fuzz/corpus/TARGET.
+# Fuzz/crashes/TARGET/; once fixed, move each to Fuzz/regressions/TARGET/, which `swift test`
+# replays and which seeds the next runs. The corpus each target grows is kept in
+# .build-fuzz/corpus/TARGET.
 #
 # Usage: Scripts/fuzz.sh [SECONDS] [TARGET…]      (default 1800 s; all six targets)
 # Environment: RUNS (default 10000000), MAX_LEN (default 16384 bytes).
@@ -36,7 +38,7 @@ trap 'rm -rf "$seeds"' EXIT
 i=0
 while IFS= read -r f; do
   i=$((i + 1)); cp "$f" "$seeds/seed-$i"
-done < <(find ../shared/corpus SampleLogs -type f ! -name '*.md' 2>/dev/null | sort)
+done < <(find ../shared/corpus SampleLogs Fuzz/regressions -type f ! -name '*.md' 2>/dev/null | sort)
 for t in $targets; do
   mkdir -p "Fuzz/crashes/$t" "$scratch/corpus/$t"
   echo "== $t (at most $seconds s or $runs runs, max_len $max_len) at $commit"

@@ -44,7 +44,7 @@ enum FuzzTarget: String, CaseIterable {
         for record in outcome.result?.records ?? [] { _ = record.summary }
     }
 
-    /// The bundle reader reads paths (archives are opened by ZIPFoundation and the tar reader
+    /// The bundle reader reads paths (zip archives are read with `pread`, tar ones streamed
     /// from files), so each input is first written to a scratch file named after the process.
     static let scratchPath = NSTemporaryDirectory() + "pf-fuzz-bundle-\(ProcessInfo.processInfo.processIdentifier)"
 

@@ -1,6 +1,5 @@
 import Foundation
 import ForensicsCore
-import ZIPFoundation
 
 /// Walks a bundle — a directory, a `.zip`, a `.tar`/`.tar.gz`, a single file, or stdin (`-`) —
 /// and hands each member to a visitor, one at a time, in a deterministic (sorted) order.
@@ -152,38 +151,29 @@ public struct BundleReader {
     private func readZip(
         path: String, display: String, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
     ) throws {
-        let archive: Archive
+        let archive: ZipArchiveReader
+        let listed: [ZipArchiveReader.Member]
         do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+            archive = try ZipArchiveReader(path: path)
+            // One more than the limit, to know that there were more.
+            listed = try archive.members(limit: limits.maxMembers + 1)
         } catch {
             diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "cannot open zip archive: \(error)"))
             return
         }
-        let entries = archive.filter { $0.type == .file }.sorted { $0.path < $1.path }
+        var entries = listed.filter { !$0.isDirectory && !$0.isSymbolicLink }
         if entries.count > limits.maxMembers {
             diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "more than \(limits.maxMembers) members: the rest is not read"))
+            entries = Array(entries.prefix(limits.maxMembers))
         }
-        for entry in entries.prefix(limits.maxMembers) {
-            let name = display + "/" + Self.safeName(entry.path, diagnostics: &diagnostics, archive: display)
+        for entry in entries.sorted(by: { $0.name < $1.name }) {
+            let name = display + "/" + Self.safeName(entry.name, diagnostics: &diagnostics, archive: display)
             guard entry.uncompressedSize <= UInt64(limits.maxMemberSize) else {
                 diagnostics.append(Diagnostic(SourceLocation(file: name, line: 0), .error, "member larger than \(limits.maxMemberSize) bytes: not read"))
                 continue
             }
             let limit = limits.maxMemberSize
-            try visit(BundleMember(path: name, open: {
-                var bytes: [UInt8] = []
-                do {
-                    _ = try archive.extract(entry, skipCRC32: false) { data in
-                        guard bytes.count + data.count <= limit else { throw InputError.tooLarge(path: name, limit: limit) }
-                        bytes.append(contentsOf: data)
-                    }
-                } catch let error as InputError {
-                    throw error
-                } catch {
-                    throw InputError.corruptCompression(path: name, reason: "zip member: \(error)")
-                }
-                return MemoryByteSource(bytes)
-            }))
+            try visit(BundleMember(path: name, open: { try archive.source(for: entry, name: name, limit: limit) }))
         }
     }
 

@@ -1,6 +1,7 @@
 import CSystemZlib
 
-/// Decompresses gzip (or zlib) data on the fly with the system zlib, chunk by chunk.
+/// Decompresses gzip (or zlib) data on the fly with the system zlib, chunk by chunk; with
+/// `rawDeflate`, a bare deflate stream (a zip member's data).
 ///
 /// Concatenated gzip members (what `cat a.gz b.gz` makes) are decoded one after the other.
 /// Output beyond `limit` bytes stops the stream with `InputError.tooLarge` — the defence against
@@ -16,6 +17,7 @@ public struct GzipByteSource: ByteSource {
     private var finished = false
     private var baseEnded = false
     private let box: StreamBox
+    private let rawDeflate: Bool
     private var stream: UnsafeMutablePointer<z_stream> { box.pointer }
 
     /// Owns the zlib stream so that it is released exactly once, whatever copies of the source exist.
@@ -36,13 +38,14 @@ public struct GzipByteSource: ByteSource {
         prefix.count >= 2 && prefix[0] == 0x1f && prefix[1] == 0x8b
     }
 
-    public init(_ base: any ByteSource, name: String, limit: Int) throws {
+    public init(_ base: any ByteSource, name: String, limit: Int, rawDeflate: Bool = false) throws {
         self.base = base
         self.name = name
         self.limit = limit
+        self.rawDeflate = rawDeflate
         self.box = StreamBox()
-        // 15 + 32: gzip or zlib header, detected automatically.
-        let status = inflateInit2_(stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        // 15 + 32: gzip or zlib header, detected automatically; -15: no header at all.
+        let status = inflateInit2_(stream, rawDeflate ? -15 : 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             throw InputError.corruptCompression(path: name, reason: "zlib init failed (\(status))")
         }
@@ -59,10 +62,11 @@ public struct GzipByteSource: ByteSource {
                 } else {
                     baseEnded = true
                     finished = true
+                    let kind = rawDeflate ? "deflate" : "gzip"
                     if stream.pointee.total_in > 0 || produced > 0 {
-                        throw InputError.corruptCompression(path: name, reason: "truncated gzip stream")
+                        throw InputError.corruptCompression(path: name, reason: "truncated \(kind) stream")
                     }
-                    throw InputError.corruptCompression(path: name, reason: "empty gzip stream")
+                    throw InputError.corruptCompression(path: name, reason: "empty \(kind) stream")
                 }
             }
             var status: Int32 = Z_OK
@@ -87,6 +91,9 @@ public struct GzipByteSource: ByteSource {
             switch status {
             case Z_OK, Z_BUF_ERROR:
                 break
+            case Z_STREAM_END where rawDeflate:
+                // A deflate stream is the whole member: whatever follows is not ours.
+                finished = true
             case Z_STREAM_END:
                 // Another gzip member may follow; skip trailing zero padding.
                 while inputOffset < input.count, input[inputOffset] == 0 { inputOffset += 1 }
