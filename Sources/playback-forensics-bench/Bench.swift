@@ -11,6 +11,9 @@ import PlaybackForensics
 /// (ingest, correlation, rules, Markdown and JSON reports), to show where end-to-end time goes.
 /// `playback-forensics-bench triage DIR OUTDIR [JOBS]` runs triage in-process (for profilers
 /// that cannot load the CLI binary).
+/// `playback-forensics-bench playlist-dump FILE…` prints every playlist parsed from each file with
+/// every segment in full and the diagnostics: run before and after a parser change and diff the
+/// outputs (a speed-up must not change a single field).
 /// FORMAT is an input format id (or `auto`); prints one tab-separated line:
 /// `median_seconds  MB_per_second  records_per_second  records`. The median of RUNS (default 5)
 /// full ingests (read, gunzip if gzip, parse) of the file.
@@ -33,6 +36,10 @@ struct Bench {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
                 exit(1)
             }
+            return
+        }
+        if args[1] == "playlist-dump" {
+            for path in args.dropFirst(2) { dumpPlaylists(path: path) }
             return
         }
         if args[1] == "analyze-stages" {
@@ -60,6 +67,20 @@ struct Bench {
         let median = times[times.count / 2]
         let line = String(format: "%.4f\t%.1f\t%.0f\t%d\n", median, size / 1e6 / median, Double(records) / median, records)
         FileHandle.standardOutput.write(Data(line.utf8))
+    }
+
+    static func dumpPlaylists(path: String) {
+        let outcome = Ingestor().ingest(BundleMember(path: path, open: { try FileByteSource(path: path) }))
+        var out = "== \(path) \(outcome.format?.rawValue ?? "-")\n"
+        for d in outcome.diagnostics + (outcome.result?.diagnostics ?? []) { out += "diagnostic \(d)\n" }
+        for playlist in outcome.result?.playlists ?? [] {
+            // Every field but the segment table's storage, which a parser change may lay out anew.
+            for child in Mirror(reflecting: playlist).children where child.label != "segments" {
+                out += "playlist.\(child.label ?? "?") \(String(describing: child.value))\n"
+            }
+            for segment in playlist.segments { out += "segment \(segment)\n" }
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
     }
 
     static func analyzeStages(path: String) {
