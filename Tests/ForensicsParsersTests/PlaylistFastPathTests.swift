@@ -1,3 +1,4 @@
+import ForensicsCore
 import Foundation
 import Testing
 
@@ -83,5 +84,56 @@ import Testing
             var copy = other
             #expect(copy.withUTF8 { PlaylistTag(name: $0) } == nil, "\(other)")
         }
+    }
+
+    @Test func extinfIsRecognisedAsOneWord() {
+        for (line, expected) in [
+            ("#EXTINF:2.000,", true), ("#EXTINF:", true), ("#EXTINF,2", false), ("#extinf:2", false),
+            ("#EXT-X-KEY:METHOD=NONE", false), ("#EXTINFO:2", false), ("segment.ts", false),
+        ] {
+            var copy = line
+            #expect(copy.withUTF8 { $0.count >= 8 && PlaylistParser.State.startsWithExtinf($0) } == expected, "\(line)")
+        }
+    }
+
+    /// Rows hold what every segment has; a title, date-time, byte range or bitrate lives in a side
+    /// table. Segments with and without them, interleaved, must each read back their own.
+    @Test func rarerFieldsReadBackPerSegment() {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXTINF:6.006,first title
+            a.ts
+            #EXTINF:6,
+            b.ts
+            #EXT-X-PROGRAM-DATE-TIME:2026-11-21T00:00:12.000Z
+            #EXT-X-BYTERANGE:100@5
+            #EXTINF:5.5,
+            c.ts
+            #EXT-X-BYTERANGE:50
+            #EXTINF:4,
+            c.ts
+            #EXT-X-BITRATE:800
+            #EXT-X-DISCONTINUITY
+            #EXTINF:3,t
+            d.ts
+            #EXT-X-GAP
+            #EXTINF:2,
+            e.ts
+            """
+        let segments = Array(PlaylistParser(file: "p.m3u8", url: "https://h.example/v/p.m3u8").parse(text: text).playlist.segments)
+        #expect(segments.map(\.uri) == ["a.ts", "b.ts", "c.ts", "c.ts", "d.ts", "e.ts"])
+        #expect(segments.map(\.title) == ["first title", nil, nil, nil, "t", nil])
+        #expect(segments.map(\.programDateTime) == [nil, nil, "2026-11-21T00:00:12.000Z", nil, nil, nil])
+        #expect(segments.map(\.byteRange) == [nil, nil, ByteRange(offset: 5, length: 100), ByteRange(offset: 105, length: 50), nil, nil])
+        // EXT-X-BITRATE applies to the segments after it until the next one.
+        #expect(segments.map(\.bitrate) == [nil, nil, nil, nil, 800, 800])
+        #expect(segments.map(\.discontinuity) == [false, false, false, false, true, false])
+        #expect(segments.map(\.gap) == [false, false, false, false, false, true])
+        #expect(segments.map(\.duration) == [6.006, 6, 5.5, 4, 3, 2])
+        #expect(segments.map(\.line) == [4, 6, 10, 13, 17, 20])
+        #expect(segments.first?.resolvedURI == "https://h.example/v/a.ts")
+        // The size the row's doc comment promises; growing it costs page faults on every playlist.
+        #expect(MemoryLayout<Playlist.SegmentList.Row>.stride == 64)
     }
 }

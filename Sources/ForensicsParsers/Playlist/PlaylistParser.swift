@@ -97,13 +97,28 @@ public struct PlaylistParser {
                 sawFirstLine = true
                 diag(number, .warning, "spec violation: playlist does not start with #EXTM3U")
             }
-            if line.hasPrefix("#EXT") {
+            if line.count > 8, Self.startsWithExtinf(line), line[8] != 0x20 {
+                // The one tag of every segment, before the general look-up (colon search, name
+                // table). A space after the colon takes the general path, which reports it.
+                handleExtinf(UnsafeBufferPointer(rebasing: line[8...]), number)
+            } else if line.hasPrefix("#EXT") {
                 handleTag(line, number)
             } else if line[0] == UInt8(ascii: "#") {
                 addComment(line, number)
             } else {
                 handleURI(line.trimmingBlanks(), number)
             }
+        }
+
+        /// `#EXTINF:` (23 45 58 54 49 4E 46 3A) as one little-endian 64-bit word; a literal, since
+        /// a computed static would cost a once-check per line. `PlaylistTagTests` checks it.
+        static let extinfWord: UInt64 = 0x3A46_4E49_5458_4523
+
+        /// Whether the line starts with `#EXTINF:`, read as one 8-byte word (callers check the length).
+        @inline(__always)
+        static func startsWithExtinf(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let base = line.baseAddress else { return false }
+            return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) == extinfWord
         }
 
         mutating func addComment(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
@@ -423,13 +438,12 @@ public struct PlaylistParser {
             if pendingDiscontinuity { discontinuityCount &+= 1 }
             let range = pendingByteRange
             let sequence = playlist.mediaSequence &+ skippedSegments &+ Int64(playlist.segments.count)
-            let parts = playlist.segments.add(pendingParts)
+            let parts = pendingParts.isEmpty ? -1 : playlist.segments.add(pendingParts)
             playlist.segments.append(
-                .init(
-                    uri: uri, title: pendingTitle, programDateTime: pendingProgramDateTime, duration: duration ?? 0,
-                    discontinuitySequence: discontinuityCount, mediaSequence: sequence, line: number, byteRange: range,
-                    bitrate: bitrateCarry, key: currentKey, map: currentMap, parts: parts,
-                    discontinuity: pendingDiscontinuity, gap: pendingGap))
+                uri: uri, title: pendingTitle, programDateTime: pendingProgramDateTime, duration: duration ?? 0,
+                discontinuitySequence: discontinuityCount, mediaSequence: sequence, line: number, byteRange: range,
+                bitrate: bitrateCarry, key: currentKey, map: currentMap, parts: parts,
+                discontinuity: pendingDiscontinuity, gap: pendingGap)
             pendingDuration = nil
             pendingTitle = nil
             pendingByteRange = nil

@@ -23,20 +23,35 @@ extension Playlist {
             var isNone: Bool { count < 0 }
         }
 
-        /// One segment, without references (copying it is a plain memory copy), 112 bytes:
-        /// optional values are flags, so that a 24-hour playlist's rows touch few pages.
+        /// One segment, without references (copying it is a plain memory copy), 64 bytes: what
+        /// most segments have is here, what few have (a title, a date-time, a byte range, a
+        /// bitrate) is in `Extras`, so that a 24-hour playlist's rows touch few pages — on this
+        /// machine a fresh page costs about as much as parsing a hundred lines.
         struct Row {
             var uri: Span
-            var title: Span
-            var programDateTime: Span
-            /// Indices into `keys`, `maps` and `partLists`; -1 for none.
+            /// Indices into `keys`, `maps`, `partLists` and `extras`; -1 for none.
             var key: Int32
             var map: Int32
             var parts: Int32
+            var extras: Int32
+            var flags: Flags
             var duration: Double
             var discontinuitySequence: Int64
             var mediaSequence: Int64
             var line: Int
+
+            struct Flags: OptionSet {
+                var rawValue: UInt8
+                static let discontinuity = Flags(rawValue: 1)
+                static let gap = Flags(rawValue: 2)
+            }
+        }
+
+        /// The rarer fields of a segment, shared by no other.
+        struct Extras {
+            /// `Span.none` when absent.
+            var title: Span
+            var programDateTime: Span
             var byteRangeOffset: Int64
             var byteRangeLength: Int64
             var bitrate: Int64
@@ -44,35 +59,9 @@ extension Playlist {
 
             struct Flags: OptionSet {
                 var rawValue: UInt8
-                static let discontinuity = Flags(rawValue: 1)
-                static let gap = Flags(rawValue: 2)
-                static let byteRange = Flags(rawValue: 4)
-                static let byteRangeLength = Flags(rawValue: 8)
-                static let bitrate = Flags(rawValue: 16)
-            }
-
-            init(
-                uri: Span, title: Span?, programDateTime: Span?, duration: Double, discontinuitySequence: Int64,
-                mediaSequence: Int64, line: Int, byteRange: ByteRange?, bitrate: Int64?, key: Int32, map: Int32,
-                parts: Int32, discontinuity: Bool, gap: Bool
-            ) {
-                self.uri = uri
-                self.title = title ?? .none
-                self.programDateTime = programDateTime ?? .none
-                (self.key, self.map, self.parts) = (key, map, parts)
-                self.duration = duration
-                self.discontinuitySequence = discontinuitySequence
-                self.mediaSequence = mediaSequence
-                self.line = line
-                byteRangeOffset = byteRange?.offset ?? 0
-                byteRangeLength = byteRange?.length ?? 0
-                self.bitrate = bitrate ?? 0
-                flags = []
-                if discontinuity { flags.insert(.discontinuity) }
-                if gap { flags.insert(.gap) }
-                if byteRange != nil { flags.insert(.byteRange) }
-                if byteRange?.length != nil { flags.insert(.byteRangeLength) }
-                if bitrate != nil { flags.insert(.bitrate) }
+                static let byteRange = Flags(rawValue: 1)
+                static let byteRangeLength = Flags(rawValue: 2)
+                static let bitrate = Flags(rawValue: 4)
             }
 
             var byteRange: ByteRange? {
@@ -82,9 +71,39 @@ extension Playlist {
             }
         }
 
+        /// Adds a segment. Its rarer fields go to `extras` only when it has one of them.
+        mutating func append(
+            uri: Span, title: Span?, programDateTime: Span?, duration: Double, discontinuitySequence: Int64,
+            mediaSequence: Int64, line: Int, byteRange: ByteRange?, bitrate: Int64?, key: Int32, map: Int32,
+            parts: Int32, discontinuity: Bool, gap: Bool
+        ) {
+            var extrasIndex: Int32 = -1
+            if title != nil || programDateTime != nil || byteRange != nil || bitrate != nil {
+                var flags = Extras.Flags()
+                if byteRange != nil { flags.insert(.byteRange) }
+                if byteRange?.length != nil { flags.insert(.byteRangeLength) }
+                if bitrate != nil { flags.insert(.bitrate) }
+                extras.append(
+                    Extras(
+                        title: title ?? .none, programDateTime: programDateTime ?? .none,
+                        byteRangeOffset: byteRange?.offset ?? 0, byteRangeLength: byteRange?.length ?? 0,
+                        bitrate: bitrate ?? 0, flags: flags))
+                // As for keys: two billion segments with extras is far beyond the size limits.
+                extrasIndex = Int32(clamping: extras.count - 1)
+            }
+            var flags = Row.Flags()
+            if discontinuity { flags.insert(.discontinuity) }
+            if gap { flags.insert(.gap) }
+            rows.append(
+                Row(
+                    uri: uri, key: key, map: map, parts: parts, extras: extrasIndex, flags: flags, duration: duration,
+                    discontinuitySequence: discontinuitySequence, mediaSequence: mediaSequence, line: line))
+        }
+
         /// Rows and texts grow in chunks: a growing array copies everything it holds each time it
         /// doubles, which was a quarter of the parse of a 43,200-segment playlist.
         var rows = ChunkedArray<Row>()
+        var extras = ChunkedArray<Extras>()
         /// The UTF-8 bytes of every segment's URI, title and date-time, in chunks of 64 KiB.
         var text: [[UInt8]] = []
         static let textChunkSize = 64 * 1024
@@ -103,13 +122,15 @@ extension Playlist {
         public subscript(position: Int) -> Segment {
             let r = rows[position]
             let uri = string(r.uri)
+            let x = r.extras >= 0 ? extras[Int(r.extras)] : nil
             return Segment(
                 uri: uri, resolvedURI: resolver.resolve(uri), duration: r.duration,
-                title: r.title.isNone ? nil : string(r.title), byteRange: r.byteRange,
+                title: x.flatMap { $0.title.isNone ? nil : string($0.title) }, byteRange: x?.byteRange,
                 discontinuity: r.flags.contains(.discontinuity), discontinuitySequence: r.discontinuitySequence,
-                mediaSequence: r.mediaSequence, programDateTime: r.programDateTime.isNone ? nil : string(r.programDateTime),
+                mediaSequence: r.mediaSequence,
+                programDateTime: x.flatMap { $0.programDateTime.isNone ? nil : string($0.programDateTime) },
                 key: r.key >= 0 ? keys[Int(r.key)] : nil, map: r.map >= 0 ? maps[Int(r.map)] : nil,
-                gap: r.flags.contains(.gap), bitrate: r.flags.contains(.bitrate) ? r.bitrate : nil,
+                gap: r.flags.contains(.gap), bitrate: x.flatMap { $0.flags.contains(.bitrate) ? $0.bitrate : nil },
                 parts: r.parts >= 0 ? partLists[Int(r.parts)] : [], line: r.line)
         }
 
@@ -172,6 +193,5 @@ extension Playlist {
             return Int32(clamping: partLists.count - 1)
         }
 
-        mutating func append(_ row: Row) { rows.append(row) }
     }
 }

@@ -15,12 +15,13 @@ struct ChunkedArray<Element>: RandomAccessCollection {
     private var tail: [Element] = []
     /// log2 of the first chunk's size.
     private static var baseShift: Int { 8 }
+    /// Kept, not computed from the chunks: the parser asks for it once per segment.
+    private(set) var count = 0
 
     init() {}
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
-    var count: Int { ((1 << (Self.baseShift + full.count)) - (1 << Self.baseShift)) + tail.count }
 
     subscript(position: Int) -> Element {
         precondition(position >= 0 && position < count, "index out of range")
@@ -44,6 +45,7 @@ struct ChunkedArray<Element>: RandomAccessCollection {
             tail.reserveCapacity(chunkSize)
         }
         tail.append(element)
+        count += 1
     }
 }
 

@@ -41,24 +41,26 @@ enum DecimalScanner {
     }
 
     static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        // Through the base pointer: iterating the buffer as a sequence cost an optional unwrap and
+        // a bounds check per byte, more than the arithmetic (121 instructions for `2.000`).
+        guard let base = bytes.baseAddress, bytes.count <= 16 else { return slowDouble(bytes) }
         var significand: UInt64 = 0
         var digits = 0
-        var fractionDigits = 0
-        var seenPoint = false
-        for b in bytes {
-            if b >= 0x30, b <= 0x39 {
-                digits += 1
-                if digits > 15 { return slowDouble(bytes) }
-                // At most 15 digits: no overflow.
-                significand = significand &* 10 &+ UInt64(b &- 0x30)
-                if seenPoint { fractionDigits += 1 }
-            } else if b == 0x2E, !seenPoint {
-                seenPoint = true
+        var point = -1
+        for i in 0..<bytes.count {
+            let d = base[i] &- 0x30
+            if d < 10 {
+                // At most 16 bytes: at most 16 digits, no overflow in 64 bits.
+                significand = significand &* 10 &+ UInt64(d)
+                digits &+= 1
+            } else if base[i] == 0x2E, point < 0 {
+                point = i
             } else {
                 return slowDouble(bytes)
             }
         }
-        guard digits > 0, let scale = powerOfTen(fractionDigits) else { return slowDouble(bytes) }
+        let fractionDigits = point < 0 ? 0 : bytes.count &- point &- 1
+        guard digits > 0, digits <= 15, let scale = powerOfTen(fractionDigits) else { return slowDouble(bytes) }
         return Double(significand) / scale
     }
 

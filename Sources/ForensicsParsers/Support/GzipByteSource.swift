@@ -52,7 +52,7 @@ public struct GzipByteSource: ByteSource {
     }
 
     public mutating func nextChunk() throws -> [UInt8]? {
-        let outSize = 256 * 1024
+        let outSize = 64 * 1024
         let stream = box.pointer
         while !finished {
             if inputOffset >= input.count {

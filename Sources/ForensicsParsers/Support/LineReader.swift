@@ -49,9 +49,47 @@ public struct LineReader {
     public mutating func forEachLine(
         _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ number: Int, _ truncated: Bool) throws -> Void
     ) throws {
-        while let (from, to, truncated) = try nextRange() {
+        while true {
+            if !discardBuffer, !skippingOverlong, start < buffer.count {
+                try forEachCompleteLine(body)
+            }
+            guard let (from, to, truncated) = try nextRange() else { return }
             let number = lineNumber
             try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[from..<to]), number, truncated) }
+        }
+    }
+
+    /// Hands out every line that ends inside the buffer, with the buffer's address taken once:
+    /// the same lines `nextRange` would return one call at a time, for a fraction of its cost per
+    /// line (a quarter of the playlist parser's instructions went to getting at each line).
+    /// Stops at the first byte without a newline after it; `nextRange` then refills.
+    private mutating func forEachCompleteLine(
+        _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ number: Int, _ truncated: Bool) throws -> Void
+    ) throws {
+        var next = start
+        var number = lineNumber
+        var crlf = false
+        // The state is written back however the loop ends, a throwing body included.
+        defer {
+            start = next
+            lineNumber = number
+            if crlf { sawCRLF = true }
+        }
+        try buffer.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            let count = all.count
+            while next < count, let hit = memchr(base + next, 10, count - next) {
+                let newline = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+                var end = newline
+                if end > next, base[end - 1] == 13 {
+                    end -= 1
+                    crlf = true
+                }
+                let from = next
+                number += 1
+                next = newline + 1
+                try body(UnsafeBufferPointer(start: base + from, count: end - from), number, false)
+            }
         }
     }
 
