@@ -104,8 +104,16 @@ extension Playlist {
         /// doubles, which was a quarter of the parse of a 43,200-segment playlist.
         var rows = ChunkedArray<Row>()
         var extras = ChunkedArray<Extras>()
-        /// The UTF-8 bytes of every segment's URI, title and date-time, in chunks of 64 KiB.
+        /// The UTF-8 bytes of every segment's URI, title and date-time, in chunks of up to 64 KiB.
+        /// Full chunks, in order; a span's chunk number indexes this, or names `textTail` when it
+        /// equals `text.count`.
         var text: [[UInt8]] = []
+        /// The chunk being filled, allocated at its full size; `textTailUsed` bytes hold texts.
+        /// Why not `append(contentsOf:)` onto a chunk in `text`: that went through the generic
+        /// sequence copy and two uniqueness checks; here a text is one `memcpy` into memory already
+        /// there (8 % fewer instructions for the whole parse of a 43,200-segment playlist).
+        var textTail: [UInt8] = []
+        var textTailUsed = 0
         static let textChunkSize = 64 * 1024
         var keys: [Key] = []
         var maps: [MapInfo] = []
@@ -147,26 +155,36 @@ extension Playlist {
         }
 
         func string(_ span: Span) -> String {
+            let chunk = Int(span.chunk)
             let start = Int(span.start)
-            return text[Int(span.chunk)].withUnsafeBufferPointer {
+            return (chunk < text.count ? text[chunk] : textTail).withUnsafeBufferPointer {
                 String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + Int(span.count))]), as: UTF8.self)
             }
         }
 
         /// Keeps bytes for a later row and says where they are. A text never straddles two chunks;
-        /// one longer than a chunk gets a chunk of its own.
+        /// one longer than a chunk gets a chunk of its own. The first chunk is small (most
+        /// playlists in a bundle have a few segments) and chunks double up to 64 KiB.
         mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) -> Span {
             // Lines are cut far below this by the line reader; the clamp keeps the offsets in range.
             let count = Swift.min(bytes.count, Int(Int32.max) - Self.textChunkSize)
-            if text.isEmpty || text[text.count - 1].count + count > Self.textChunkSize {
-                var chunk: [UInt8] = []
-                chunk.reserveCapacity(Swift.max(Self.textChunkSize, count))
-                text.append(chunk)
+            if count > textTail.count - textTailUsed {
+                let size = Swift.max(count, Swift.min(Self.textChunkSize, Swift.max(1024, textTail.count * 2)))
+                if !textTail.isEmpty { text.append(textTail) }
+                textTail = [UInt8](repeating: 0, count: size)
+                textTailUsed = 0
             }
-            let last = text.count - 1
-            let span = Span(chunk: Int32(truncatingIfNeeded: last), start: Int32(truncatingIfNeeded: text[last].count), count: Int32(truncatingIfNeeded: count))
-            text[last].append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<count]))
-            return span
+            let start = textTailUsed
+            if count > 0, let source = bytes.baseAddress {
+                textTail.withUnsafeMutableBufferPointer { chunk in
+                    guard let base = chunk.baseAddress else { return }
+                    (base + start).update(from: source, count: count)
+                }
+            }
+            textTailUsed += count
+            return Span(
+                chunk: Int32(truncatingIfNeeded: text.count), start: Int32(truncatingIfNeeded: start),
+                count: Int32(truncatingIfNeeded: count))
         }
 
         mutating func store(_ string: String) -> Span {
