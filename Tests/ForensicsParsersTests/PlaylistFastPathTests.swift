@@ -134,6 +134,6 @@ import Testing
         #expect(segments.map(\.line) == [4, 6, 10, 13, 17, 20])
         #expect(segments.first?.resolvedURI == "https://h.example/v/a.ts")
         // The size the row's doc comment promises; growing it costs page faults on every playlist.
-        #expect(MemoryLayout<Playlist.SegmentList.Row>.stride == 64)
+        #expect(MemoryLayout<Playlist.SegmentList.Row>.stride == 48)
     }
 }

@@ -23,10 +23,11 @@ extension Playlist {
             var isNone: Bool { count < 0 }
         }
 
-        /// One segment, without references (copying it is a plain memory copy), 64 bytes: what
+        /// One segment, without references (copying it is a plain memory copy), 48 bytes: what
         /// most segments have is here, what few have (a title, a date-time, a byte range, a
-        /// bitrate) is in `Extras`, so that a 24-hour playlist's rows touch few pages — on this
-        /// machine a fresh page costs about as much as parsing a hundred lines.
+        /// bitrate) is in `Extras`, and the media and discontinuity sequence numbers, which
+        /// change in steps, are in `Run`s, so that a 24-hour playlist's rows touch few pages: on
+        /// this machine a fresh page costs about as much as parsing forty lines.
         struct Row {
             var uri: Span
             /// Indices into `keys`, `maps`, `partLists` and `extras`; -1 for none.
@@ -36,8 +37,6 @@ extension Playlist {
             var extras: Int32
             var flags: Flags
             var duration: Double
-            var discontinuitySequence: Int64
-            var mediaSequence: Int64
             var line: Int
 
             struct Flags: OptionSet {
@@ -71,6 +70,27 @@ extension Playlist {
             }
         }
 
+        /// From row `first` on (until the next run): media sequence number = row index + `mediaOffset`,
+        /// and the discontinuity sequence number. A playlist has one run, plus one per
+        /// `EXT-X-DISCONTINUITY` or sequence jump.
+        struct Run {
+            var first: Int
+            var mediaOffset: Int64
+            var discontinuitySequence: Int64
+        }
+
+        /// The run that holds row `position` (the last one starting at or before it).
+        func run(at position: Int) -> Run? {
+            var low = 0
+            var high = runs.count
+            // Invariant: runs[..<low] start at or before position, runs[high...] after it.
+            while low < high {
+                let mid = low + (high - low) / 2
+                if runs[mid].first <= position { low = mid + 1 } else { high = mid }
+            }
+            return low > 0 ? runs[low - 1] : nil
+        }
+
         /// Adds a segment. Its rarer fields go to `extras` only when it has one of them.
         mutating func append(
             uri: Span, title: Span?, programDateTime: Span?, duration: Double, discontinuitySequence: Int64,
@@ -91,19 +111,27 @@ extension Playlist {
                 // As for keys: two billion segments with extras is far beyond the size limits.
                 extrasIndex = Int32(clamping: extras.count - 1)
             }
+            let index = rows.count
+            let mediaOffset = mediaSequence &- Int64(index)
+            if let last = runs.last, last.mediaOffset == mediaOffset, last.discontinuitySequence == discontinuitySequence {
+                // Same run: nothing to store.
+            } else {
+                runs.append(Run(first: index, mediaOffset: mediaOffset, discontinuitySequence: discontinuitySequence))
+            }
             var flags = Row.Flags()
             if discontinuity { flags.insert(.discontinuity) }
             if gap { flags.insert(.gap) }
             rows.append(
                 Row(
                     uri: uri, key: key, map: map, parts: parts, extras: extrasIndex, flags: flags, duration: duration,
-                    discontinuitySequence: discontinuitySequence, mediaSequence: mediaSequence, line: line))
+                    line: line))
         }
 
         /// Rows and texts grow in chunks: a growing array copies everything it holds each time it
         /// doubles, which was a quarter of the parse of a 43,200-segment playlist.
         var rows = ChunkedArray<Row>()
         var extras = ChunkedArray<Extras>()
+        var runs: [Run] = []
         /// The UTF-8 bytes of every segment's URI, title and date-time, in chunks of up to 64 KiB.
         /// Full chunks, in order; a span's chunk number indexes this, or names `textTail` when it
         /// equals `text.count`.
@@ -131,11 +159,13 @@ extension Playlist {
             let r = rows[position]
             let uri = string(r.uri)
             let x = r.extras >= 0 ? extras[Int(r.extras)] : nil
+            // Every row is in a run: the first row starts one.
+            let run = run(at: position) ?? Run(first: 0, mediaOffset: 0, discontinuitySequence: 0)
             return Segment(
                 uri: uri, resolvedURI: resolver.resolve(uri), duration: r.duration,
                 title: x.flatMap { $0.title.isNone ? nil : string($0.title) }, byteRange: x?.byteRange,
-                discontinuity: r.flags.contains(.discontinuity), discontinuitySequence: r.discontinuitySequence,
-                mediaSequence: r.mediaSequence,
+                discontinuity: r.flags.contains(.discontinuity), discontinuitySequence: run.discontinuitySequence,
+                mediaSequence: Int64(position) &+ run.mediaOffset,
                 programDateTime: x.flatMap { $0.programDateTime.isNone ? nil : string($0.programDateTime) },
                 key: r.key >= 0 ? keys[Int(r.key)] : nil, map: r.map >= 0 ? maps[Int(r.map)] : nil,
                 gap: r.flags.contains(.gap), bitrate: x.flatMap { $0.flags.contains(.bitrate) ? $0.bitrate : nil },
