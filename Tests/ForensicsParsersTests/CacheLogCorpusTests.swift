@@ -98,4 +98,22 @@ import Testing
         let events = (ingest("k.log", log).result?.records ?? []).compactMap(\.proxyEvent).filter { $0.kind == .httpResponse }
         #expect(events.map(\.requestURL) == ["https://a.example.com/one.mp4", "https://a.example.com/two.mp4"])
     }
+
+    /// A continuation line (a dumped header, a URL) over the line limit is cut and named, like a
+    /// first line, and the entries after it are still read.
+    @Test func anOverlongContinuationLineIsCutWithADiagnostic() throws {
+        let log = """
+            2026-11-21 10:00:00 +0000  KTVHCHTTPConnection     :   0x1, Accept request
+            URL : https://a.example.com/\(String(repeating: "x", count: 300))
+            2026-11-21 10:00:01 +0000  KTVHCHTTPServer         :   Stop server
+            """
+        var limits = BundleLimits()
+        limits.maxLineLength = 100
+        let outcome = Ingestor(limits: limits).ingest(BundleMember(path: "k.log", open: { MemoryByteSource(Array(log.utf8)) }))
+        let result = try #require(outcome.result)
+        #expect(result.diagnostics.contains { $0.location == SourceLocation(file: "k.log", line: 2) && $0.message.contains("too long") })
+        let events = result.records.compactMap(\.proxyEvent)
+        #expect(events.map(\.kind) == [.acceptRequest, .serverStop])
+        #expect(events.first?.url == "https://a.example.com/" + String(repeating: "x", count: 100 - 28))
+    }
 }

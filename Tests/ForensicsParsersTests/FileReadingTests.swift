@@ -69,6 +69,29 @@ import Testing
         #expect(reader.sawCRLF)
     }
 
+    /// The limit holds for every line, not only for lines longer than what one read brings in:
+    /// a line that ends inside the buffer but is over the limit (a limit smaller than a read
+    /// chunk, or the tail of a long line arriving with the next chunk) is cut too.
+    @Test(arguments: [(100, 4096), (1000, 64), (5000, 4096)])
+    func linesOverTheLimitAreCutWhereverTheyEnd(limit: Int, chunkSize: Int) throws {
+        let lengths = [0, 1, limit - 1, limit, limit + 1, limit + 7, 2 * limit + 3, limit + chunkSize - 1, 10]
+        var text = ""
+        for (i, n) in lengths.enumerated() {
+            text += String(repeating: Character(UnicodeScalar(UInt8(97 + i))), count: n) + (i % 2 == 0 ? "\n" : "\r\n")
+        }
+        let path = try temporaryFile(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var reader = LineReader(try FileByteSource(path: path, chunkSize: chunkSize), maxLineLength: limit)
+        var seen: [(count: Int, truncated: Bool, number: Int)] = []
+        try reader.forEachLine { bytes, number, truncated in
+            seen.append((bytes.count, truncated, number))
+            #expect(bytes.allSatisfy { $0 == UInt8(96 + number) }, "line \(number) holds another line's bytes")
+        }
+        #expect(seen.map(\.count) == lengths.map { min($0, limit) }, "limit \(limit), chunk \(chunkSize)")
+        #expect(seen.map(\.truncated) == lengths.map { $0 > limit })
+        #expect(seen.map(\.number) == Array(1...lengths.count))
+    }
+
     @Test func bundleMembersAreRecognisedFromOneProbe() throws {
         // A plain file, a gzip file and a tar.gz, each read from disk through the bundle reader.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-probe-\(UUID().uuidString)").path

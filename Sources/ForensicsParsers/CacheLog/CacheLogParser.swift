@@ -29,13 +29,14 @@ public struct CacheLogParser {
         let file = file
         let maxEntryLines = maxEntryLines
         try reader.forEachLine { bytes, number, truncated in
+            if truncated {
+                // First lines and continuation lines (a dumped header or body) alike.
+                result.diagnostics.append(
+                    Diagnostic(SourceLocation(file: file, line: number), .warning, "line too long, cut"))
+            }
             if let head = CacheLogLine.head(bytes) {
                 flush(current, into: &result)
                 current = CacheLogEntry(line: number, time: head.time, prefix: head.prefix, body: head.body)
-                if truncated {
-                    result.diagnostics.append(
-                        Diagnostic(SourceLocation(file: file, line: number), .warning, "line too long, cut"))
-                }
                 return
             }
             if current == nil {

@@ -3,8 +3,9 @@ import Foundation
 /// Splits a byte stream into lines without decoding: LF or CRLF ends a line, a final line without
 /// a newline is still a line, a UTF-8 BOM at the very start is dropped.
 ///
-/// A line longer than `maxLineLength` is cut: the reader yields its first `maxLineLength` bytes
-/// with `truncated` set, and skips the rest, so a single 1 GB line cannot exhaust memory.
+/// A line longer than `maxLineLength` (CR and LF not counted) is cut, wherever it ends: the reader
+/// yields its first `maxLineLength` bytes with `truncated` set, and skips the rest without
+/// buffering it, so a single 1 GB line cannot exhaust memory.
 public struct LineReader {
     public struct Line {
         public var number: Int
@@ -69,6 +70,7 @@ public struct LineReader {
         var next = start
         var number = lineNumber
         var crlf = false
+        let limit = maxLineLength
         // The state is written back however the loop ends, a throwing body included.
         defer {
             start = next
@@ -88,7 +90,9 @@ public struct LineReader {
                 let from = next
                 number += 1
                 next = newline + 1
-                try body(UnsafeBufferPointer(start: base + from, count: end - from), number, false)
+                let length = end - from
+                let cut = length > limit
+                try body(UnsafeBufferPointer(start: base + from, count: cut ? limit : length), number, cut)
             }
         }
     }
@@ -111,8 +115,9 @@ public struct LineReader {
                 }
                 return makeLine(lineStart, nl, truncated: false)
             }
-            // No newline in the buffer.
-            if buffer.count - start > maxLineLength {
+            // No newline in the buffer. One byte more than the limit may still be the CR of a
+            // line exactly at the limit; two more cannot.
+            if buffer.count - start - 1 > maxLineLength {
                 if !skippingOverlong {
                     let lineStart = start
                     skippingOverlong = true
@@ -178,6 +183,9 @@ public struct LineReader {
             end -= 1
             sawCRLF = true
         }
+        // A line that ended inside the buffer can still be over the limit: when the limit is
+        // smaller than a read, or when its tail came in with the next chunk.
+        if end - from > maxLineLength { return (from, from + maxLineLength, true) }
         return (from, end, truncated)
     }
 }
