@@ -15,6 +15,14 @@ import Testing
     ///   server said is what a forensics tool must show) and report it as a diagnostic.
     static let durationExceptions: Set<String> = ["zeroDuration"]
 
+    /// Many suites read `../shared/corpus`; when the checkout is not next to it, this says so
+    /// once, in words, instead of a file-not-found per fixture.
+    @Test func theSharedCorpusIsNextToTheRepository() {
+        var isDirectory: ObjCBool = false
+        let found = FileManager.default.fileExists(atPath: TestPaths.corpus.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        #expect(found, "the team's corpus is not at \(TestPaths.corpus.path): clone the repository next to shared/ (the tests read ../shared/corpus)")
+    }
+
     @Test func everyCorpusPlaylistParsesWithoutCrashing() throws {
         let files = TestPaths.files(under: TestPaths.corpus.appendingPathComponent("playlists"), withExtension: "m3u8")
         #expect(files.count >= 100)
