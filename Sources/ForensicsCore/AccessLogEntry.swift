@@ -15,6 +15,28 @@ public struct AccessLogEntry: Hashable, Sendable, Codable {
     public var downloadOverdue: Int?
     /// Every column as written, by field name, so nothing is lost (unknown columns included).
     public var fields: [String: String]
+    /// Which dump of the log the row comes from: apps save the cumulative log several times per
+    /// session, so the same row appears once per dump (see `Correlator`'s folding).
+    public var dump: Dump?
+
+    public struct Dump: Hashable, Sendable, Codable {
+        /// The dump's `#Date` (when the log was written out), on the file's clock.
+        public var date: Timestamp?
+        /// The line of the block's `#Fields` directive.
+        public var block: Int
+
+        public init(date: Timestamp?, block: Int) {
+            self.date = date
+            self.block = block
+        }
+    }
+
+    /// What identifies the row across dumps: the same event keeps its URI, its start date (or
+    /// `- -`) and its server address… but cumulative counters grow, and may even drop
+    /// (FB22519249), between dumps.
+    public var identity: String {
+        [fields["uri"], fields["date"], fields["time"], fields["cs-guid"]].map { $0 ?? "-" }.joined(separator: " ")
+    }
 
     public init(fields: [String: String]) {
         self.fields = fields

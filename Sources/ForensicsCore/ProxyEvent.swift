@@ -69,3 +69,16 @@ public struct ProxyEvent: Hashable, Sendable, Codable {
         self.headers = [:]
     }
 }
+
+extension ProxyEvent {
+    /// The proxy's request to the origin failed: an HTTP error status, a rejected response, or a
+    /// network error other than a cancellation (-999).
+    public var isOriginFailure: Bool {
+        switch kind {
+        case .downloadInvalidResponse, .networkFailed: true
+        case .downloadResponse: (status ?? 0) >= 400
+        case .downloadComplete: error.map { $0.code != -999 } ?? false
+        default: false
+        }
+    }
+}

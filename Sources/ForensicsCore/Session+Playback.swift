@@ -19,9 +19,15 @@ extension Session {
         return nil
     }
 
-    /// Every stall with its end: the next likely-to-keep-up or rate change to playing.
-    /// `end` is nil when playback never recovered.
+    /// Every stall with its end. From the player's stall events when a source records them (metric
+    /// events); otherwise from access-log rows whose `c-stalls` is above 0 — one stall record per
+    /// row, its count as the row says, its duration and recovery unknown.
     public var stalls: [Stall] {
+        let hasPlayerEvents = sources.contains(.metricEvents)
+        return hasPlayerEvents ? playerStalls : accessLogStalls
+    }
+
+    var playerStalls: [Stall] {
         var out: [Stall] = []
         for (i, e) in entries.enumerated() {
             guard let p = e.record.playerEvent, p.kind == .stall, let t = e.time else { continue }
@@ -39,7 +45,25 @@ extension Session {
                 }
                 j += 1
             }
-            out.append(Stall(index: i, start: t, endIndex: end?.0, end: end?.1))
+            out.append(Stall(index: i, start: t, endIndex: end?.0, end: end?.1, recovered: end != nil))
+        }
+        return out
+    }
+
+    /// Access-log rows name how many stalls happened while they were current, not when: the stall
+    /// is placed at the row's start, and the row's period (start → start + watched, or the next
+    /// row) is where its cause is looked for.
+    var accessLogStalls: [Stall] {
+        var out: [Stall] = []
+        let rows = entries.indices.filter { if case .accessLog = entries[$0].record.payload { return true } else { return false } }
+        for (n, i) in rows.enumerated() {
+            guard case .accessLog(let a) = entries[i].record.payload, let count = a.stalls, count > 0,
+                let t = entries[i].time
+            else { continue }
+            var periodEnd: Timestamp? = a.durationWatched.map { t + min(max(0, $0), 1e7) }
+            if n + 1 < rows.count, let next = entries[rows[n + 1]].time, periodEnd.map({ next > $0 }) ?? true { periodEnd = next }
+            out.append(
+                Stall(index: i, start: t, endIndex: nil, end: nil, recovered: nil, reportedCount: count, periodEnd: periodEnd))
         }
         return out
     }
@@ -50,8 +74,158 @@ extension Session {
         public var start: Timestamp
         public var endIndex: Int?
         public var end: Timestamp?
+        /// True when playback resumed, false when it never did, nil when no source can tell
+        /// (an access-log row counts stalls without saying how they ended).
+        public var recovered: Bool?
+        /// How many stalls this record stands for (an access-log row may count several).
+        public var reportedCount: Int = 1
+        /// For access-log stalls: the end of the row's period, within which the stall happened.
+        public var periodEnd: Timestamp?
 
         public var duration: Double? { end.map { $0 - start } }
+        /// True when only the count is known: the time within the period and the duration are not.
+        public var fromAccessLog: Bool { recovered == nil }
+    }
+
+    /// A request failure, counted once however many sources saw it: a failed request (any view),
+    /// an error-log row no request explains, or a player error event no failed request explains.
+    public struct Failure: Sendable {
+        public var index: Int
+        public var time: Timestamp?
+        public var url: String?
+        public var kind: MediaRequest.Kind?
+        public var status: Int?
+        public var error: ErrorInfo?
+
+        /// `HTTP 404`, or the error's domain and code for a transport error.
+        public var statusText: String {
+            if let status { return "HTTP \(status)" }
+            if let error { return "\(error.domain ?? "error") \(error.code.map(String.init) ?? "")".trimmingCharacters(in: " ") }
+            return "error"
+        }
+
+        public var isMedia: Bool { kind == .segment || kind == .map }
+    }
+
+    /// Every distinct failure of the session, in timeline order. KPIs, `segment-errors`, `stall`
+    /// and `segment-404-downswitch` all count from this one list, so their numbers agree.
+    public var failures: [Failure] {
+        var out: [Failure] = []
+        var failedTimes: [Double] = []
+        for (i, e) in entries.enumerated() {
+            guard let r = mergedRequest(e), r.failed else { continue }
+            out.append(Failure(index: i, time: e.time, url: r.url, kind: r.kind, status: r.effectiveStatus, error: r.error))
+            failedTimes.append(e.time?.secondsSince1970 ?? 0)
+        }
+        for (i, e) in entries.enumerated() {
+            let t = e.time?.secondsSince1970 ?? 0
+            switch e.record.payload {
+            case .error(let err):
+                // The player's error event for a request failure already counted.
+                if err.httpStatus != nil, failedTimes.contains(where: { abs($0 - t) <= 1.5 }) { continue }
+                out.append(Failure(index: i, time: e.time, url: nil, kind: nil, status: err.httpStatus, error: err))
+            case .errorLog(let err, let uri):
+                // Rows matching a failed request were folded into it by the correlator.
+                out.append(
+                    Failure(
+                        index: i, time: e.time, url: uri, kind: uri.map { MediaRequest.guessKind(url: $0) },
+                        status: err.httpStatus, error: err))
+            default:
+                break
+            }
+        }
+        // The local proxy's failed origin requests: one per request path (the response, the
+        // network source's and the source manager's callbacks all report the same failure).
+        var proxyFailures: Set<String> = []
+        for (i, e) in entries.enumerated() {
+            guard let p = e.record.proxyEvent, p.isOriginFailure else { continue }
+            let key = p.requestPath.map { "path \($0)" } ?? "url \(p.url ?? p.requestURL ?? "")"
+            guard proxyFailures.insert(key).inserted else { continue }
+            let url = p.url ?? p.requestURL
+            out.append(
+                Failure(
+                    index: i, time: e.time, url: url, kind: url.map { MediaRequest.guessKind(url: $0) },
+                    status: p.status ?? p.error?.httpStatus, error: p.error))
+        }
+        return out.sorted { $0.index < $1.index }
+    }
+
+    /// The request as the best source saw it, with what only other sources saw folded in
+    /// (a failure, the status, sizes, headers).
+    public func mergedRequest(_ entry: TimelineEntry) -> MediaRequest? {
+        guard var r = entry.record.request else { return nil }
+        for other in entry.otherViews {
+            guard let o = other.request else { continue }
+            if r.status == nil { r.status = o.status }
+            if r.error == nil { r.error = o.error }
+            if r.bytes == nil { r.bytes = o.bytes }
+            if r.contentEncoding == nil { r.contentEncoding = o.contentEncoding }
+            if r.contentType == nil { r.contentType = o.contentType }
+            if r.segmentDuration == nil { r.segmentDuration = o.segmentDuration }
+            if r.responseHeaders.isEmpty { r.responseHeaders = o.responseHeaders }
+        }
+        return r
+    }
+
+    /// A change of variant, from whichever source shows it.
+    public struct VariantSwitch: Sendable {
+        public var index: Int
+        public var time: Timestamp
+        public var from: Double
+        public var to: Double
+        /// Where the switch was read: `player` (metric events), `access-log`, `requests`.
+        public var basis: String
+
+        public var isDown: Bool { to < from }
+    }
+
+    /// Successful variant switches with both bandwidths known. From the player's switch events when
+    /// a source records them; else from access-log rows (a new row at another indicated bitrate);
+    /// else from the requests (a HAR or proxy capture: the variant of each media playlist and
+    /// segment requested, by the captured multivariant playlist).
+    public var variantSwitches: [VariantSwitch] {
+        if sources.contains(.metricEvents) {
+            return entries.indices.compactMap { i in
+                guard let p = entries[i].record.playerEvent, p.kind == .variantSwitch, p.didSucceed != false,
+                    let t = entries[i].time, let from = p.fromVariant?.bandwidth, let to = p.toVariant?.bandwidth
+                else { return nil }
+                return VariantSwitch(index: i, time: t, from: from, to: to, basis: "player")
+            }
+        }
+        var out: [VariantSwitch] = []
+        var previous: Double?
+        for (i, e) in entries.enumerated() {
+            guard case .accessLog(let a) = e.record.payload, let b = a.indicatedBitrate, b > 0 else { continue }
+            if let p = previous, p != b, let t = e.time { out.append(VariantSwitch(index: i, time: t, from: p, to: b, basis: "access-log")) }
+            previous = b
+        }
+        if !out.isEmpty || entries.contains(where: { if case .accessLog = $0.record.payload { return true } else { return false } }) {
+            return out
+        }
+        let ladder = VariantLadder(self)
+        guard !ladder.isEmpty else { return [] }
+        previous = nil
+        for (i, e) in entries.enumerated() {
+            guard let r = e.record.request, r.kind == .mediaPlaylist || r.kind == .segment, !r.failed,
+                let b = ladder.bandwidth(of: r.url), let t = e.time
+            else { continue }
+            if let p = previous, p != b { out.append(VariantSwitch(index: i, time: t, from: p, to: b, basis: "requests")) }
+            previous = b
+        }
+        return out
+    }
+
+    /// The variant of the first media request, by the captured multivariant playlist.
+    public var firstRequestedVariant: (index: Int, bandwidth: Double)? {
+        let ladder = VariantLadder(self)
+        guard !ladder.isEmpty else { return nil }
+        for (i, e) in entries.enumerated() {
+            guard let r = e.record.request, r.kind == .mediaPlaylist || r.kind == .segment,
+                let b = ladder.bandwidth(of: r.url)
+            else { continue }
+            return (i, b)
+        }
+        return nil
     }
 
     /// The variant playing just before the entry at `index`: scans back to the last successful
@@ -66,5 +240,51 @@ extension Session {
             k -= 1
         }
         return nil
+    }
+}
+
+/// Which variant a URL belongs to, from the playlists captured in the session: a media playlist
+/// by its URL in the multivariant playlist, a segment by the captured media playlist listing it,
+/// else by sharing its directory with exactly one variant's media playlist.
+public struct VariantLadder: Sendable {
+    var byPlaylist: [String: Double] = [:]
+    var bySegment: [String: Double] = [:]
+    var byDirectory: [String: Double] = [:]
+
+    public init(_ session: Session) {
+        var multivariant: [PlaylistSnapshot] = []
+        var media: [PlaylistSnapshot] = []
+        for e in session.entries {
+            guard case .playlist(let p) = e.record.payload else { continue }
+            if p.isMultivariant { multivariant.append(p) } else { media.append(p) }
+        }
+        var ambiguous: Set<String> = []
+        for m in multivariant {
+            for v in m.variants {
+                guard let url = v.url, let b = v.bandwidth else { continue }
+                let key = URLCanonicalizer.withoutQuery(url)
+                byPlaylist[key] = b
+                let dir = Self.directory(key)
+                if let old = byDirectory[dir], old != b { ambiguous.insert(dir) }
+                byDirectory[dir] = b
+            }
+        }
+        for dir in ambiguous { byDirectory[dir] = nil }
+        for p in media {
+            guard let url = p.url, let b = byPlaylist[URLCanonicalizer.withoutQuery(url)] else { continue }
+            for s in p.segmentURIs { bySegment[URLCanonicalizer.withoutQuery(s)] = b }
+        }
+    }
+
+    public var isEmpty: Bool { byPlaylist.isEmpty }
+
+    public func bandwidth(of url: String) -> Double? {
+        let key = URLCanonicalizer.withoutQuery(url)
+        return byPlaylist[key] ?? bySegment[key] ?? byDirectory[Self.directory(key)]
+    }
+
+    static func directory(_ url: String) -> String {
+        guard let slash = url.lastIndex(of: "/") else { return url }
+        return String(url[..<slash])
     }
 }

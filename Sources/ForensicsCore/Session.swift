@@ -11,6 +11,8 @@ public struct Session: Sendable {
     public var sources: [InputFormat]
     public var clockOffsets: [ClockOffset]
     public var kpis: KPIs
+    /// How the timeline's times are to be read (UTC, or device local time in an unknown zone).
+    public var timeBasis: TimeBasis = .utc
 
     public init(
         id: String, idIsFromLogs: Bool, assetURL: String?, entries: [TimelineEntry], sources: [InputFormat],
@@ -59,17 +61,37 @@ public struct ClockOffset: Sendable, Hashable, Codable {
     public var matches: Int
     /// Median absolute deviation of the pairwise differences, seconds.
     public var spread: Double?
+    /// The clock the source writes in.
+    public var clock: SourceClock
+    /// For a device-local source aligned against the device's own UTC clock: the device's zone,
+    /// seconds east of UTC (the offset snapped to a whole quarter hour).
+    public var inferredZone: Int?
+    /// True when this file is on the reference clock by construction (the reference itself, or a
+    /// device-local log beside a device-local reference: one device, one clock).
+    public var sameClockAsReference: Bool
+    /// True for the files whose clock every other file is aligned to.
+    public var isReference: Bool = false
 
-    public init(file: String, format: InputFormat, offset: Double, matches: Int, spread: Double?) {
+    public init(
+        file: String, format: InputFormat, offset: Double, matches: Int, spread: Double?, clock: SourceClock = .utc,
+        inferredZone: Int? = nil, sameClockAsReference: Bool = false
+    ) {
         self.file = file
         self.format = format
         self.offset = offset
         self.matches = matches
         self.spread = spread
+        self.clock = clock
+        self.inferredZone = inferredZone
+        self.sameClockAsReference = sameClockAsReference
     }
 
+    /// Local times nobody converted: neither stated, nor found by alignment.
+    public var zoneUnknown: Bool { clock == .deviceLocalZoneUnknown && inferredZone == nil && matches == 0 }
+
     public var confidence: String {
-        if matches == 0 { return "none" }
+        if isReference { return "reference" }
+        if matches == 0 { return sameClockAsReference ? "same device clock" : "none" }
         if matches >= 3, (spread ?? 1) < 0.25 { return "high" }
         return matches >= 2 ? "medium" : "low"
     }
@@ -77,26 +99,22 @@ public struct ClockOffset: Sendable, Hashable, Codable {
 
 /// The session's key performance indicators (CTA-2066 style definitions, see Documentation/KPIs.md).
 public struct KPIs: Sendable, Hashable, Codable {
+    /// Every KPI is nil when no source present can measure it: unknown is not zero.
     public var startupTime: Double?
-    public var stallCount: Int
-    public var stallDuration: Double
+    public var stallCount: Int?
+    /// Nil when stalls are known only by count (access log) or not at all.
+    public var stallDuration: Double?
     public var rebufferRatio: Double?
-    public var variantSwitchCount: Int
-    public var downswitchCount: Int
-    public var errorCount: Int
-    public var fatalError: Bool
+    public var variantSwitchCount: Int?
+    public var downswitchCount: Int?
+    public var errorCount: Int?
+    public var fatalError: Bool?
     public var timeWeightedAverageBitrate: Double?
     public var playingTime: Double?
     /// Where each KPI came from (`summary-event`, `access-log`, `timeline`), by KPI name.
     public var provenance: [String: String]
 
     public init() {
-        stallCount = 0
-        stallDuration = 0
-        variantSwitchCount = 0
-        downswitchCount = 0
-        errorCount = 0
-        fatalError = false
         provenance = [:]
     }
 }

@@ -47,6 +47,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable {
             + ".\(pad(ms, 3))Z"
     }
 
+    /// The ISO 8601 form for a session's time basis: UTC with `Z`, or — for device local times
+    /// in an unknown zone — the same digits without a zone designator (ISO 8601 local time),
+    /// so that nobody reads them as UTC.
+    public func iso8601(_ basis: TimeBasis) -> String {
+        let s = iso8601
+        return basis == .utc || !s.hasSuffix("Z") ? s : String(s.dropLast())
+    }
+
     /// `10:07:12.345` (UTC), for compact timelines.
     public var clockTime: String {
         let s = iso8601

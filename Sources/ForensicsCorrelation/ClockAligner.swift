@@ -4,82 +4,175 @@ import ForensicsCore
 ///
 /// The reference is the most trustworthy clock present: metric events (device UTC), then a HAR
 /// capture, then the proxy log, then the access/error logs (local time, one-second resolution).
-/// For every other file, requests for the same URL (and byte range) are paired with the
-/// reference's, and the offset is the median of the pairwise start-time differences — robust to
-/// a few wrong pairs. Offsets are constant per file: events of one source are never reordered
+/// For every other file, what it says about requests is paired with the reference's requests for
+/// the same `RequestKey`, and the offset is the median of the pairwise time differences — robust
+/// to a few wrong pairs. Offsets are constant per file: events of one source are never reordered
 /// relative to each other.
+///
+/// What pairs with what (each an `Observation.Role`):
+/// - a request (metric event, HAR entry, proxy download) with the same request in the reference,
+///   the k-th with the k-th;
+/// - an access-log row, which starts a period of playing one URI, with the first request for it;
+/// - an error-log row with the k-th failed request for its URI (else the first request for it).
 struct ClockAligner {
-    /// Pairs further apart than this are not the same request.
-    var maxPairDistance: Double = 6 * 3600
+    /// Pairs further apart than this are not the same request: device zones run from UTC−12:00 to
+    /// UTC+14:00, so a local-time log can be up to 14 h from UTC, plus a capture machine's skew.
+    var maxPairDistance: Double = 15 * 3600
+    /// A device-local log aligned against the same device's UTC clock is off by its zone, a whole
+    /// number of quarter hours: an estimate this close to one is snapped to it.
+    var zoneSnapTolerance: Double = 120
 
     static let referencePreference: [InputFormat] = [.metricEvents, .har, .cacheLog, .accessLog, .errorLog, .playlist]
 
-    func offsets(files: [(path: String, format: InputFormat, records: [Record])]) -> [ClockOffset] {
+    /// One time a file states about a request.
+    struct Observation {
+        enum Role {
+            /// The request itself started then.
+            case request
+            /// The local proxy accepted the player's request then (its own download, if any, is
+            /// another observation: kept apart so that the k-th pairing stays in step).
+            case accepted
+            /// A period of playing this URI started then (access-log row).
+            case periodStart
+            /// The request failed then (error-log row).
+            case failure
+        }
+
+        var key: RequestKey
+        var role: Role
+        var time: Double
+        var failed: Bool
+    }
+
+    func offsets(files: [(path: String, format: InputFormat, clock: SourceClock, records: [Record])]) -> [ClockOffset] {
         // Every file of the best format present is on the reference clock (one device's dumps
         // split over several files share its clock).
-        guard let referenceFormat = Self.referencePreference.first(where: { format in
-            files.contains { $0.format == format && $0.records.contains { $0.time != nil } }
-        }) else {
-            return files.map { ClockOffset(file: $0.path, format: $0.format, offset: 0, matches: 0, spread: nil) }
+        guard let referenceFormat = Self.referenceFormat(files.map { ($0.format, $0.records) }) else {
+            return files.map { ClockOffset(file: $0.path, format: $0.format, offset: 0, matches: 0, spread: nil, clock: $0.clock) }
         }
-        // Each file's request table is built once. The reference table is needed only when some
+        let referenceClock = files.first { $0.format == referenceFormat }?.clock ?? .utc
+        // Each file's observations are built once. The reference table is needed only when some
         // file is on another clock (a bundle with one metric dump has nothing to align).
-        let tables = files.map { Self.requestTimes($0.records) }
-        var refTimes: [String: [Double]] = [:]
+        let tables = files.map { Self.observations($0.records) }
+        var requests: [RequestKey: [Double]] = [:]
+        var failures: [RequestKey: [Double]] = [:]
+        var accepted: [RequestKey: [Double]] = [:]
         if files.contains(where: { $0.format != referenceFormat }) {
             for (file, table) in zip(files, tables) where file.format == referenceFormat {
-                for (k, v) in table { refTimes[k, default: []].append(contentsOf: v) }
+                for o in table {
+                    switch o.role {
+                    case .request: requests[o.key, default: []].append(o.time)
+                    case .accepted: accepted[o.key, default: []].append(o.time)
+                    case .periodStart, .failure: break
+                    }
+                    if o.failed || o.role == .failure { failures[o.key, default: []].append(o.time) }
+                }
             }
-            for k in refTimes.keys { refTimes[k]?.sort() }
+            // A proxy log as reference: the player's requests it accepted stand for requests it
+            // did not have to download (cache hits).
+            for (k, v) in accepted where requests[k] == nil { requests[k] = v }
+            for k in requests.keys { requests[k]?.sort() }
+            for k in failures.keys { failures[k]?.sort() }
         }
-        return zip(files, tables).map { file, times in
+        return zip(files, tables).map { file, observations in
             if file.format == referenceFormat {
-                let own = times.values.reduce(0) { $0 + $1.count }
-                return ClockOffset(file: file.path, format: file.format, offset: 0, matches: own, spread: 0)
+                var reference = ClockOffset(
+                    file: file.path, format: file.format, offset: 0, matches: observations.count, spread: 0, clock: file.clock)
+                reference.isReference = true
+                return reference
             }
-            var diffs: [Double] = []
-            for (key, list) in times {
-                guard let refList = refTimes[key] else { continue }
-                // Pair the k-th occurrence with the k-th occurrence (same request order per URL).
-                for (a, b) in zip(refList, list.sorted()) where abs(a - b) < maxPairDistance { diffs.append(a - b) }
-            }
+            let diffs = pairedDifferences(observations, requests: requests, failures: failures)
+            // Two device-local logs of one device share its clock, whatever its zone.
+            let sameDevice = file.clock != .utc && file.clock == referenceClock
             guard !diffs.isEmpty else {
-                return ClockOffset(file: file.path, format: file.format, offset: 0, matches: 0, spread: nil)
+                return ClockOffset(
+                    file: file.path, format: file.format, offset: 0, matches: 0, spread: nil, clock: file.clock,
+                    sameClockAsReference: sameDevice)
             }
-            let median = Self.median(diffs)
-            let spread = Self.median(diffs.map { abs($0 - median) })
-            return ClockOffset(file: file.path, format: file.format, offset: median, matches: diffs.count, spread: spread)
+            var offset = Self.median(diffs)
+            let spread = Self.median(diffs.map { abs($0 - offset) })
+            var zone: Int?
+            // A local-time log against the device's own UTC events: the offset is the zone.
+            if file.clock == .deviceLocalZoneUnknown, referenceFormat == .metricEvents {
+                let quarter = (offset / 900).rounded() * 900
+                if abs(offset - quarter) <= zoneSnapTolerance, abs(quarter) <= 14 * 3600 {
+                    offset = quarter
+                    // Local = UTC + zone, and offset = UTC − local.
+                    zone = Int(-quarter)
+                }
+            }
+            return ClockOffset(
+                file: file.path, format: file.format, offset: offset, matches: diffs.count, spread: spread,
+                clock: file.clock, inferredZone: zone)
         }
     }
 
-    /// Start times by request key (canonical URL + byte range), in file order.
-    static func requestTimes(_ records: [Record]) -> [String: [Double]] {
-        var out: [String: [Double]] = [:]
+    /// The best format present with any timed record: its files are the reference clock.
+    static func referenceFormat(_ files: [(format: InputFormat, records: [Record])]) -> InputFormat? {
+        referencePreference.first { format in
+            files.contains { $0.format == format && $0.records.contains { $0.time != nil } }
+        }
+    }
+
+    /// Reference time minus file time for every pair of observations of the same request.
+    func pairedDifferences(
+        _ observations: [Observation], requests: [RequestKey: [Double]], failures: [RequestKey: [Double]]
+    ) -> [Double] {
+        var byKey: [RequestKey: (requests: [Double], accepted: [Double], periods: [Double], failures: [Double])] = [:]
+        for o in observations {
+            switch o.role {
+            case .request: byKey[o.key, default: ([], [], [], [])].requests.append(o.time)
+            case .accepted: byKey[o.key, default: ([], [], [], [])].accepted.append(o.time)
+            case .periodStart: byKey[o.key, default: ([], [], [], [])].periods.append(o.time)
+            case .failure: byKey[o.key, default: ([], [], [], [])].failures.append(o.time)
+            }
+        }
+        var diffs: [Double] = []
+        func pair(_ ref: [Double], _ own: [Double]) {
+            for (a, b) in zip(ref, own.sorted()) where abs(a - b) < maxPairDistance { diffs.append(a - b) }
+        }
+        for (key, own) in byKey.sorted(by: { $0.key < $1.key }) {
+            guard let ref = requests[key] else { continue }
+            pair(ref, own.requests)
+            pair(ref, own.accepted)
+            // A period of playing a URI starts with its first request.
+            if let first = own.periods.min() { pair([ref[0]], [first]) }
+            if !own.failures.isEmpty {
+                if let failed = failures[key] { pair(failed, own.failures) } else { pair([ref[0]], [own.failures[0]]) }
+            }
+        }
+        return diffs
+    }
+
+    /// What each record says about when a request happened.
+    static func observations(_ records: [Record]) -> [Observation] {
+        var out: [Observation] = []
         for record in records {
             guard let t = record.time?.secondsSince1970 else { continue }
             switch record.payload {
             case .request(let r):
-                out[key(url: r.url, range: r.byteRange), default: []].append(r.start?.secondsSince1970 ?? t)
+                out.append(
+                    Observation(
+                        key: RequestKey(url: r.url, range: r.byteRange), role: .request,
+                        time: r.start?.secondsSince1970 ?? t, failed: r.failed))
             case .proxy(let p) where p.kind == .downloadRequest || p.kind == .acceptRequest:
-                out[key(url: p.url ?? "", range: p.kind == .downloadRequest ? p.range : nil) + (p.kind == .acceptRequest ? "#accept" : ""), default: []].append(t)
+                out.append(
+                    Observation(
+                        key: RequestKey(url: p.url ?? "", range: p.kind == .downloadRequest ? p.range : nil),
+                        role: p.kind == .acceptRequest ? .accepted : .request, time: t, failed: false))
             case .accessLog(let a):
-                if let uri = a.uri { out[key(url: uri, range: nil) + "#first", default: []].append(t) }
+                if let uri = a.uri {
+                    out.append(Observation(key: RequestKey(url: uri, range: nil), role: .periodStart, time: t, failed: false))
+                }
             case .errorLog(_, let uri):
-                if let uri { out[key(url: uri, range: nil) + "#first", default: []].append(t) }
+                if let uri {
+                    out.append(Observation(key: RequestKey(url: uri, range: nil), role: .failure, time: t, failed: true))
+                }
             default:
                 break
             }
         }
-        // Access and error logs name a URL once per row: pair them with the first request for it.
-        for (k, v) in out where !k.hasSuffix("#first") && !k.hasSuffix("#accept") {
-            if out[k + "#first"] == nil { out[k + "#first"] = [v[0]] }
-            if out[k + "#accept"] == nil { out[k + "#accept"] = v }
-        }
         return out
-    }
-
-    static func key(url: String, range: ByteRange?) -> String {
-        URLCanonicalizer.withoutQuery(url) + (range.map { "@\($0.offset)" } ?? "")
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -27,25 +27,29 @@ public struct Correlator: Sendable {
             for (s, records) in buckets.sorted(by: { $0.key < $1.key }) { perSession[s].append((f, records)) }
         }
         var sessions: [Session] = []
+        var diagnostics: [Diagnostic] = []
         for (s, parts) in perSession.enumerated() where !parts.isEmpty {
-            sessions.append(
-                buildSession(
-                    id: assignment.sessionIDs[s], fromLogs: assignment.idFromLogs[s], parts: parts, files: files))
+            let built = buildSession(
+                id: assignment.sessionIDs[s], fromLogs: assignment.idFromLogs[s], parts: parts, files: files)
+            sessions.append(built.session)
+            diagnostics.append(contentsOf: built.diagnostics)
         }
         sessions.sort {
             let a = $0.start?.secondsSince1970 ?? .infinity
             let b = $1.start?.secondsSince1970 ?? .infinity
             return a != b ? a < b : $0.id < $1.id
         }
-        var diagnostics: [Diagnostic] = []
         for u in unassigned {
             diagnostics.append(Diagnostic(u.record.location, .warning, "record not assigned to a session: \(u.reason)"))
         }
         return CorrelationResult(sessions: sessions, unassigned: unassigned, diagnostics: diagnostics)
     }
 
-    func buildSession(id: String, fromLogs: Bool, parts: [(fileIndex: Int, records: [Record])], files: [SourceFile]) -> Session {
-        let offsets = ClockAligner().offsets(files: parts.map { (files[$0.fileIndex].path, files[$0.fileIndex].format, $0.records) })
+    func buildSession(
+        id: String, fromLogs: Bool, parts: [(fileIndex: Int, records: [Record])], files: [SourceFile]
+    ) -> (session: Session, diagnostics: [Diagnostic]) {
+        let offsets = ClockAligner().offsets(
+            files: parts.map { (files[$0.fileIndex].path, files[$0.fileIndex].format, files[$0.fileIndex].clock, $0.records) })
         var entries: [(entry: TimelineEntry, file: Int, order: Int)] = []
         for (p, part) in parts.enumerated() {
             let offset = offsets[p].offset
@@ -66,26 +70,34 @@ public struct Correlator: Sendable {
             }
             return a.order < b.order
         }
-        let merged = mergeRequests(entries.map { ($0.entry, files[parts[$0.file].fileIndex].format) })
+        var diagnostics: [Diagnostic] = []
+        let folded = AccessLogDumpFolder.fold(
+            entries.map { ($0.entry, files[parts[$0.file].fileIndex].format) }, diagnostics: &diagnostics)
+        let merged = mergeErrorLogRows(mergeRequests(folded))
         let sources = Array(Set(parts.map { files[$0.fileIndex].format })).sorted()
         let asset = Self.assetURL(merged)
-        let sessionID = fromLogs ? id : Self.derivedID(asset: asset, first: merged.first?.location.file ?? "")
+        let sessionID = fromLogs ? id : Self.derivedID(asset: asset, first: merged.first?.0.location.file ?? "")
         var session = Session(
-            id: sessionID, idIsFromLogs: fromLogs, assetURL: asset, entries: merged, sources: sources,
+            id: sessionID, idIsFromLogs: fromLogs, assetURL: asset, entries: merged.map(\.0), sources: sources,
             clockOffsets: offsets, kpis: KPIs())
+        // The reference clock decides how every time of the timeline reads.
+        let referenceFormat = ClockAligner.referenceFormat(parts.map { (files[$0.fileIndex].format, $0.records) })
+        if parts.contains(where: { files[$0.fileIndex].format == referenceFormat && files[$0.fileIndex].clock == .deviceLocalZoneUnknown }) {
+            session.timeBasis = .deviceLocalZoneUnknown
+        }
         session.kpis = KPICalculator().compute(session)
-        return session
+        return (session, diagnostics)
     }
 
     /// Folds other sources' views of the same request into the best source's entry.
-    func mergeRequests(_ entries: [(TimelineEntry, InputFormat)]) -> [TimelineEntry] {
+    func mergeRequests(_ entries: [(TimelineEntry, InputFormat)]) -> [(TimelineEntry, InputFormat)] {
         // Only views from different sources merge: with one source there is nothing to pair.
         guard let firstFormat = entries.first?.1, entries.contains(where: { $0.1 != firstFormat }) else {
-            return entries.map(\.0)
+            return entries
         }
         var out: [TimelineEntry] = []
         out.reserveCapacity(entries.count)
-        var primaryByKey: [String: [Int]] = [:]
+        var primaryByKey: [RequestKey: [Int]] = [:]
         // The source format of each entry of `out`, by index.
         var formatOf: [InputFormat] = []
         formatOf.reserveCapacity(entries.count)
@@ -95,7 +107,7 @@ public struct Correlator: Sendable {
                 formatOf.append(format)
                 continue
             }
-            let key = ClockAligner.key(url: r.url, range: r.byteRange)
+            let key = RequestKey(url: r.url, range: r.byteRange)
             if let t = entry.time?.secondsSince1970, let candidates = primaryByKey[key],
                 let match = Self.recentMatch(candidates, time: t, window: requestMatchWindow, in: out, accepts: { i in
                     formatOf[i] != format && out[i].otherViews.allSatisfy { $0.format != format }
@@ -116,7 +128,43 @@ public struct Correlator: Sendable {
             formatOf.append(format)
             out.append(entry)
         }
-        return out
+        return Array(zip(out, formatOf))
+    }
+
+    /// An error-log row that reports a request another source saw fail (same URL, close in time
+    /// once clocks are aligned) is one more view of that request, not a second failure.
+    /// The error log writes whole seconds, hence the wider window.
+    func mergeErrorLogRows(_ entries: [(TimelineEntry, InputFormat)]) -> [(TimelineEntry, InputFormat)] {
+        guard entries.contains(where: { $0.1 == .errorLog }), entries.contains(where: { $0.0.record.request != nil }) else {
+            return entries
+        }
+        var failedByKey: [RequestKey: [Int]] = [:]
+        for (i, (entry, _)) in entries.enumerated() {
+            guard let r = entry.record.request else { continue }
+            let failed = r.failed || entry.otherViews.contains { $0.request?.failed == true }
+            if failed { failedByKey[RequestKey(url: r.url, range: r.byteRange), default: []].append(i) }
+        }
+        var out = entries
+        var folded: Set<Int> = []
+        var taken: Set<Int> = []
+        for (i, (entry, _)) in entries.enumerated() {
+            guard case .errorLog(_, let uri) = entry.record.payload, let uri, let t = entry.time?.secondsSince1970,
+                let candidates = failedByKey[RequestKey(url: uri, range: nil)]
+            else { continue }
+            // The nearest failed request not already claimed by another row.
+            var best: (index: Int, distance: Double)?
+            for c in candidates where !taken.contains(c) {
+                guard let tc = entries[c].0.time?.secondsSince1970 else { continue }
+                let d = abs(tc - t)
+                if d <= requestMatchWindow + 1.5, d < (best?.distance ?? .infinity) { best = (c, d) }
+            }
+            guard let match = best?.index else { continue }
+            taken.insert(match)
+            folded.insert(i)
+            out[match].0.otherViews.append(entry.record)
+        }
+        guard !folded.isEmpty else { return entries }
+        return out.enumerated().filter { !folded.contains($0.offset) }.map(\.element)
     }
 
     /// The earliest candidate within the window. Candidates are in time order, so the scan starts
@@ -135,6 +183,10 @@ public struct Correlator: Sendable {
             k -= 1
         }
         return best
+    }
+
+    static func assetURL(_ entries: [(TimelineEntry, InputFormat)]) -> String? {
+        assetURL(entries.map(\.0))
     }
 
     static func assetURL(_ entries: [TimelineEntry]) -> String? {

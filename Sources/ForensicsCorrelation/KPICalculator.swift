@@ -27,21 +27,24 @@ struct KPICalculator {
             k.startupTime = t
             k.provenance["startup_time"] = "access-log"
         }
-        // Stalls.
+        // Stalls: the player's events when a source records them, its summary, else the access log.
         let stalls = s.stalls
         let sessionEnd = s.end
-        if !stalls.isEmpty || s.sources.contains(.metricEvents) && summary == nil && accessRows.isEmpty {
+        if s.sources.contains(.metricEvents), !stalls.isEmpty || summary?.stallCount == nil {
             k.stallCount = stalls.count
-            k.stallDuration = stalls.reduce(0) { acc, st in
-                acc + (st.duration ?? sessionEnd.map { max(0, $0 - st.start) } ?? 0)
-            }
+            var total = 0.0
+            for st in stalls { total += st.duration ?? sessionEnd.map { max(0, $0 - st.start) } ?? 0 }
+            k.stallDuration = total
             k.provenance["stall_count"] = "timeline"
         } else if let c = summary?.stallCount {
-            k.stallCount = c
-            k.stallDuration = summary?.timeSpentRecoveringFromStall ?? 0
+            k.stallCount = max(0, c)
+            k.stallDuration = c == 0 ? 0 : summary?.timeSpentRecoveringFromStall
             k.provenance["stall_count"] = "summary-event"
         } else if !accessRows.isEmpty {
-            k.stallCount = accessRows.reduce(0) { $0 + max(0, $1.stalls ?? 0) }
+            let count = stalls.reduce(0) { Self.saturatingAdd($0, $1.reportedCount) }
+            k.stallCount = count
+            // The access log counts stalls, it does not time them.
+            k.stallDuration = count == 0 ? 0 : nil
             k.provenance["stall_count"] = "access-log"
         }
         // Playing time.
@@ -49,48 +52,42 @@ struct KPICalculator {
             k.playingTime = d
             k.provenance["playing_time"] = "summary-event"
         } else if accessRows.contains(where: { $0.durationWatched != nil }) {
-            k.playingTime = accessRows.reduce(0) { $0 + max(0, $1.durationWatched ?? 0) }
+            k.playingTime = accessRows.reduce(0) { $0 + min(max(0, $1.durationWatched ?? 0), 1e9) }
             k.provenance["playing_time"] = "access-log"
         } else if let start = s.startupEnd?.time, let end = sessionEnd, end >= start {
-            k.playingTime = max(0, (end - start) - k.stallDuration)
+            k.playingTime = max(0, (end - start) - (k.stallDuration ?? 0))
             k.provenance["playing_time"] = "timeline"
         }
-        if let playing = k.playingTime, playing + k.stallDuration > 0 {
-            k.rebufferRatio = k.stallDuration / (playing + k.stallDuration)
+        if let playing = k.playingTime, let stalled = k.stallDuration, playing + stalled > 0 {
+            k.rebufferRatio = stalled / (playing + stalled)
         }
         // Variant switches.
-        let switches = s.entries.compactMap { e -> PlayerEvent? in
-            guard let p = e.record.playerEvent, p.kind == .variantSwitch, p.didSucceed != false else { return nil }
-            return p
-        }
-        if !switches.isEmpty || s.sources.contains(.metricEvents) && summary?.variantSwitchCount == nil {
+        let switches = s.variantSwitches
+        if s.sources.contains(.metricEvents), !switches.isEmpty || summary?.variantSwitchCount == nil {
             k.variantSwitchCount = switches.count
-            k.downswitchCount = switches.filter { p in
-                guard let from = p.fromVariant?.bandwidth, let to = p.toVariant?.bandwidth else { return false }
-                return to < from
-            }.count
+            k.downswitchCount = switches.filter(\.isDown).count
             k.provenance["variant_switch_count"] = "timeline"
         } else if let c = summary?.variantSwitchCount {
-            k.variantSwitchCount = c
+            k.variantSwitchCount = max(0, c)
+            if c <= 0 { k.downswitchCount = 0 }
             k.provenance["variant_switch_count"] = "summary-event"
-        } else if accessRows.count > 1 {
-            var count = 0
-            var down = 0
-            for (a, b) in zip(accessRows, accessRows.dropFirst()) where a.indicatedBitrate != b.indicatedBitrate {
-                count += 1
-                if let x = a.indicatedBitrate, let y = b.indicatedBitrate, y < x { down += 1 }
-            }
-            k.variantSwitchCount = count
-            k.downswitchCount = down
-            k.provenance["variant_switch_count"] = "access-log"
+        } else if !accessRows.isEmpty || !VariantLadder(s).isEmpty {
+            k.variantSwitchCount = switches.count
+            k.downswitchCount = switches.filter(\.isDown).count
+            k.provenance["variant_switch_count"] = switches.first?.basis ?? (accessRows.isEmpty ? "requests" : "access-log")
         }
-        // Errors.
-        let failures = Self.failures(s)
-        k.errorCount = failures.count
-        k.fatalError = s.entries.contains { e in
-            if case .error(let err) = e.record.payload { return err.didRecover == false }
-            return false
-        } || (summary?.error.map { $0.didRecover != true } ?? false)
+        // Errors: known wherever a source reports failures (an access log alone does not).
+        let reporting: [InputFormat] = [.metricEvents, .errorLog, .har, .cacheLog]
+        if s.sources.contains(where: reporting.contains) {
+            k.errorCount = s.failures.count
+            k.provenance["error_count"] = "timeline"
+        }
+        if s.sources.contains(.metricEvents) {
+            k.fatalError = s.entries.contains { e in
+                if case .error(let err) = e.record.payload { return err.didRecover == false }
+                return false
+            } || (summary?.error.map { $0.didRecover != true } ?? false)
+        }
         // Bitrate.
         if let b = summary?.timeWeightedAverageBitrate {
             k.timeWeightedAverageBitrate = b
@@ -112,33 +109,9 @@ struct KPICalculator {
         return k
     }
 
-    /// Distinct failures: failed requests, error events and error-log rows, with an error event
-    /// or row that reports a request failure already counted (same URL or within a second) not
-    /// counted twice.
-    static func failures(_ s: Session) -> [Int] {
-        var out: [Int] = []
-        var failedRequestTimes: [(Double, String)] = []
-        for (i, e) in s.entries.enumerated() {
-            if let r = e.record.request, r.failed || e.otherViews.contains(where: { $0.request?.failed == true }) {
-                out.append(i)
-                failedRequestTimes.append((e.time?.secondsSince1970 ?? 0, URLCanonicalizer.withoutQuery(r.url)))
-            }
-        }
-        for (i, e) in s.entries.enumerated() {
-            let t = e.time?.secondsSince1970 ?? 0
-            switch e.record.payload {
-            case .error(let err):
-                let near = failedRequestTimes.contains { abs($0.0 - t) <= 1.5 && err.httpStatus != nil }
-                if !near { out.append(i) }
-            case .errorLog(_, let uri):
-                let u = uri.map(URLCanonicalizer.withoutQuery)
-                let near = failedRequestTimes.contains { abs($0.0 - t) <= 2.5 || $0.1 == u }
-                if !near { out.append(i) }
-            default:
-                break
-            }
-        }
-        return out.sorted()
+    static func saturatingAdd(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? Int.max : Int.min) : sum
     }
 
     /// Time-weighted bandwidth of the playing variant over the timeline, when variants are known.

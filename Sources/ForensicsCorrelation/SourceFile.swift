@@ -5,11 +5,13 @@ public struct SourceFile: Sendable {
     public var path: String
     public var format: InputFormat
     public var records: [Record]
+    public var clock: SourceClock
 
-    public init(path: String, format: InputFormat, records: [Record]) {
+    public init(path: String, format: InputFormat, records: [Record], clock: SourceClock = .utc) {
         self.path = path
         self.format = format
         self.records = records
+        self.clock = clock
     }
 }
 

@@ -45,7 +45,8 @@ public struct JSONReporter: Sendable {
         return .object([
             ("session_id", .string(s.id)),
             ("session_id_source", .string(s.idIsFromLogs ? "logs" : "derived")),
-            ("start", .time(s.start)), ("end", .time(s.end)),
+            ("start", .time(s.start, s.timeBasis)), ("end", .time(s.end, s.timeBasis)),
+            ("time_basis", .string(s.timeBasis.rawValue)),
             ("asset_url", .optional(s.assetURL.map(redactor.redact))),
             ("sources", .array(s.sources.map { .string($0.rawValue) })),
             ("kpis", kpis(s.kpis)),
@@ -54,38 +55,40 @@ public struct JSONReporter: Sendable {
                     ("file", .string(o.file)), ("format", .string(o.format.rawValue)),
                     ("offset", .number((o.offset * 1000).rounded() / 1000)), ("matches", .integer(o.matches)),
                     ("confidence", .string(o.confidence)),
+                    ("clock", .string(o.clock.rawValue)),
+                    ("inferred_utc_offset", o.inferredZone.map { .integer($0) } ?? .null),
                 ])
             })),
-            ("findings", .array(r.findings.map(finding))),
+            ("findings", .array(r.findings.map { finding($0, basis: s.timeBasis) })),
         ])
     }
 
     public func kpis(_ k: KPIs) -> JSONOut {
         .object([
             ("startup_time", .optional(k.startupTime.map { ($0 * 1000).rounded() / 1000 })),
-            ("stall_count", .integer(k.stallCount)),
-            ("stall_duration", .number((k.stallDuration * 1000).rounded() / 1000)),
+            ("stall_count", .optional(k.stallCount)),
+            ("stall_duration", .optional(k.stallDuration.map { ($0 * 1000).rounded() / 1000 })),
             ("rebuffer_ratio", .optional(k.rebufferRatio.map { ($0 * 10000).rounded() / 10000 })),
-            ("variant_switch_count", .integer(k.variantSwitchCount)),
-            ("downswitch_count", .integer(k.downswitchCount)),
-            ("error_count", .integer(k.errorCount)),
-            ("fatal_error", .bool(k.fatalError)),
+            ("variant_switch_count", .optional(k.variantSwitchCount)),
+            ("downswitch_count", .optional(k.downswitchCount)),
+            ("error_count", .optional(k.errorCount)),
+            ("fatal_error", k.fatalError.map { .bool($0) } ?? .null),
             ("time_weighted_average_bitrate", .optional(k.timeWeightedAverageBitrate.map { $0.rounded() })),
             ("playing_time", .optional(k.playingTime.map { ($0 * 1000).rounded() / 1000 })),
             ("provenance", .object(k.provenance.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
     }
 
-    public func finding(_ f: Finding) -> JSONOut {
+    public func finding(_ f: Finding, basis: TimeBasis = .utc) -> JSONOut {
         .object([
             ("rule_id", .string(f.ruleID)), ("severity", .string(f.severity.rawValue)),
-            ("start", .time(f.start)), ("end", .time(f.end)),
+            ("start", .time(f.start, basis)), ("end", .time(f.end, basis)),
             ("title", .string(redactor.redact(f.title))),
             ("cause", .optional(f.cause)),
             ("details", .object(f.details.sorted { $0.key < $1.key }.map { ($0.key, detail($0.value)) })),
             ("evidence", .array(f.evidence.map { e in
                 .object([
-                    ("file", .string(e.location.file)), ("line", .integer(e.location.line)), ("time", .time(e.time)),
+                    ("file", .string(e.location.file)), ("line", .integer(e.location.line)), ("time", .time(e.time, basis)),
                     ("summary", .string(redactor.redact(e.summary))),
                 ])
             })),

@@ -13,7 +13,8 @@ public indirect enum JSONOut: Sendable {
 
     public static func optional(_ v: Double?) -> JSONOut { v.map { .number($0) } ?? .null }
     public static func optional(_ v: String?) -> JSONOut { v.map { .string($0) } ?? .null }
-    public static func time(_ t: Timestamp?) -> JSONOut { t.map { .string($0.iso8601) } ?? .null }
+    public static func optional(_ v: Int?) -> JSONOut { v.map { .integer($0) } ?? .null }
+    public static func time(_ t: Timestamp?, _ basis: TimeBasis = .utc) -> JSONOut { t.map { .string($0.iso8601(basis)) } ?? .null }
 
     public func render() -> String {
         var out = ""

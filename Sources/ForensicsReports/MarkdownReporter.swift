@@ -62,8 +62,9 @@ public struct MarkdownReporter: Sendable {
         out.append("## Session `\(code(s.id))`")
         out.append("")
         var facts: [String] = []
-        if let start = s.start { facts.append("from \(start.iso8601)") }
-        if let end = s.end { facts.append("to \(end.iso8601)") }
+        if let start = s.start { facts.append("from \(start.iso8601(s.timeBasis))") }
+        if let end = s.end { facts.append("to \(end.iso8601(s.timeBasis))") }
+        if s.timeBasis != .utc { facts.append("times are \(s.timeBasis.label) (no source to align them to; state it with `--timezone`)") }
         if let asset = s.assetURL { facts.append("asset \(text.escape(asset))") }
         if !facts.isEmpty {
             out.append(facts.joined(separator: " · "))
@@ -86,10 +87,15 @@ public struct MarkdownReporter: Sendable {
         }
         var basics: [String] = []
         if let t = k.startupTime { basics.append("startup \(NumberFormat.seconds(t))") }
-        basics.append("\(k.stallCount) stall\(k.stallCount == 1 ? "" : "s")")
-        basics.append("\(k.variantSwitchCount) variant switch\(k.variantSwitchCount == 1 ? "" : "es")")
-        basics.append("\(k.errorCount) error\(k.errorCount == 1 ? "" : "s")")
+        basics.append(Self.count(k.stallCount, "stall", "stalls"))
+        basics.append(Self.count(k.variantSwitchCount, "variant switch", "variant switches"))
+        basics.append(Self.count(k.errorCount, "error", "errors"))
         guard let worst = serious.first else {
+            // Never "no problem" while stalls or errors are known.
+            let known = (k.stallCount ?? 0) > 0 || (k.errorCount ?? 0) > 0 || k.fatalError == true
+            if known {
+                return "No rule explains what the figures show (\(basics.joined(separator: ", "))): see the key figures and the timeline."
+            }
             return "No problem found at warning level or above (\(basics.joined(separator: ", ")))."
         }
         var sentence = "\(text.escape(worst.title)) (\(worst.severity.rawValue))."
@@ -102,14 +108,28 @@ public struct MarkdownReporter: Sendable {
         return sentence
     }
 
+    /// `1 stall`, `3 stalls`, `stalls unknown`.
+    static func count(_ n: Int?, _ one: String, _ many: String) -> String {
+        guard let n else { return "\(many) unknown" }
+        return "\(n) \(n == 1 ? one : many)"
+    }
+
     func kpiTable(_ k: KPIs) -> [String] {
         func src(_ key: String) -> String { k.provenance[key] ?? "—" }
         var rows = ["| KPI | Value | From |", "| --- | --- | --- |"]
         rows.append("| Startup time | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(src("startup_time")) |")
-        rows.append("| Stalls | \(k.stallCount) (\(NumberFormat.seconds(k.stallDuration))) | \(src("stall_count")) |")
+        let stalls: String
+        if let n = k.stallCount {
+            stalls = "\(n) (\(k.stallDuration.map(NumberFormat.seconds) ?? "duration unknown"))"
+        } else {
+            stalls = "unknown"
+        }
+        rows.append("| Stalls | \(stalls) | \(src("stall_count")) |")
         rows.append("| Rebuffer ratio | \(k.rebufferRatio.map { NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(src("playing_time")) |")
-        rows.append("| Variant switches (down) | \(k.variantSwitchCount) (\(k.downswitchCount)) | \(src("variant_switch_count")) |")
-        rows.append("| Errors | \(k.errorCount)\(k.fatalError ? ", fatal" : "") | timeline |")
+        let switches = k.variantSwitchCount.map { "\($0) (\(k.downswitchCount.map(String.init) ?? "unknown"))" } ?? "unknown"
+        rows.append("| Variant switches (down) | \(switches) | \(src("variant_switch_count")) |")
+        let errors = k.errorCount.map { "\($0)\(k.fatalError == true ? ", fatal" : "")" } ?? "unknown"
+        rows.append("| Errors | \(errors) | \(src("error_count")) |")
         rows.append("| Time-weighted average bitrate | \(k.timeWeightedAverageBitrate.map(BitRateFormat.text) ?? "unknown") | \(src("time_weighted_average_bitrate")) |")
         rows.append("| Playing time | \(k.playingTime.map(NumberFormat.seconds) ?? "unknown") | \(src("playing_time")) |")
         return ["### Key figures", ""] + rows + [""]
@@ -138,8 +158,9 @@ public struct MarkdownReporter: Sendable {
             out.append("#### \(Self.icon(f.severity)) · `\(f.ruleID)` — \(text.escape(f.title))")
             out.append("")
             var when: [String] = []
-            if let s = f.start { when.append("from \(s.iso8601)") }
-            if let e = f.end, e != f.start { when.append("to \(e.iso8601)") }
+            if let s = f.start { when.append("from \(s.iso8601(r.session.timeBasis))") }
+            if let e = f.end, e != f.start { when.append("to \(e.iso8601(r.session.timeBasis))") }
+            if f.start == nil, f.end == nil { when.append("time unknown") }
             if let c = f.cause { when.append("cause **\(c)**") }
             if !when.isEmpty {
                 out.append(when.joined(separator: " · "))
@@ -225,7 +246,7 @@ public struct MarkdownReporter: Sendable {
         }
         guard !requests.isEmpty || !stalls.isEmpty else { return [] }
         var out = ["### Timeline", "", "```mermaid", "gantt", "    dateFormat x", "    axisFormat %M:%S",
-                   "    title Session from \(start.iso8601)"]
+                   "    title Session from \(start.iso8601(s.timeBasis))"]
         if !requests.isEmpty { out += ["    section Requests"] + requests }
         if count == 60 { out.append("    %% more requests omitted") }
         if !stalls.isEmpty { out += ["    section Stalls"] + stalls }
@@ -255,14 +276,25 @@ public struct MarkdownReporter: Sendable {
         out.append("Present: \(present.joined(separator: ", ")). Missing: \(missing.isEmpty ? "none" : missing.joined(separator: ", ")).")
         out.append("")
         if s.clockOffsets.count > 1 {
-            out.append("| File | Clock offset | Matched requests | Confidence |")
-            out.append("| --- | --- | --- | --- |")
+            out.append("| File | Clock offset | Matched requests | Confidence | Clock |")
+            out.append("| --- | --- | --- | --- | --- |")
             for o in s.clockOffsets {
-                out.append("| `\(code(o.file))` | \(NumberFormat.trimmed(o.offset, decimals: 3)) s | \(o.matches) | \(o.confidence) |")
+                out.append("| `\(code(o.file))` | \(NumberFormat.trimmed(o.offset, decimals: 3)) s | \(o.matches) | \(o.confidence) | \(Self.clockText(o)) |")
             }
             out.append("")
         }
         return out
+    }
+
+    static func clockText(_ o: ClockOffset) -> String {
+        switch o.clock {
+        case .utc: return "UTC"
+        case .deviceLocalZoneStated: return "device local, zone stated"
+        case .deviceLocalZoneUnknown:
+            if let z = o.inferredZone { return "device local, \(ZoneFormat.text(z)) (from alignment)" }
+            if o.matches > 0 { return "device local, aligned" }
+            return o.sameClockAsReference ? "device local, same clock as the reference" : "device local, zone unknown"
+        }
     }
 
     func inputs(_ report: AnalysisReport) -> [String] {

@@ -55,7 +55,7 @@ public struct Analyzer: Sendable {
                     path: outcome.path, format: outcome.format, records: outcome.result?.records.count ?? 0,
                     diagnostics: count))
             if let result = outcome.result {
-                sources.append(SourceFile(path: result.file, format: result.format, records: result.records))
+                sources.append(SourceFile(path: result.file, format: result.format, records: result.records, clock: result.clock))
                 playlists.append(contentsOf: result.playlists)
             }
         }

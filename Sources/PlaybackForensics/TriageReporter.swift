@@ -22,7 +22,9 @@ public struct TriageReporter: Sendable {
             let sb = b.session.worst.map { Severity.allCases.firstIndex(of: $0) ?? 0 } ?? -1
             if sa != sb { return sa > sb }
             if a.session.seriousCount != b.session.seriousCount { return a.session.seriousCount > b.session.seriousCount }
-            if a.session.kpis.stallDuration != b.session.kpis.stallDuration { return a.session.kpis.stallDuration > b.session.kpis.stallDuration }
+            let da = a.session.kpis.stallDuration ?? 0
+            let db = b.session.kpis.stallDuration ?? 0
+            if da != db { return da > db }
             return (a.bundle.name, a.session.id) < (b.bundle.name, b.session.id)
         }
     }
@@ -57,11 +59,11 @@ public struct TriageReporter: Sendable {
 
     static let kpiNames: [(String, @Sendable (KPIs) -> Double?)] = [
         ("startup_time", { $0.startupTime }),
-        ("stall_count", { Double($0.stallCount) }),
+        ("stall_count", { $0.stallCount.map(Double.init) }),
         ("stall_duration", { $0.stallDuration }),
         ("rebuffer_ratio", { $0.rebufferRatio }),
-        ("variant_switch_count", { Double($0.variantSwitchCount) }),
-        ("error_count", { Double($0.errorCount) }),
+        ("variant_switch_count", { $0.variantSwitchCount.map(Double.init) }),
+        ("error_count", { $0.errorCount.map(Double.init) }),
         ("time_weighted_average_bitrate", { $0.timeWeightedAverageBitrate }),
     ]
 

@@ -9,7 +9,7 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: "Force a format for every file instead of recognising it (\(InputFormat.allCases.map(\.rawValue).joined(separator: ", "))).")
     var logFormat: String?
 
-    @Option(name: .long, help: "Time zone of sources that write local time without an offset (access/error logs), e.g. +01:00. Default: UTC.")
+    @Option(name: .long, help: "Time zone of sources that write local time without an offset (access/error logs), e.g. +01:00 or -05:00. Default: unknown — found by clock alignment when another source shares requests, else reported as \"device local time, zone unknown\".")
     var timezone: String?
 
     @Option(name: .long, help: "Largest decompressed size of one file, in bytes (gzip-bomb limit). Default: 2 GiB.")
@@ -42,7 +42,7 @@ struct InputOptions: ParsableArguments {
             }
             format = f
         }
-        var offset = 0
+        var offset: Int?
         if let tz = timezone {
             guard let o = TimezoneOption.offsetSeconds(tz) else { throw ValidationError("invalid --timezone '\(tz)' (use UTC or ±HH:MM)") }
             offset = o

@@ -8,17 +8,23 @@ import ForensicsCore
 /// Apple writes is ignored (see `shared/spec/avplayer-access-log.md`).
 public struct ExtendedLogParser {
     public let file: String
-    public let timezoneOffset: Int
+    /// Seconds east of UTC, when the user stated the device's zone; nil: unknown.
+    public let timezoneOffset: Int?
 
-    public init(file: String, timezoneOffset: Int = 0) {
+    public init(file: String, timezoneOffset: Int? = nil) {
         self.file = file
         self.timezoneOffset = timezoneOffset
     }
 
     public func parse(lines reader: inout LineReader, format: InputFormat) throws -> ParseResult {
         var result = ParseResult(file: file, format: format)
+        result.clock = timezoneOffset == nil ? .deviceLocalZoneUnknown : .deviceLocalZoneStated
         var fields: [String]?
         var software: String?
+        // The current log's `#Date` (when it was dumped) and where its block starts: an app that
+        // dumps the cumulative log several times repeats its rows, and the correlator folds them.
+        var dumpDate: Timestamp?
+        var blockLine = 0
         while let line = try reader.next() {
             let location = SourceLocation(file: file, line: line.number)
             let text = line.text
@@ -30,6 +36,11 @@ public struct ExtendedLogParser {
             if text.hasPrefix("#") {
                 if text.hasPrefix("#Fields:") {
                     fields = text.dropFirst(8).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                    blockLine = line.number
+                } else if text.hasPrefix("#Date:") {
+                    let value = String(text.dropFirst(6)).trimmingSpaces
+                    let whole = value.split(separator: ".").first.map(String.init) ?? value
+                    dumpDate = TimestampParser.parse(whole, defaultOffsetSeconds: timezoneOffset ?? 0)
                 } else if text.hasPrefix("#Software:") {
                     software = String(text.dropFirst(10)).trimmingSpaces
                 } else if text.hasPrefix("#Version:") {
@@ -56,7 +67,7 @@ public struct ExtendedLogParser {
             if let d = row["date"], let t = row["time"] {
                 // Keep whole seconds only: the fraction repeats the seconds.
                 let whole = t.split(separator: ".").first.map(String.init) ?? t
-                time = TimestampParser.parse("\(d) \(whole)", defaultOffsetSeconds: timezoneOffset)
+                time = TimestampParser.parse("\(d) \(whole)", defaultOffsetSeconds: timezoneOffset ?? 0)
                 if time == nil { result.diagnostics.append(Diagnostic(location, .warning, "unreadable date/time '\(d) \(t)'")) }
             }
             let session = row["cs-guid"]
@@ -81,6 +92,7 @@ public struct ExtendedLogParser {
                 a.playbackType = row["s-playback-type"]
                 a.downloadOverdue = row["c-overdue"].flatMap { Int($0) }
                 if let software { a.fields["#software"] = software }
+                a.dump = AccessLogEntry.Dump(date: dumpDate, block: blockLine)
                 result.records.append(Record(time: time, location: location, format: .accessLog, sessionID: session, payload: .accessLog(a)))
             }
         }

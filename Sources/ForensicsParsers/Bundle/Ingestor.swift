@@ -6,10 +6,11 @@ import ForensicsCore
 public struct Ingestor: Sendable {
     public var limits: BundleLimits
     public var forcedFormat: InputFormat?
-    /// Seconds east of UTC for sources that write local time without an offset (access logs).
-    public var timezoneOffset: Int
+    /// Seconds east of UTC for sources that write local time without an offset (access logs),
+    /// when the user stated it; nil when unknown (then clock alignment may still find it).
+    public var timezoneOffset: Int?
 
-    public init(limits: BundleLimits = BundleLimits(), forcedFormat: InputFormat? = nil, timezoneOffset: Int = 0) {
+    public init(limits: BundleLimits = BundleLimits(), forcedFormat: InputFormat? = nil, timezoneOffset: Int? = nil) {
         self.limits = limits
         self.forcedFormat = forcedFormat
         self.timezoneOffset = timezoneOffset

@@ -8,6 +8,8 @@ public struct ParseResult: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// Fully parsed playlists (captures and HAR bodies), for `parse` and the playlist rules.
     public var playlists: [Playlist] = []
+    /// The clock the file's times are written in.
+    public var clock: SourceClock = .utc
 
     public init(file: String, format: InputFormat) {
         self.file = file

@@ -13,49 +13,6 @@ extension Session {
         return entries.indices.lazy.compactMap { i in entries[i].record.request.map { TimelineItem(entries, i, $0) } }
     }
 
-    /// The request as the best source saw it, with a failure seen by any source folded in.
-    func mergedRequest(_ entry: TimelineEntry) -> MediaRequest? {
-        guard var r = entry.record.request else { return nil }
-        for other in entry.otherViews {
-            guard let o = other.request else { continue }
-            if r.status == nil { r.status = o.status }
-            if r.error == nil { r.error = o.error }
-            if r.bytes == nil { r.bytes = o.bytes }
-            if r.contentEncoding == nil { r.contentEncoding = o.contentEncoding }
-            if r.contentType == nil { r.contentType = o.contentType }
-            if r.segmentDuration == nil { r.segmentDuration = o.segmentDuration }
-        }
-        return r
-    }
-
-    /// Media requests (segments and maps) that failed: HTTP ≥ 400 or a transport error.
-    var failedMediaRequests: some Sequence<TimelineItem<MediaRequest>> {
-        let session = self
-        return requestEntries.lazy.compactMap { item in
-            // Merging other views never changes the kind: test it before paying for the merge.
-            guard item.request.kind == .segment || item.request.kind == .map else { return nil }
-            // Without other views the request is already the merged one.
-            let entry = item.entry
-            let r = entry.otherViews.isEmpty ? item.request : session.mergedRequest(entry)
-            guard let r, r.failed else { return nil }
-            return TimelineItem(item.entries, item.index, r)
-        }
-    }
-
-    /// Error-log rows and error events that report an HTTP status, for sources without requests.
-    var reportedHTTPErrors: [(index: Int, entry: TimelineEntry, status: Int, uri: String?)] {
-        entries.enumerated().compactMap { i, e in
-            switch e.record.payload {
-            case .errorLog(let err, let uri):
-                return err.httpStatus.map { (i, e, $0, uri) }
-            case .error(let err):
-                return err.httpStatus.map { (i, e, $0, nil) }
-            default:
-                return nil
-            }
-        }
-    }
-
     /// The captured multivariant playlist, if any source holds its body.
     var multivariantSnapshot: PlaylistSnapshot? {
         for e in entries {

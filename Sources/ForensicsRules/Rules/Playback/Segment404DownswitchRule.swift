@@ -70,46 +70,47 @@ public struct Segment404DownswitchRule: Rule {
         ])
 
     public func findings(in session: Session) -> [Finding] {
-        var notFound: [(index: Int, entry: TimelineEntry, time: Timestamp)] = []
-        for item in session.failedMediaRequests {
-            guard let s = item.request.effectiveStatus, s == 404 || s == 410, let t = item.entry.time else { continue }
-            notFound.append((item.index, item.entry, t))
+        // 404/410 on media, one per request however many sources saw it (error-log rows name
+        // segment URLs; a row no request explains stands for its request).
+        let notFound = session.failures.filter { f in
+            guard f.status == 404 || f.status == 410, f.time != nil else { return false }
+            return f.isMedia || f.kind == nil || f.kind == .other
         }
-        for item in session.reportedHTTPErrors where item.status == 404 || item.status == 410 {
-            guard let t = item.entry.time, case .errorLog = item.entry.record.payload else { continue }
-            if !notFound.contains(where: { abs($0.time - t) < 2 }) { notFound.append((item.index, item.entry, t)) }
-        }
-        notFound.sort { $0.index < $1.index }
         guard !notFound.isEmpty else { return [] }
         var out: [Finding] = []
         var used: Set<Int> = []
-        for (i, e) in session.entries.enumerated() {
-            guard let p = e.record.playerEvent, p.kind == .variantSwitch, p.didSucceed != false, let t = e.time,
-                let from = p.fromVariant?.bandwidth, let to = p.toVariant?.bandwidth, to < from
-            else { continue }
-            let causes = notFound.filter { !used.contains($0.index) && $0.time <= t && t - $0.time <= options.windowSeconds }
-            guard let first = causes.first else { continue }
+        for sw in session.variantSwitches where sw.isDown {
+            let t = sw.time
+            let causes = notFound.filter { f in
+                guard let ft = f.time, !used.contains(f.index) else { return false }
+                return ft <= t && t - ft <= options.windowSeconds
+            }
+            guard let first = causes.first, let firstTime = first.time else { continue }
             for c in causes { used.insert(c.index) }
-            var evidence = causes.flatMap { Finding.Evidence.all($0.entry) }
+            var evidence = causes.flatMap { Finding.Evidence.all(session.entries[$0.index]) }
             // The player's own error events for the same failures.
-            for (j, other) in session.entries.enumerated() where j > first.index && j < i {
-                if case .error(let err) = other.record.payload, err.httpStatus == 404 || err.httpStatus == 410 {
-                    evidence.append(Finding.Evidence(other))
+            for j in (first.index + 1)..<max(first.index + 1, sw.index) {
+                if case .error(let err) = session.entries[j].record.payload, err.httpStatus == 404 || err.httpStatus == 410 {
+                    evidence.append(Finding.Evidence(session.entries[j]))
                 }
             }
-            evidence.append(Finding.Evidence(e))
-            let status = causes.first.flatMap { session.mergedRequest($0.entry)?.effectiveStatus } ?? 404
+            evidence.append(Finding.Evidence(session.entries[sw.index]))
+            let status = first.status ?? 404
+            let how = sw.basis == "player" ? "" : sw.basis == "access-log"
+                ? " (read from the access log: a new row at the lower indicated bitrate)"
+                : " (read from the requests: the next media requests are for the lower variant)"
             out.append(
                 finding(
-                    start: first.time, end: t,
-                    title: "HTTP \(status) on media segments forced a switch from \(BitRateFormat.text(from)) to \(BitRateFormat.text(to))",
+                    start: firstTime, end: max(t, firstTime),
+                    title: "HTTP \(status) on media segments forced a switch from \(BitRateFormat.text(sw.from)) to \(BitRateFormat.text(sw.to))",
                     details: [
-                        "from_bandwidth": .number(from), "to_bandwidth": .number(to), "errors": .integer(causes.count),
-                        "seconds_to_switch": .seconds(t - first.time), "window": .number(options.windowSeconds),
-                        "urls": .strings(causes.compactMap { session.mergedRequest($0.entry)?.url }),
+                        "from_bandwidth": .number(sw.from), "to_bandwidth": .number(sw.to), "errors": .integer(causes.count),
+                        "seconds_to_switch": .seconds(max(0, t - firstTime)), "window": .number(options.windowSeconds),
+                        "urls": .strings(causes.compactMap(\.url)), "switch_basis": .string(sw.basis),
+                        "explanation": .string("\(causes.count) media request\(causes.count == 1 ? "" : "s") got HTTP \(status), then the player switched down\(how)"),
                     ],
                     evidence: evidence,
-                    advice: "Check the origin/packager for the missing segments of the \(BitRateFormat.text(from)) variant (purged, not yet published, or a packaging gap); the down-switch was not caused by the network."
+                    advice: "Check the origin/packager for the missing segments of the \(BitRateFormat.text(sw.from)) variant (purged, not yet published, or a packaging gap); the down-switch was not caused by the network."
                 ))
         }
         return out

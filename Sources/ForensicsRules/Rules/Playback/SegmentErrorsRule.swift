@@ -58,27 +58,34 @@ public struct SegmentErrorsRule: Rule {
         ])
 
     public func findings(in session: Session) -> [Finding] {
-        var groups: [String: [(TimelineEntry, MediaRequest)]] = [:]
-        for item in session.failedMediaRequests {
-            let host = URLCanonicalizer.host(URLCanonicalizer.canonical(item.request.url)) ?? "unknown host"
-            let status = item.request.effectiveStatus.map { "HTTP \($0)" } ?? item.request.error.map { "\($0.domain ?? "error") \($0.code.map(String.init) ?? "")" } ?? "error"
-            groups["\(host)|\(status)", default: []].append((item.entry, item.request))
+        struct Group: Hashable, Comparable {
+            var host: String
+            var status: String
+            static func < (a: Group, b: Group) -> Bool { (a.host, a.status) < (b.host, b.status) }
+        }
+        // One failure per request, however many sources saw it (the session's failure list).
+        var groups: [Group: [Session.Failure]] = [:]
+        for f in session.failures {
+            let fromErrorLog: Bool
+            if case .errorLog = session.entries[f.index].record.payload { fromErrorLog = true } else { fromErrorLog = false }
+            guard f.isMedia || fromErrorLog && (f.kind == .other || f.kind == nil), let url = f.url else { continue }
+            let host = URLCanonicalizer.host(URLCanonicalizer.canonical(url)) ?? "unknown host"
+            groups[Group(host: host, status: f.statusText), default: []].append(f)
         }
         var out: [Finding] = []
         for (key, list) in groups.sorted(by: { $0.key < $1.key }) where Double(list.count) >= options.minimumCount {
-            let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
-            let host = parts.first ?? ""
-            let status = parts.count > 1 ? parts[1] : ""
+            let entries = list.map { session.entries[$0.index] }
             out.append(
                 finding(
-                    severity: list.count >= 10 ? .error : nil, start: list.first?.0.time, end: list.last?.0.endTime,
-                    title: "\(list.count) media requests to \(host) failed with \(status)",
+                    severity: list.count >= 10 ? .error : nil, start: entries.first?.time,
+                    end: entries.compactMap { $0.endTime ?? $0.time }.max(),
+                    title: "\(list.count) media requests to \(key.host) failed with \(key.status)",
                     details: [
-                        "host": .string(host), "status": .string(status), "count": .integer(list.count),
-                        "urls": .strings(Array(Set(list.map { $0.1.url })).sorted().prefix(20).map { $0 }),
+                        "host": .string(key.host), "status": .string(key.status), "count": .integer(list.count),
+                        "urls": .strings(Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),
                     ],
-                    evidence: list.prefix(20).flatMap { Finding.Evidence.all($0.0) },
-                    advice: "Hand this to the CDN/origin owner of \(host): the failing URLs, times and status are in the evidence. Check origin health, cache errors and whether the content was published."))
+                    evidence: entries.prefix(20).flatMap { Finding.Evidence.all($0) },
+                    advice: "Hand this to the CDN/origin owner of this host (see the host detail): the failing URLs, times and status are in the evidence. Check origin health, cache errors and whether the content was published."))
         }
         return out
     }

@@ -124,15 +124,16 @@ public struct StallRule: Rule {
             let cause = chosen?.cause ?? "unknown"
             let duration = stall.duration
             var severity: Severity = .warning
-            if duration == nil || (duration ?? 0) > options.errorSeconds { severity = .error }
+            if stall.recovered == false || (duration ?? 0) > options.errorSeconds { severity = .error }
             if cause == "seek" { severity = .info }
             var evidence = [Finding.Evidence(stallEntry)]
             evidence.append(contentsOf: (chosen?.entries ?? []).flatMap(Finding.Evidence.all))
             if let end = stall.endIndex { evidence.append(Finding.Evidence(session.entries[end])) }
             var details: [String: DetailValue] = [
-                "duration": .seconds(duration), "recovered": .bool(stall.end != nil),
+                "duration": .seconds(duration), "recovered": stall.recovered.map { .bool($0) } ?? .null,
                 "look_back_seconds": .number(options.lookBackSeconds),
             ]
+            if stall.fromAccessLog { details["stall_count"] = .integer(stall.reportedCount) }
             if let v = session.variant(before: stall.index)?.bandwidth { details["variant_bandwidth"] = .number(v) }
             var explanation = chosen?.why ?? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
             if candidates.count > 1, let c = chosen {
@@ -150,23 +151,55 @@ public struct StallRule: Rule {
                 if !missing.isEmpty { explanation += "; missing sources: \(missing.joined(separator: ", "))" }
             }
             details["explanation"] = .string(explanation)
-            let durationText = duration.map { "for \(NumberFormat.seconds($0))" } ?? "and never recovered"
+            let title: String
+            if stall.fromAccessLog {
+                let times = stall.reportedCount == 1 ? "once" : "\(stall.reportedCount) times"
+                let variant = Self.accessRow(session, stall.index)?.indicatedBitrate.map { " on the \(BitRateFormat.text($0)) variant" } ?? ""
+                title = "Playback stalled \(times)\(variant) (access log: duration unknown) — cause: \(cause)"
+                explanation += "; the access log counts stalls per row, not when they began or how long they lasted"
+                details["explanation"] = .string(explanation)
+            } else {
+                let durationText = duration.map { "for \(NumberFormat.seconds($0))" } ?? "and never recovered"
+                title = "Playback stalled \(durationText) — cause: \(cause)"
+            }
             out.append(
                 finding(
-                    severity: severity, start: stall.start, end: stall.end,
-                    title: "Playback stalled \(durationText) — cause: \(cause)", cause: cause, details: details,
+                    severity: severity, start: stall.start, end: stall.end ?? stall.periodEnd,
+                    title: title, cause: cause, details: details,
                     evidence: evidence, advice: Self.advice(cause)))
         }
         return out
     }
 
+    static func accessRow(_ session: Session, _ index: Int) -> AccessLogEntry? {
+        guard session.entries.indices.contains(index), case .accessLog(let a) = session.entries[index].record.payload else { return nil }
+        return a
+    }
+
     func causes(for stall: Session.Stall, in session: Session) -> [CauseEvidence] {
-        let from = stall.start + -options.lookBackSeconds
+        var from = stall.start + -options.lookBackSeconds
         var found: [CauseEvidence] = []
         // Entries are in time order: walk back from the stall to the start of the window.
         var first = stall.index
+        // An access-log stall happened somewhere in its row's period: the window reaches from the
+        // preceding row (or the look-back) to the period's end.
+        var last = stall.index
+        if stall.fromAccessLog {
+            var k = stall.index - 1
+            while k >= 0 {
+                if case .accessLog = session.entries[k].record.payload, let t = session.entries[k].time {
+                    from = min(from, t)
+                    break
+                }
+                k -= 1
+            }
+            if let periodEnd = stall.periodEnd {
+                while last + 1 < session.entries.count, let t = session.entries[last + 1].time, t <= periodEnd { last += 1 }
+            }
+        }
         while first > 0, let t = session.entries[first - 1].time, t >= from { first -= 1 }
         let window = Array(session.entries[first..<stall.index])
+            + (last > stall.index ? Array(session.entries[(stall.index + 1)...last]) : [])
         // Requests still in flight when the window opens (a slow key started earlier) count too.
         var inFlight: [TimelineEntry] = []
         var k = first - 1
@@ -181,14 +214,19 @@ public struct StallRule: Rule {
         {
             found.append(CauseEvidence(cause: "seek", first: t, entries: [seek], why: "a seek \(NumberFormat.seconds(stall.start - t)) before the stall"))
         }
-        // Segment errors.
-        let failed = window.filter { e in
-            if let r = session.mergedRequest(e), r.kind == .segment || r.kind == .map { return r.failed }
-            if case .errorLog(let err, _) = e.record.payload { return err.httpStatus != nil || err.code != nil }
+        // Segment errors: the session's distinct failures (one per request, however many
+        // sources saw it) of media requests, or error-log rows, inside the window.
+        let windowStart = first
+        let windowEnd = last
+        let media = session.failures.filter { f in
+            guard f.index >= windowStart, f.index <= windowEnd, f.index != stall.index else { return false }
+            if f.isMedia { return true }
+            if case .errorLog = session.entries[f.index].record.payload { return f.kind != .contentKey }
             return false
         }
+        let failed = media.map { session.entries[$0.index] }
         if let f = failed.first, let t = f.time {
-            let statuses = failed.compactMap { session.mergedRequest($0)?.effectiveStatus }.map(String.init)
+            let statuses = media.compactMap(\.status).map(String.init)
             found.append(
                 CauseEvidence(
                     cause: "segment-errors", first: t, entries: failed,
@@ -247,7 +285,7 @@ public struct StallRule: Rule {
         }
         if let s = slow.first, let t = s.time {
             found.append(CauseEvidence(cause: "insufficient-bandwidth", first: t, entries: slow, why: "\(slow.count) segment\(slow.count == 1 ? "" : "s") downloaded slower than real time"))
-        } else if let lowObserved = window.first(where: { e in
+        } else if let lowObserved = ((stall.fromAccessLog ? [session.entries[stall.index]] : []) + window).first(where: { e in
             if case .accessLog(let a) = e.record.payload, let o = a.observedBitrate, let i = a.indicatedBitrate { return o < i }
             return false
         }), let t = lowObserved.time {
