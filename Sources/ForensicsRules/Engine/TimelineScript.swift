@@ -8,7 +8,7 @@ import ForensicsCore
 /// ```
 /// 0.000 play                                        rate change 0 → 1
 /// 0.020 multivariant https://h/master.m3u8 200 0.10  playlist request: status, duration
-/// 0.150 playlist https://h/v1/index.m3u8 200 0.05 bytes=9000 encoding=gzip
+/// 0.150 playlist https://h/v1/index.m3u8 200 0.05 bytes=9000 encoding=gzip   (`headers=none`: not recorded)
 /// 0.190 key https://keys/fps 200 1.47               content-key request
 /// 1.700 segment https://h/v1/s1.ts 200 0.2 dur=6 bytes=1500000
 /// 1.920 initial-ltku variant=20M                    likely-to-keep-up (also `ltku`)
@@ -139,7 +139,10 @@ public enum TimelineScript {
             var headers: [String] = []
             if let enc = options["encoding"] { headers.append("\"Content-Encoding\":\(json(enc))") }
             if let ct = options["type"] { headers.append("\"Content-Type\":\(json(ct))") }
-            var transaction = "{\"response\":{\"statusCode\":\(status ?? 0),\"headers\":{\(headers.joined(separator: ","))}}"
+            // A response with a body has a length header; `headers=none` leaves the headers unrecorded.
+            if let bytes = options["bytes"] { headers.append("\"Content-Length\":\(json(bytes))") }
+            let headerField = options["headers"] == "none" ? "" : ",\"headers\":{\(headers.joined(separator: ","))}"
+            var transaction = "{\"response\":{\"statusCode\":\(status ?? 0)\(headerField)}"
             if let bytes = options["bytes"] { transaction += ",\"countOfResponseBodyBytesReceived\":\(bytes)" }
             transaction += "}"
             var resource = "\"url\":\(json(String(url))),\"requestStartTime\":\(json(date(time))),\"responseEndTime\":\(json(date(time + duration)))"

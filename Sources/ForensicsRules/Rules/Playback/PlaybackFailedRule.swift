@@ -24,6 +24,14 @@ public struct PlaybackFailedRule: Rule {
                     0.700 initial-ltku variant=5M
                     90.00 summary stalls=0 switches=0 duration=89 fatal ◀
                     """),
+            RuleExample(
+                "access and error logs only: a 403 after playing had stopped",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 30, observed: 20_000_000, indicated: 8_000_000, startup: 0.8),
+                    ]),
+                    ExampleFixtures.errorLog([ExampleFixtures.errorRow(at: 45, uri: "https://cdn.example.com/a/v8/s9.m4s", status: -12660, comment: "HTTP 403: Forbidden", anchor: true)]),
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -41,6 +49,14 @@ public struct PlaybackFailedRule: Rule {
                     24.00 segment https://cdn.example.com/a/v5/s4.ts 503 0.050 dur=6
                     90.00 summary stalls=0 switches=0 duration=89
                     """),
+            RuleExample(
+                "near miss: access and error logs only, a 403 while playing went on",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 30, observed: 20_000_000, indicated: 8_000_000, startup: 0.8),
+                    ]),
+                    ExampleFixtures.errorLog([ExampleFixtures.errorRow(at: 20, uri: "https://cdn.example.com/a/v8/s9.m4s", status: -12660, comment: "HTTP 403: Forbidden")]),
+                ]),
         ])
 
     public func findings(in session: Session) -> [Finding] {
@@ -63,6 +79,7 @@ public struct PlaybackFailedRule: Rule {
                 break
             }
         }
+        if evidence.isEmpty, !session.sources.contains(.metricEvents), let f = fromErrorLog(session) { return [f] }
         guard !evidence.isEmpty else { return [] }
         return [
             finding(
@@ -70,5 +87,40 @@ public struct PlaybackFailedRule: Rule {
                 details: ["error": .string(text ?? "")], evidence: evidence,
                 advice: "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network.")
         ]
+    }
+
+    /// The error log does not say whether an error was fatal. With the access log beside it, it
+    /// can be read off: the last error came after the last period of playing had ended (the last
+    /// row's start plus the time it was watched), or nothing was ever watched.
+    func fromErrorLog(_ session: Session) -> Finding? {
+        var lastError: TimelineEntry?
+        var lastPlaying: Timestamp?
+        var watched = 0.0
+        var rows = 0
+        for e in session.entries {
+            switch e.record.payload {
+            case .errorLog: if e.time != nil { lastError = e }
+            case .accessLog(let a):
+                rows += 1
+                let w = min(max(0, a.durationWatched ?? 0), 1e9)
+                watched += w
+                if let t = e.time { lastPlaying = max(lastPlaying ?? t, t + w) }
+            default: break
+            }
+            for v in e.otherViews where v.format == .errorLog { if e.time != nil { lastError = e } }
+        }
+        guard rows > 0, let error = lastError, let t = error.time else { return nil }
+        let ended = watched == 0 || (lastPlaying.map { $0 + 2 < t } ?? false)
+        guard ended else { return nil }
+        let text: String
+        if case .errorLog(let err, _) = error.record.payload { text = err.shortText } else { text = error.record.summary }
+        let why = watched == 0
+            ? "the access log shows nothing was ever played"
+            : "the access log shows playing had stopped at \(lastPlaying.map { $0.clockTime } ?? "?") before this error"
+        return finding(
+            start: t, end: t, title: "Playback failed: \(text)",
+            details: ["error": .string(text), "explanation": .string(why + "; the error log itself does not mark errors as fatal")],
+            evidence: [Finding.Evidence(error)],
+            advice: "Start from the last error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network.")
     }
 }

@@ -41,6 +41,32 @@ public struct Segment404DownswitchRule: Rule {
                     30.00 segment https://cdn.example.com/a/v8/s6.ts 410 0.050 dur=6 ◀
                     38.00 switch 8M -> 4M
                     """),
+            RuleExample(
+                "access and error logs only: 404 on the 20 Mbit/s variant, the next row at 15 Mbit/s",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
+                        ExampleFixtures.accessRow(at: 445, uri: "https://cdn.example.com/a/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000, stalls: 1),
+                    ]),
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s", anchor: true),
+                        ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
+                        ExampleFixtures.errorRow(at: 449, uri: "https://cdn.example.com/a/v15/s75.m4s"),
+                    ]),
+                ]),
+            RuleExample(
+                "HAR capture only: 404, then the 15 Mbit/s variant's playlist and segments are requested",
+                files: [
+                    ExampleFixtures.har([
+                        ExampleFixtures.HAREntry(at: 0, url: "https://cdn.example.com/a/master.m3u8", body: ExampleFixtures.multivariant([(20_000_000, "v20/index.m3u8"), (15_000_000, "v15/index.m3u8")])),
+                        ExampleFixtures.HAREntry(at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s", "s3.m4s", "s4.m4s"])),
+                        ExampleFixtures.HAREntry(at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 0.5, bytes: 15_000_000),
+                        ExampleFixtures.HAREntry(at: 6.0, url: "https://cdn.example.com/a/v20/s2.m4s", seconds: 0.5, bytes: 15_000_000),
+                        ExampleFixtures.HAREntry(at: 12.0, url: "https://cdn.example.com/a/v20/s3.m4s", status: 404, anchor: true),
+                        ExampleFixtures.HAREntry(at: 13.0, url: "https://cdn.example.com/a/v15/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s", "s3.m4s", "s4.m4s"])),
+                        ExampleFixtures.HAREntry(at: 13.2, url: "https://cdn.example.com/a/v15/s3.m4s", seconds: 0.4, bytes: 11_000_000),
+                    ]),
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -67,6 +93,27 @@ public struct Segment404DownswitchRule: Rule {
                     24.00 segment https://cdn.example.com/a/v15/s5.ts 404 0.050 dur=6
                     25.00 switch 15M -> 20M
                     """),
+            RuleExample(
+                "near miss: access and error logs, the lower row starts 12 s after the 404",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
+                        ExampleFixtures.accessRow(at: 456, uri: "https://cdn.example.com/a/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000),
+                    ]),
+                    ExampleFixtures.errorLog([ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s")]),
+                ]),
+            RuleExample(
+                "near miss: HAR capture only, 404 and the same variant goes on",
+                files: [
+                    ExampleFixtures.har([
+                        ExampleFixtures.HAREntry(at: 0, url: "https://cdn.example.com/a/master.m3u8", body: ExampleFixtures.multivariant([(20_000_000, "v20/index.m3u8"), (15_000_000, "v15/index.m3u8")])),
+                        ExampleFixtures.HAREntry(at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s", "s3.m4s", "s4.m4s"])),
+                        ExampleFixtures.HAREntry(at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 0.5, bytes: 15_000_000),
+                        ExampleFixtures.HAREntry(at: 6.0, url: "https://cdn.example.com/a/v20/s2.m4s", seconds: 0.5, bytes: 15_000_000),
+                        ExampleFixtures.HAREntry(at: 12.0, url: "https://cdn.example.com/a/v20/s3.m4s", status: 404),
+                        ExampleFixtures.HAREntry(at: 13.0, url: "https://cdn.example.com/a/v20/s4.m4s", seconds: 0.5, bytes: 15_000_000),
+                    ]),
+                ]),
         ])
 
     public func findings(in session: Session) -> [Finding] {

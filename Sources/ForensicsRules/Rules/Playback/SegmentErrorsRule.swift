@@ -38,6 +38,15 @@ public struct SegmentErrorsRule: Rule {
                     40.00 segment https://edge2.cdn.example.com/a/v8/s3.ts - 30.0 dur=6 error=-1001
                     70.00 segment https://edge2.cdn.example.com/a/v8/s4.ts - 30.0 dur=6 error=-1001
                     """),
+            RuleExample(
+                "error log only: three segment 404s from one host",
+                files: [
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s", anchor: true),
+                        ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
+                        ExampleFixtures.errorRow(at: 449, uri: "https://cdn.example.com/a/v15/s75.m4s"),
+                    ]),
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -55,6 +64,14 @@ public struct SegmentErrorsRule: Rule {
                     10.20 segment https://edge2.cdn.example.com/a/v8/s2.ts 503 0.050 dur=6
                     10.50 segment https://edge3.cdn.example.com/a/v8/s2.ts 503 0.050 dur=6
                     """),
+            RuleExample(
+                "near miss: error log only, two segment 404s",
+                files: [
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s"),
+                        ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
+                    ]),
+                ]),
         ])
 
     public func findings(in session: Session) -> [Finding] {

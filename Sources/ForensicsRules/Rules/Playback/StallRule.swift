@@ -88,6 +88,26 @@ public struct StallRule: Rule {
                     60.00 stall ◀
                     61.00 ltku variant=5M
                     """, cause: "unknown"),
+            RuleExample(
+                "access and error logs only: 404 → lower variant → 404 → a row counting a stall",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
+                        ExampleFixtures.accessRow(at: 445, uri: "https://cdn.example.com/a/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000, stalls: 1, anchor: true),
+                    ]),
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s"),
+                        ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
+                        ExampleFixtures.errorRow(at: 449, uri: "https://cdn.example.com/a/v15/s75.m4s"),
+                    ]),
+                ], cause: "segment-errors", severity: .warning),
+            RuleExample(
+                "access log only: a row counting 2 stalls, observed throughput below the variant's bitrate",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 60, observed: 3_000_000, indicated: 8_000_000, stalls: 2, startup: 1.1, anchor: true),
+                    ]),
+                ], cause: "insufficient-bandwidth"),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -106,6 +126,19 @@ public struct StallRule: Rule {
                     30.00 pause
                     40.00 play
                     """),
+            RuleExample(
+                "near miss: access and error logs with 404s but every row counts 0 stalls",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
+                        ExampleFixtures.accessRow(at: 445, uri: "https://cdn.example.com/a/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000, stalls: 0),
+                    ]),
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s"),
+                        ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
+                        ExampleFixtures.errorRow(at: 449, uri: "https://cdn.example.com/a/v15/s75.m4s"),
+                    ]),
+                ]),
         ])
 
     struct CauseEvidence {

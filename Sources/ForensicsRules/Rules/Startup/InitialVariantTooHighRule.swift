@@ -48,6 +48,21 @@ public struct InitialVariantTooHighRule: Rule {
                         v1/index.m3u8
                         """),
                 ]),
+            RuleExample(
+                "access log only: the first row plays 20 Mbit/s while 6 Mbit/s was observed",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 60, observed: 6_000_000, indicated: 20_000_000, startup: 1.4, anchor: true),
+                        ExampleFixtures.accessRow(at: 61, uri: "https://cdn.example.com/a/v5/index.m3u8", watched: 300, observed: 6_500_000, indicated: 5_000_000),
+                    ]),
+                ]),
+            RuleExample(
+                "HAR capture only: first variant 20 Mbit/s, its first segment arrived at 6 Mbit/s",
+                files: [ExampleFixtures.har([
+                        ExampleFixtures.HAREntry(at: 0, url: "https://cdn.example.com/a/master.m3u8", body: ExampleFixtures.multivariant([(20_000_000, "v20/index.m3u8"), (5_000_000, "v5/index.m3u8")])),
+                        ExampleFixtures.HAREntry(at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s"]), anchor: true),
+                        ExampleFixtures.HAREntry(at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 4.0, bytes: 3_000_000),
+                    ])]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -64,10 +79,27 @@ public struct InitialVariantTooHighRule: Rule {
                     0.300 segment https://cdn.example.com/a/v5/s1.ts 200 1.000 dur=2 bytes=650000
                     1.400 initial-ltku variant=5M
                     """),
+            RuleExample(
+                "near miss: access log only, the first row plays 5 Mbit/s and 6 Mbit/s was observed",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v5/index.m3u8", watched: 60, observed: 6_000_000, indicated: 5_000_000, startup: 1.4),
+                    ]),
+                ]),
+            RuleExample(
+                "near miss: HAR capture only, the first segment arrived at 120 Mbit/s",
+                files: [ExampleFixtures.har([
+                        ExampleFixtures.HAREntry(at: 0, url: "https://cdn.example.com/a/master.m3u8", body: ExampleFixtures.multivariant([(20_000_000, "v20/index.m3u8"), (5_000_000, "v5/index.m3u8")])),
+                        ExampleFixtures.HAREntry(at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s"])),
+                        ExampleFixtures.HAREntry(at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 1.0, bytes: 15_000_000),
+                    ])]),
         ])
 
     public func findings(in session: Session) -> [Finding] {
-        guard let end = session.startupEnd else { return [] }
+        guard let end = session.startupEnd else {
+            // No player events: decide from the access log, else from the captured requests.
+            return fromAccessLog(session) ?? fromRequests(session) ?? []
+        }
         let ltku = session.entries[end.index].record.playerEvent
         var variantBandwidth = ltku?.variant?.bandwidth
         var variantSource = "the first likely-to-keep-up event"
@@ -106,6 +138,75 @@ public struct InitialVariantTooHighRule: Rule {
                 details: [
                     "first_variant_bandwidth": .number(bandwidth), "observed_throughput": .number(throughput.rounded()),
                     "variant_source": .string(variantSource),
+                ],
+                evidence: evidence,
+                advice: "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate.")
+        ]
+    }
+
+    /// Access log alone: the first row's indicated bitrate (the variant played first) above the
+    /// throughput observed in that row — or, when that row is short (under 10 s watched, too few
+    /// requests to measure), above the next rows' observed throughput.
+    func fromAccessLog(_ session: Session) -> [Finding]? {
+        let rows = session.entries.indices.compactMap { i -> (Int, AccessLogEntry)? in
+            if case .accessLog(let a) = session.entries[i].record.payload { return (i, a) }
+            return nil
+        }
+        guard let (firstIndex, first) = rows.first, let indicated = first.indicatedBitrate, indicated > 0 else {
+            return rows.isEmpty ? nil : []
+        }
+        var observed = first.observedBitrate
+        var used = [firstIndex]
+        if (first.durationWatched ?? 0) < 10 || observed == nil {
+            let later = rows.dropFirst().prefix(3).filter { ($0.1.observedBitrate ?? 0) > 0 }
+            if !later.isEmpty {
+                let values = later.compactMap(\.1.observedBitrate)
+                observed = values.reduce(0, +) / Double(values.count)
+                used += later.map(\.0)
+            }
+        }
+        guard let throughput = observed, throughput > 0, indicated > throughput * options.tolerance else { return [] }
+        return [
+            finding(
+                start: session.entries[firstIndex].time, end: session.entries[firstIndex].time,
+                title: "Started on a \(BitRateFormat.text(indicated)) variant while the network delivered \(BitRateFormat.text(throughput))",
+                details: [
+                    "first_variant_bandwidth": .number(indicated), "observed_throughput": .number(throughput.rounded()),
+                    "variant_source": .string("the first access-log row's indicated bitrate"),
+                ],
+                evidence: used.map { Finding.Evidence(session.entries[$0]) },
+                advice: "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate.")
+        ]
+    }
+
+    /// A capture alone (HAR, proxy): the first media playlist or segment requested belongs to a
+    /// variant (by the captured multivariant playlist) whose BANDWIDTH exceeds what the first
+    /// segment downloads achieved.
+    func fromRequests(_ session: Session) -> [Finding]? {
+        guard let first = session.firstRequestedVariant else { return nil }
+        var bits = 0.0
+        var intervals: [(Double, Double)] = []
+        var evidence = [Finding.Evidence(session.entries[first.index])]
+        var lastEnd: Timestamp?
+        for item in session.requestEntries where item.request.kind == .segment && !item.request.failed {
+            guard let s = item.entry.time, let f = item.entry.endTime, f > s, let bytes = item.request.bytes, bytes > 0 else { continue }
+            bits += Double(min(bytes, 1 << 40)) * 8
+            intervals.append((s.secondsSince1970, f.secondsSince1970))
+            evidence.append(Finding.Evidence(item.entry))
+            lastEnd = f
+            if intervals.count == 3 { break }
+        }
+        let seconds = unionLength(intervals)
+        guard seconds > 0 else { return [] }
+        let throughput = bits / seconds
+        guard first.bandwidth > throughput * options.tolerance else { return [] }
+        return [
+            finding(
+                start: session.entries[first.index].time, end: lastEnd,
+                title: "Started on a \(BitRateFormat.text(first.bandwidth)) variant while the network delivered \(BitRateFormat.text(throughput))",
+                details: [
+                    "first_variant_bandwidth": .number(first.bandwidth), "observed_throughput": .number(throughput.rounded()),
+                    "variant_source": .string("the first media request, by the captured multivariant playlist"),
                 ],
                 evidence: evidence,
                 advice: "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate.")

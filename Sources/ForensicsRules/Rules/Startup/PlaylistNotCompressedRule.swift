@@ -43,6 +43,12 @@ public struct PlaylistNotCompressedRule: Rule {
                     0.150 playlist https://cdn.example.com/a/v20/index.m3u8 200 0.300 bytes=60000 encoding=gzip
                     """),
             RuleExample(
+                "near miss: a 60 KB playlist whose response headers were not recorded (unknown, not uncompressed)",
+                timeline: """
+                    0.150 playlist https://cdn.example.com/a/v20/index.m3u8 200 0.300 bytes=60000 headers=none
+                    0.600 initial-ltku variant=20M
+                    """),
+            RuleExample(
                 "near miss: a 4000-byte playlist",
                 timeline: """
                     0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100 bytes=4000
@@ -57,8 +63,17 @@ public struct PlaylistNotCompressedRule: Rule {
             guard let r = session.mergedRequest(item.entry), let bytes = r.bytes, Double(bytes) > options.minimumBytes,
                 r.status.map({ $0 < 300 }) ?? true
             else { continue }
-            let encoding = (r.contentEncoding ?? "").lowercased()
-            guard !encoding.contains("gzip"), !encoding.contains("br"), !encoding.contains("deflate") else { continue }
+            // Only a view that recorded the response headers can say "no Content-Encoding": a
+            // response whose headers nobody recorded is unknown, not uncompressed; when views
+            // disagree, the one that saw the headers wins.
+            let views = ([item.entry.record] + item.entry.otherViews).compactMap(\.request)
+            let withHeaders = views.filter(Self.recordedHeaders)
+            guard !withHeaders.isEmpty else { continue }
+            let compressed = withHeaders.contains { v in
+                let encoding = (v.contentEncoding ?? "").lowercased()
+                return encoding.contains("gzip") || encoding.contains("br") || encoding.contains("deflate")
+            }
+            guard !compressed else { continue }
             let key = URLCanonicalizer.withoutQuery(r.url)
             guard seen.insert(key).inserted else { continue }
             hits.append((item.entry, r, bytes))
@@ -74,5 +89,10 @@ public struct PlaylistNotCompressedRule: Rule {
                 evidence: hits.prefix(10).map { Finding.Evidence($0.0) },
                 advice: "Enable gzip (or brotli) compression for application/vnd.apple.mpegurl responses on the origin and CDN.")
         ]
+    }
+
+    /// True when the source recorded the response's headers (an encoding, or any real header).
+    static func recordedHeaders(_ r: MediaRequest) -> Bool {
+        r.contentEncoding != nil || r.responseHeaders.keys.contains { $0 != "x-har-body-size" }
     }
 }

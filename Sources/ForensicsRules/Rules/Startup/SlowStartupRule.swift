@@ -46,6 +46,13 @@ public struct SlowStartupRule: Rule {
                     0.300 segment https://cdn.example.com/a/v20/s1.ts 200 5.500 dur=6
                     6.000 initial-ltku variant=20M
                     """, severity: .error),
+            RuleExample(
+                "access log only: the first row's startup time is 2.05 s",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 120, observed: 60_000_000, indicated: 20_000_000, startup: 2.05, anchor: true),
+                    ]),
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -64,6 +71,13 @@ public struct SlowStartupRule: Rule {
                     0.300 segment https://cdn.example.com/a/v20/s1.ts 200 1.500 dur=6
                     1.950 initial-ltku variant=20M
                     """),
+            RuleExample(
+                "near miss: access log only, startup 1.9 s",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 120, observed: 60_000_000, indicated: 20_000_000, startup: 1.9),
+                    ]),
+                ]),
         ])
 
     public func findings(in session: Session) -> [Finding] {

@@ -1,0 +1,132 @@
+import ForensicsCore
+
+/// Builders for rule examples in the formats users actually send: AVPlayer access and error logs
+/// (`extendedLogData()`, W3C extended log format with Apple's 24 access-log and 9 error-log
+/// columns, see `shared/spec/avplayer-access-log.md`) and HAR 1.2 captures. Times are seconds
+/// after 2026-11-21 10:00:00 (device local time for the logs, UTC for the HAR).
+public enum ExampleFixtures {
+    public static let sessionGUID = "6C1D0F0B-4E2A-4F7B-9C1D-0A1B2C3D4E5F"
+
+    static let accessFields = """
+        date time uri cs-guid s-ip s-ip-changes sc-count c-duration-downloaded c-start-time c-duration-watched \
+        bytes c-observed-bitrate sc-indicated-bitrate c-stalls c-frames-dropped c-startup-time c-overdue c-reason \
+        c-observed-min-bitrate c-observed-max-bitrate c-observed-bitrate-sd s-playback-type sc-wwan-count c-switch-bitrate
+        """
+
+    static func header(_ fields: String) -> String {
+        """
+        #Version: 1.0
+        #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
+        #Date: 2026/11/21 10:00:00.000
+        #Fields: \(fields)
+        """
+    }
+
+    /// `2026/11/21 10:07:24.024`: Apple's form, the "fraction" repeating the seconds.
+    static func stamp(_ seconds: Int) -> String {
+        let h = 10 + seconds / 3600
+        let m = (seconds / 60) % 60
+        let s = seconds % 60
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "2026/11/21 \(two(h)):\(two(m)):\(two(s)).0\(two(s))"
+    }
+
+    static func decimal(_ v: Double) -> String { NumberFormat.trimmed(v, decimals: 3) }
+
+    /// One access-log row: a period of playing `uri`, starting `at` seconds.
+    public static func accessRow(
+        at seconds: Int, uri: String, watched: Double, observed: Double, indicated: Double, stalls: Int = 0,
+        startup: Double? = nil, requests: Int = 10, anchor: Bool = false
+    ) -> String {
+        let bytes = Int(observed * watched / 8)
+        return [
+            stamp(seconds), uri, sessionGUID, "203.0.113.7", "0", String(requests), decimal(watched), "0", decimal(watched),
+            String(bytes), decimal(observed), String(Int(indicated)), String(stalls), "0", startup.map(decimal) ?? "-", "0", "-",
+            decimal(observed * 0.8), decimal(observed * 1.2), "-", "VOD", "0", String(Int(indicated)),
+        ].joined(separator: " ") + (anchor ? " \(RuleExample.anchorMarker)" : "")
+    }
+
+    /// One error-log row.
+    public static func errorRow(
+        at seconds: Int, uri: String, status: Int = -12938, comment: String = "HTTP 404: File Not Found", anchor: Bool = false
+    ) -> String {
+        "\(stamp(seconds)) \(uri) \(sessionGUID) 203.0.113.7 \(status) \"CoreMediaErrorDomain\" \"\(comment)\" en0"
+            + (anchor ? " \(RuleExample.anchorMarker)" : "")
+    }
+
+    public static func accessLog(_ rows: [String]) -> RuleExample.File {
+        RuleExample.File("access.log", header(accessFields) + "\n" + rows.joined(separator: "\n"))
+    }
+
+    public static func errorLog(_ rows: [String]) -> RuleExample.File {
+        RuleExample.File("error.log", header("date time uri cs-guid s-ip status domain comment cs-iftype") + "\n" + rows.joined(separator: "\n"))
+    }
+
+    /// One HAR entry: a request started `at` seconds, answered with `status` after `seconds`.
+    public struct HAREntry: Sendable {
+        var at: Double
+        var url: String
+        var status: Int
+        var seconds: Double
+        var bytes: Int
+        var body: String?
+        var anchor: Bool
+
+        public init(
+            at: Double, url: String, status: Int = 200, seconds: Double = 0.05, bytes: Int = 1000, body: String? = nil,
+            anchor: Bool = false
+        ) {
+            self.anchor = anchor
+            self.at = at
+            self.url = url
+            self.status = status
+            self.seconds = seconds
+            self.bytes = bytes
+            self.body = body
+        }
+    }
+
+    static func json(_ s: String) -> String {
+        var out = "\""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A HAR 1.2 capture (one entry per line, so the record lines are easy to name).
+    public static func har(_ entries: [HAREntry]) -> RuleExample.File {
+        var lines = ["{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"Charles Proxy\", \"version\": \"4.6\"}, \"entries\": ["]
+        for (i, e) in entries.enumerated() {
+            let started = Timestamp(TimelineScript.baseTime + e.at).iso8601
+            let ms = NumberFormat.trimmed(e.seconds * 1000, decimals: 1)
+            let type = e.url.contains(".m3u8") ? "application/vnd.apple.mpegurl" : "video/mp4"
+            let content = e.body.map { ", \"text\": \(json($0))" } ?? ""
+            lines.append(
+                "{\"startedDateTime\": \"\(started)\", \"time\": \(ms), "
+                    + "\"request\": {\"method\": \"GET\", \"url\": \(json(e.url)), \"httpVersion\": \"HTTP/1.1\", \"headers\": [], \"queryString\": [], \"headersSize\": -1, \"bodySize\": 0}, "
+                    + "\"response\": {\"status\": \(e.status), \"statusText\": \"\", \"httpVersion\": \"HTTP/1.1\", \"headers\": [{\"name\": \"Content-Type\", \"value\": \"\(type)\"}], "
+                    + "\"content\": {\"size\": \(e.bytes), \"mimeType\": \"\(type)\"\(content)}, \"redirectURL\": \"\", \"headersSize\": -1, \"bodySize\": \(e.bytes)}, "
+                    + "\"cache\": {}, \"timings\": {\"send\": 0, \"wait\": \(ms), \"receive\": 0}}"
+                    + (i + 1 < entries.count ? "," : "") + (e.anchor ? " \(RuleExample.anchorMarker)" : ""))
+        }
+        lines.append("]}}")
+        return RuleExample.File("capture.har", lines.joined(separator: "\n"))
+    }
+
+    /// A multivariant playlist listing variants (bandwidth, URI) in order.
+    public static func multivariant(_ variants: [(Int, String)]) -> String {
+        (["#EXTM3U"] + variants.flatMap { ["#EXT-X-STREAM-INF:BANDWIDTH=\($0.0)", $0.1] }).joined(separator: "\n") + "\n"
+    }
+
+    /// A media playlist of 6-second segments.
+    public static func mediaPlaylist(_ segments: [String]) -> String {
+        (["#EXTM3U", "#EXT-X-TARGETDURATION:6", "#EXT-X-MEDIA-SEQUENCE:1"] + segments.flatMap { ["#EXTINF:6.0,", $0] }
+            + ["#EXT-X-ENDLIST"]).joined(separator: "\n") + "\n"
+    }
+}
