@@ -86,18 +86,7 @@ public enum ExampleFixtures {
         }
     }
 
-    static func json(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
-    }
+    static func json(_ s: String) -> String { TimelineScript.json(s) }
 
     /// A HAR 1.2 capture (one entry per line, so the record lines are easy to name).
     public static func har(_ entries: [HAREntry]) -> RuleExample.File {
