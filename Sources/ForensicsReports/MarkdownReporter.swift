@@ -292,6 +292,8 @@ public struct MarkdownReporter: Sendable {
         case .deviceLocalZoneStated: return "device local, zone stated"
         case .deviceLocalZoneUnknown:
             if let z = o.inferredZone { return "device local, \(ZoneFormat.text(z)) (from alignment)" }
+            // The reference's own observations align nothing: its zone stays unknown.
+            if o.isReference { return "device local, zone unknown" }
             if o.matches > 0 { return "device local, aligned" }
             return o.sameClockAsReference ? "device local, same clock as the reference" : "device local, zone unknown"
         }

@@ -53,7 +53,10 @@ import Testing
         return Array(text.utf8)
     }
 
-    static let cases: [(zone: Int, skew: Double)] = [(-18_000, 0), (19_800, 0), (-18_000, 93.4), (19_800, 93.4)]
+    // UTC−5, UTC+5:30, the extremes UTC+14 and UTC−12, and a :45 zone (Nepal, UTC+5:45).
+    static let cases: [(zone: Int, skew: Double)] = [
+        (-18_000, 0), (19_800, 0), (-18_000, 93.4), (19_800, 93.4), (50_400, 93.4), (-43_200, 0), (20_700, -41.2),
+    ]
 
     @Test(arguments: Self.cases)
     func oneEntryPerRequestWithEveryFileAligned(zone: Int, skew: Double) throws {
@@ -84,6 +87,13 @@ import Testing
         let markdown = MarkdownReporterProbe.render(report)
         #expect(markdown.contains("device local time, zone unknown"))
         #expect(!markdown.contains("T05:00:00.000Z"))
+        // Two dumps of that log: the sources table names their clock as what it is.
+        let two = Analyzer().analyze(files: [
+            ("access.log", Self.accessLog(zone: -5 * 3600)), ("access-again.log", Self.accessLog(zone: -5 * 3600)),
+        ])
+        let table = MarkdownReporterProbe.render(two)
+        #expect(table.contains("| reference | device local, zone unknown |"))
+        #expect(!table.contains("device local, aligned"))
     }
 }
 

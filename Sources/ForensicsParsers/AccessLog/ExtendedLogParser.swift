@@ -80,17 +80,21 @@ public struct ExtendedLogParser {
                 var a = AccessLogEntry(fields: row)
                 a.uri = row["uri"]
                 a.serverAddress = row["s-ip"]
-                a.mediaRequests = row["sc-count"].flatMap { Int($0) }
-                a.durationWatched = row["c-duration-watched"].flatMap { Double($0) }
-                a.startupTime = row["c-startup-time"].flatMap { Double($0) }
-                a.stalls = row["c-stalls"].flatMap { Int($0) }
-                a.bytesTransferred = row["bytes"].flatMap { Int64($0) }
-                a.observedBitrate = row["c-observed-bitrate"].flatMap { Double($0) }
-                a.indicatedBitrate = row["sc-indicated-bitrate"].flatMap { Double($0) }
-                a.switchBitrate = row["c-switch-bitrate"].flatMap { Double($0) }
-                a.droppedFrames = row["c-frames-dropped"].flatMap { Int($0) }
+                // Every number is bounded here, once, so that nothing downstream sums or prints
+                // an absurd value: out of range is reported and read as unknown.
+                var fieldCheck = FieldBounds(location: location)
+                a.mediaRequests = fieldCheck.count(row, "sc-count")
+                a.durationWatched = fieldCheck.seconds(row, "c-duration-watched")
+                a.startupTime = fieldCheck.seconds(row, "c-startup-time")
+                a.stalls = fieldCheck.count(row, "c-stalls")
+                a.bytesTransferred = fieldCheck.count(row, "bytes").map(Int64.init)
+                a.observedBitrate = fieldCheck.bitrate(row, "c-observed-bitrate")
+                a.indicatedBitrate = fieldCheck.bitrate(row, "sc-indicated-bitrate")
+                a.switchBitrate = fieldCheck.bitrate(row, "c-switch-bitrate")
+                a.droppedFrames = fieldCheck.count(row, "c-frames-dropped")
+                a.downloadOverdue = fieldCheck.count(row, "c-overdue")
+                result.diagnostics.append(contentsOf: fieldCheck.diagnostics)
                 a.playbackType = row["s-playback-type"]
-                a.downloadOverdue = row["c-overdue"].flatMap { Int($0) }
                 if let software { a.fields["#software"] = software }
                 a.dump = AccessLogEntry.Dump(date: dumpDate, block: blockLine)
                 result.records.append(Record(time: time, location: location, format: .accessLog, sessionID: session, payload: .accessLog(a)))
@@ -120,5 +124,44 @@ public struct ExtendedLogParser {
         }
         if !current.isEmpty || wasQuoted { out.append(current) }
         return out
+    }
+}
+
+/// The plausible range of each kind of access-log number. A value outside it (negative, not
+/// finite, larger than any playback could produce) is a diagnostic on its line and reads as
+/// unknown: never zero, never summed.
+struct FieldBounds {
+    /// A year of playback: longer durations are not real.
+    static let maxSeconds = 365.0 * 86_400
+    /// 1 Tbit/s: no HLS variant or network comes near.
+    static let maxBitrate = 1e12
+    /// Counts (requests, stalls, frames, bytes) up to 2^50: far above any session, far below overflow.
+    static let maxCount = 1 << 50
+
+    let location: SourceLocation
+    var diagnostics: [Diagnostic] = []
+
+    init(location: SourceLocation) { self.location = location }
+
+    mutating func seconds(_ row: [String: String], _ name: String) -> Double? { decimal(row, name, max: Self.maxSeconds) }
+
+    mutating func bitrate(_ row: [String: String], _ name: String) -> Double? { decimal(row, name, max: Self.maxBitrate) }
+
+    mutating func count(_ row: [String: String], _ name: String) -> Int? {
+        guard let text = row[name] else { return nil }
+        if let v = Int(text), v >= 0, v <= Self.maxCount { return v }
+        reject(name, text)
+        return nil
+    }
+
+    mutating func decimal(_ row: [String: String], _ name: String, max: Double) -> Double? {
+        guard let text = row[name] else { return nil }
+        if let v = Double(text), v.isFinite, v >= 0, v <= max { return v }
+        reject(name, text)
+        return nil
+    }
+
+    mutating func reject(_ name: String, _ text: String) {
+        diagnostics.append(Diagnostic(location, .warning, "\(name) '\(text.prefix(40))' is out of range; read as unknown"))
     }
 }

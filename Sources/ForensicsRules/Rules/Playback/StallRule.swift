@@ -179,7 +179,7 @@ public struct StallRule: Rule {
                 explanation += "; also seen: \(others.map(\.cause).joined(separator: ", ")) — chose \(c.cause) because \(order)"
             }
             if cause == "unknown" {
-                let missing = session.missingSources([.metricEvents, .har, .cacheLog, .accessLog])
+                let missing = session.missingSources([.metricEvents, .har, .cacheLog, .accessLog, .errorLog])
                 details["missing_sources"] = .strings(missing)
                 if !missing.isEmpty { explanation += "; missing sources: \(missing.joined(separator: ", "))" }
             }
