@@ -1,4 +1,7 @@
 /// One row of an AVPlayer access log (`AVPlayerItemAccessLogEvent`): one per variant/URI period.
+///
+/// The typed numbers are bounded by the parser (non-negative, finite, within a year of seconds,
+/// 1 Tbit/s, 2^50 counts): out-of-range values are nil with a diagnostic, so sums need no clamps.
 public struct AccessLogEntry: Hashable, Sendable, Codable {
     public var uri: String?
     public var serverAddress: String?

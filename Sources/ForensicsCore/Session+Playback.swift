@@ -60,7 +60,7 @@ extension Session {
             guard case .accessLog(let a) = entries[i].record.payload, let count = a.stalls, count > 0,
                 let t = entries[i].time
             else { continue }
-            var periodEnd: Timestamp? = a.durationWatched.map { t + min(max(0, $0), 1e7) }
+            var periodEnd: Timestamp? = a.durationWatched.map { t + $0 }
             if n + 1 < rows.count, let next = entries[rows[n + 1]].time, periodEnd.map({ next > $0 }) ?? true { periodEnd = next }
             out.append(
                 Stall(index: i, start: t, endIndex: nil, end: nil, recovered: nil, reportedCount: count, periodEnd: periodEnd))
@@ -173,46 +173,62 @@ extension Session {
         public var time: Timestamp
         public var from: Double
         public var to: Double
-        /// Where the switch was read: `player` (metric events), `access-log`, `requests`.
-        public var basis: String
+        public var basis: Basis
+
+        /// Where a switch was read.
+        public enum Basis: String, Sendable {
+            /// The player's own switch event (metric events).
+            case player
+            /// A new access-log row at another indicated bitrate.
+            case accessLog = "access-log"
+            /// Media requests moving to another variant of the captured multivariant playlist.
+            case requests
+
+            /// The KPI provenance name (`timeline` for the player's events, as for other KPIs).
+            public var provenance: String { self == .player ? "timeline" : rawValue }
+        }
 
         public var isDown: Bool { to < from }
     }
 
-    /// Successful variant switches with both bandwidths known. From the player's switch events when
-    /// a source records them; else from access-log rows (a new row at another indicated bitrate);
-    /// else from the requests (a HAR or proxy capture: the variant of each media playlist and
-    /// segment requested, by the captured multivariant playlist).
-    public var variantSwitches: [VariantSwitch] {
+    /// Successful variant switches with both bandwidths known, or nil when no source present can
+    /// tell (unknown, not none). From the player's switch events when a source records them; else
+    /// from access-log rows (a new row at another indicated bitrate); else from the requests (a
+    /// HAR or proxy capture: the variant of each media playlist and segment requested, by the
+    /// captured multivariant playlist).
+    public var variantSwitches: [VariantSwitch]? {
         if sources.contains(.metricEvents) {
             return entries.indices.compactMap { i in
                 guard let p = entries[i].record.playerEvent, p.kind == .variantSwitch, p.didSucceed != false,
                     let t = entries[i].time, let from = p.fromVariant?.bandwidth, let to = p.toVariant?.bandwidth
                 else { return nil }
-                return VariantSwitch(index: i, time: t, from: from, to: to, basis: "player")
+                return VariantSwitch(index: i, time: t, from: from, to: to, basis: .player)
             }
         }
-        var out: [VariantSwitch] = []
-        var previous: Double?
+        // A sequence of bandwidths in timeline order becomes the switches between them.
+        func switches(_ points: [(index: Int, time: Timestamp, bandwidth: Double)], _ basis: VariantSwitch.Basis) -> [VariantSwitch] {
+            zip(points, points.dropFirst()).compactMap { a, b in
+                a.bandwidth == b.bandwidth ? nil : VariantSwitch(index: b.index, time: b.time, from: a.bandwidth, to: b.bandwidth, basis: basis)
+            }
+        }
+        var rows: [(index: Int, time: Timestamp, bandwidth: Double)] = []
+        var hasAccessLog = false
         for (i, e) in entries.enumerated() {
-            guard case .accessLog(let a) = e.record.payload, let b = a.indicatedBitrate, b > 0 else { continue }
-            if let p = previous, p != b, let t = e.time { out.append(VariantSwitch(index: i, time: t, from: p, to: b, basis: "access-log")) }
-            previous = b
+            guard case .accessLog(let a) = e.record.payload else { continue }
+            hasAccessLog = true
+            if let b = a.indicatedBitrate, b > 0, let t = e.time { rows.append((i, t, b)) }
         }
-        if !out.isEmpty || entries.contains(where: { if case .accessLog = $0.record.payload { return true } else { return false } }) {
-            return out
-        }
+        if hasAccessLog { return switches(rows, .accessLog) }
         let ladder = VariantLadder(self)
-        guard !ladder.isEmpty else { return [] }
-        previous = nil
+        guard !ladder.isEmpty else { return nil }
+        var requested: [(index: Int, time: Timestamp, bandwidth: Double)] = []
         for (i, e) in entries.enumerated() {
             guard let r = e.record.request, r.kind == .mediaPlaylist || r.kind == .segment, !r.failed,
                 let b = ladder.bandwidth(of: r.url), let t = e.time
             else { continue }
-            if let p = previous, p != b { out.append(VariantSwitch(index: i, time: t, from: p, to: b, basis: "requests")) }
-            previous = b
+            requested.append((i, t, b))
         }
-        return out
+        return switches(requested, .requests)
     }
 
     /// The variant of the first media request, by the captured multivariant playlist.

@@ -52,7 +52,7 @@ struct KPICalculator {
             k.playingTime = d
             k.provenance["playing_time"] = "summary-event"
         } else if accessRows.contains(where: { $0.durationWatched != nil }) {
-            k.playingTime = accessRows.reduce(0) { $0 + min(max(0, $1.durationWatched ?? 0), 1e9) }
+            k.playingTime = accessRows.reduce(0) { $0 + ($1.durationWatched ?? 0) }
             k.provenance["playing_time"] = "access-log"
         } else if let start = s.startupEnd?.time, let end = sessionEnd, end >= start {
             k.playingTime = max(0, (end - start) - (k.stallDuration ?? 0))
@@ -61,20 +61,16 @@ struct KPICalculator {
         if let playing = k.playingTime, let stalled = k.stallDuration, playing + stalled > 0 {
             k.rebufferRatio = stalled / (playing + stalled)
         }
-        // Variant switches.
+        // Variant switches: the player's (or its summary's) count, else whatever source can tell.
         let switches = s.variantSwitches
-        if s.sources.contains(.metricEvents), !switches.isEmpty || summary?.variantSwitchCount == nil {
-            k.variantSwitchCount = switches.count
-            k.downswitchCount = switches.filter(\.isDown).count
-            k.provenance["variant_switch_count"] = "timeline"
-        } else if let c = summary?.variantSwitchCount {
-            k.variantSwitchCount = max(0, c)
-            if c <= 0 { k.downswitchCount = 0 }
+        if let summaryCount = summary?.variantSwitchCount, switches?.isEmpty ?? true {
+            k.variantSwitchCount = max(0, summaryCount)
+            if summaryCount <= 0 { k.downswitchCount = 0 }
             k.provenance["variant_switch_count"] = "summary-event"
-        } else if !accessRows.isEmpty || !VariantLadder(s).isEmpty {
+        } else if let switches {
             k.variantSwitchCount = switches.count
             k.downswitchCount = switches.filter(\.isDown).count
-            k.provenance["variant_switch_count"] = switches.first?.basis ?? (accessRows.isEmpty ? "requests" : "access-log")
+            k.provenance["variant_switch_count"] = (switches.first?.basis ?? Self.switchBasis(s)).provenance
         }
         // Errors: known wherever a source reports failures (an access log alone does not).
         let reporting: [InputFormat] = [.metricEvents, .errorLog, .har, .cacheLog]
@@ -107,6 +103,12 @@ struct KPICalculator {
             k.provenance["time_weighted_average_bitrate"] = "timeline"
         }
         return k
+    }
+
+    /// Which source a count of no switches comes from.
+    static func switchBasis(_ s: Session) -> Session.VariantSwitch.Basis {
+        if s.sources.contains(.metricEvents) { return .player }
+        return s.sources.contains(.accessLog) ? .accessLog : .requests
     }
 
     static func saturatingAdd(_ a: Int, _ b: Int) -> Int {

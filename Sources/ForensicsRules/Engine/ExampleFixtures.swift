@@ -118,4 +118,48 @@ public enum ExampleFixtures {
         (["#EXTM3U", "#EXT-X-TARGETDURATION:6", "#EXT-X-MEDIA-SEQUENCE:1"] + segments.flatMap { ["#EXTINF:6.0,", $0] }
             + ["#EXT-X-ENDLIST"]).joined(separator: "\n") + "\n"
     }
+
+    /// The record of the seed 404 story a finding must anchor on.
+    public enum SeedAnchor: Sendable {
+        /// The 404 on the 20 Mbit/s variant (error log).
+        case first404
+        /// The access-log row at 15 Mbit/s that follows it.
+        case lowerRow
+    }
+
+    static let seedBase = "https://cdn.example.com/a"
+
+    /// The seed story as AVPlayer's own logs: 444 s at 20 Mbit/s, a 404 on its segment, a new
+    /// access-log row at 15 Mbit/s one second later (counting `stalls`), two more 404s on it.
+    public static func cdn404Logs(stallsInLowerRow stalls: Int, anchor: SeedAnchor? = nil) -> [RuleExample.File] {
+        [
+            accessLog([
+                accessRow(at: 0, uri: "\(seedBase)/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
+                accessRow(
+                    at: 445, uri: "\(seedBase)/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000,
+                    stalls: stalls, anchor: anchor == .lowerRow),
+            ]),
+            errorLog([
+                errorRow(at: 444, uri: "\(seedBase)/v20/s74.m4s", anchor: anchor == .first404),
+                errorRow(at: 448, uri: "\(seedBase)/v15/s75.m4s"),
+                errorRow(at: 449, uri: "\(seedBase)/v15/s75.m4s"),
+            ]),
+        ]
+    }
+
+    /// The seed story as a proxy capture: the ladder (20 and 15 Mbit/s), two good 20 Mbit/s
+    /// segments, a 404 on the third at 12 s, then `after` (what the player asked for next).
+    public static func cdn404HAR(anchor404: Bool = false, after: [HAREntry]) -> RuleExample.File {
+        har(
+            [
+                HAREntry(at: 0, url: "\(seedBase)/master.m3u8", body: multivariant([(20_000_000, "v20/index.m3u8"), (15_000_000, "v15/index.m3u8")])),
+                HAREntry(at: 0.2, url: "\(seedBase)/v20/index.m3u8", body: cdn404VariantPlaylist),
+                HAREntry(at: 0.4, url: "\(seedBase)/v20/s1.m4s", seconds: 0.5, bytes: 15_000_000),
+                HAREntry(at: 6.0, url: "\(seedBase)/v20/s2.m4s", seconds: 0.5, bytes: 15_000_000),
+                HAREntry(at: 12.0, url: "\(seedBase)/v20/s3.m4s", status: 404, anchor: anchor404),
+            ] + after)
+    }
+
+    /// A variant's media playlist of the seed HAR.
+    public static let cdn404VariantPlaylist = mediaPlaylist(["s1.m4s", "s2.m4s", "s3.m4s", "s4.m4s"])
 }

@@ -102,7 +102,7 @@ public struct PlaybackFailedRule: Rule {
             case .errorLog: if e.time != nil { lastError = e }
             case .accessLog(let a):
                 rows += 1
-                let w = min(max(0, a.durationWatched ?? 0), 1e9)
+                let w = a.durationWatched ?? 0
                 watched += w
                 if let t = e.time { lastPlaying = max(lastPlaying ?? t, t + w) }
             default: break

@@ -43,29 +43,16 @@ public struct Segment404DownswitchRule: Rule {
                     """),
             RuleExample(
                 "access and error logs only: 404 on the 20 Mbit/s variant, the next row at 15 Mbit/s",
-                files: [
-                    ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
-                        ExampleFixtures.accessRow(at: 445, uri: "https://cdn.example.com/a/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000, stalls: 1),
-                    ]),
-                    ExampleFixtures.errorLog([
-                        ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s", anchor: true),
-                        ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
-                        ExampleFixtures.errorRow(at: 449, uri: "https://cdn.example.com/a/v15/s75.m4s"),
-                    ]),
-                ]),
+                files: ExampleFixtures.cdn404Logs(stallsInLowerRow: 1, anchor: .first404)),
             RuleExample(
                 "HAR capture only: 404, then the 15 Mbit/s variant's playlist and segments are requested",
                 files: [
-                    ExampleFixtures.har([
-                        ExampleFixtures.HAREntry(at: 0, url: "https://cdn.example.com/a/master.m3u8", body: ExampleFixtures.multivariant([(20_000_000, "v20/index.m3u8"), (15_000_000, "v15/index.m3u8")])),
-                        ExampleFixtures.HAREntry(at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s", "s3.m4s", "s4.m4s"])),
-                        ExampleFixtures.HAREntry(at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 0.5, bytes: 15_000_000),
-                        ExampleFixtures.HAREntry(at: 6.0, url: "https://cdn.example.com/a/v20/s2.m4s", seconds: 0.5, bytes: 15_000_000),
-                        ExampleFixtures.HAREntry(at: 12.0, url: "https://cdn.example.com/a/v20/s3.m4s", status: 404, anchor: true),
-                        ExampleFixtures.HAREntry(at: 13.0, url: "https://cdn.example.com/a/v15/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s", "s3.m4s", "s4.m4s"])),
-                        ExampleFixtures.HAREntry(at: 13.2, url: "https://cdn.example.com/a/v15/s3.m4s", seconds: 0.4, bytes: 11_000_000),
-                    ]),
+                    ExampleFixtures.cdn404HAR(
+                        anchor404: true,
+                        after: [
+                            ExampleFixtures.HAREntry(at: 13.0, url: "https://cdn.example.com/a/v15/index.m3u8", body: ExampleFixtures.cdn404VariantPlaylist),
+                            ExampleFixtures.HAREntry(at: 13.2, url: "https://cdn.example.com/a/v15/s3.m4s", seconds: 0.4, bytes: 11_000_000),
+                        ])
                 ]),
         ],
         nonTriggeringExamples: [
@@ -105,14 +92,9 @@ public struct Segment404DownswitchRule: Rule {
             RuleExample(
                 "near miss: HAR capture only, 404 and the same variant goes on",
                 files: [
-                    ExampleFixtures.har([
-                        ExampleFixtures.HAREntry(at: 0, url: "https://cdn.example.com/a/master.m3u8", body: ExampleFixtures.multivariant([(20_000_000, "v20/index.m3u8"), (15_000_000, "v15/index.m3u8")])),
-                        ExampleFixtures.HAREntry(at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s", "s3.m4s", "s4.m4s"])),
-                        ExampleFixtures.HAREntry(at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 0.5, bytes: 15_000_000),
-                        ExampleFixtures.HAREntry(at: 6.0, url: "https://cdn.example.com/a/v20/s2.m4s", seconds: 0.5, bytes: 15_000_000),
-                        ExampleFixtures.HAREntry(at: 12.0, url: "https://cdn.example.com/a/v20/s3.m4s", status: 404),
-                        ExampleFixtures.HAREntry(at: 13.0, url: "https://cdn.example.com/a/v20/s4.m4s", seconds: 0.5, bytes: 15_000_000),
-                    ]),
+                    ExampleFixtures.cdn404HAR(after: [
+                        ExampleFixtures.HAREntry(at: 13.0, url: "https://cdn.example.com/a/v20/s4.m4s", seconds: 0.5, bytes: 15_000_000)
+                    ])
                 ]),
         ])
 
@@ -126,7 +108,7 @@ public struct Segment404DownswitchRule: Rule {
         guard !notFound.isEmpty else { return [] }
         var out: [Finding] = []
         var used: Set<Int> = []
-        for sw in session.variantSwitches where sw.isDown {
+        for sw in session.variantSwitches ?? [] where sw.isDown {
             let t = sw.time
             let causes = notFound.filter { f in
                 guard let ft = f.time, !used.contains(f.index) else { return false }
@@ -143,9 +125,11 @@ public struct Segment404DownswitchRule: Rule {
             }
             evidence.append(Finding.Evidence(session.entries[sw.index]))
             let status = first.status ?? 404
-            let how = sw.basis == "player" ? "" : sw.basis == "access-log"
-                ? " (read from the access log: a new row at the lower indicated bitrate)"
-                : " (read from the requests: the next media requests are for the lower variant)"
+            let how = switch sw.basis {
+            case .player: ""
+            case .accessLog: " (read from the access log: a new row at the lower indicated bitrate)"
+            case .requests: " (read from the requests: the next media requests are for the lower variant)"
+            }
             out.append(
                 finding(
                     start: firstTime, end: max(t, firstTime),
@@ -153,7 +137,7 @@ public struct Segment404DownswitchRule: Rule {
                     details: [
                         "from_bandwidth": .number(sw.from), "to_bandwidth": .number(sw.to), "errors": .integer(causes.count),
                         "seconds_to_switch": .seconds(max(0, t - firstTime)), "window": .number(options.windowSeconds),
-                        "urls": .strings(causes.compactMap(\.url)), "switch_basis": .string(sw.basis),
+                        "urls": .strings(causes.compactMap(\.url)), "switch_basis": .string(sw.basis.rawValue),
                         "explanation": .string("\(causes.count) media request\(causes.count == 1 ? "" : "s") got HTTP \(status), then the player switched down\(how)"),
                     ],
                     evidence: evidence,

@@ -90,17 +90,7 @@ public struct StallRule: Rule {
                     """, cause: "unknown"),
             RuleExample(
                 "access and error logs only: 404 → lower variant → 404 → a row counting a stall",
-                files: [
-                    ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
-                        ExampleFixtures.accessRow(at: 445, uri: "https://cdn.example.com/a/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000, stalls: 1, anchor: true),
-                    ]),
-                    ExampleFixtures.errorLog([
-                        ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s"),
-                        ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
-                        ExampleFixtures.errorRow(at: 449, uri: "https://cdn.example.com/a/v15/s75.m4s"),
-                    ]),
-                ], cause: "segment-errors", severity: .warning),
+                files: ExampleFixtures.cdn404Logs(stallsInLowerRow: 1, anchor: .lowerRow), cause: "segment-errors", severity: .warning),
             RuleExample(
                 "access log only: a row counting 2 stalls, observed throughput below the variant's bitrate",
                 files: [
@@ -128,17 +118,7 @@ public struct StallRule: Rule {
                     """),
             RuleExample(
                 "near miss: access and error logs with 404s but every row counts 0 stalls",
-                files: [
-                    ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
-                        ExampleFixtures.accessRow(at: 445, uri: "https://cdn.example.com/a/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000, stalls: 0),
-                    ]),
-                    ExampleFixtures.errorLog([
-                        ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s"),
-                        ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
-                        ExampleFixtures.errorRow(at: 449, uri: "https://cdn.example.com/a/v15/s75.m4s"),
-                    ]),
-                ]),
+                files: ExampleFixtures.cdn404Logs(stallsInLowerRow: 0)),
         ])
 
     struct CauseEvidence {
@@ -150,9 +130,12 @@ public struct StallRule: Rule {
 
     public func findings(in session: Session) -> [Finding] {
         var out: [Finding] = []
-        for stall in session.stalls {
+        let stalls = session.stalls
+        // Computed once for every stall (each looks up its window in it).
+        let failures = stalls.isEmpty ? [] : session.failures
+        for stall in stalls {
             let stallEntry = session.entries[stall.index]
-            let candidates = causes(for: stall, in: session)
+            let candidates = causes(for: stall, in: session, failures: failures)
             let chosen = candidates.first
             let cause = chosen?.cause ?? "unknown"
             let duration = stall.duration
@@ -209,7 +192,8 @@ public struct StallRule: Rule {
         return a
     }
 
-    func causes(for stall: Session.Stall, in session: Session) -> [CauseEvidence] {
+    /// `failures` is `session.failures`, in timeline order.
+    func causes(for stall: Session.Stall, in session: Session, failures: [Session.Failure]) -> [CauseEvidence] {
         var from = stall.start + -options.lookBackSeconds
         var found: [CauseEvidence] = []
         // Entries are in time order: walk back from the stall to the start of the window.
@@ -249,10 +233,16 @@ public struct StallRule: Rule {
         }
         // Segment errors: the session's distinct failures (one per request, however many
         // sources saw it) of media requests, or error-log rows, inside the window.
-        let windowStart = first
+        // Binary search for the window's first failure: no rescan of the session per stall.
+        var lo = 0
+        var hi = failures.count
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if failures[mid].index < first { lo = mid + 1 } else { hi = mid }
+        }
         let windowEnd = last
-        let media = session.failures.filter { f in
-            guard f.index >= windowStart, f.index <= windowEnd, f.index != stall.index else { return false }
+        let media = failures[lo...].prefix { $0.index <= windowEnd }.filter { f in
+            guard f.index != stall.index else { return false }
             if f.isMedia { return true }
             if case .errorLog = session.entries[f.index].record.payload { return f.kind != .contentKey }
             return false

@@ -58,14 +58,7 @@ public struct ProxyOriginErrorsRule: Rule {
         var groups: [String: [(TimelineEntry, ProxyEvent)]] = [:]
         for item in session.proxyEntries {
             let e = item.event
-            var failed = false
-            switch e.kind {
-            case .downloadInvalidResponse, .networkFailed: failed = true
-            case .downloadResponse: failed = (e.status ?? 0) >= 400
-            case .downloadComplete: failed = e.error.map { $0.code != -999 } ?? false
-            default: break
-            }
-            guard failed else { continue }
+            guard e.isOriginFailure else { continue }
             let status = e.status ?? e.error?.httpStatus
             let label = status.map { "HTTP \($0)" } ?? e.error.map { "\($0.domain ?? "error") \($0.code.map(String.init) ?? "")" } ?? "error"
             let url = e.url ?? "unknown URL"
