@@ -236,19 +236,34 @@ public struct MarkdownReporter: Sendable {
         }
         var stalls: [String] = []
         for st in s.stalls {
+            // An access-log row counts stalls without saying when or for how long: a marker at
+            // the row's start, never a bar that would claim a duration.
+            if st.fromAccessLog {
+                let label = Self.mermaidLabel("\(st.reportedCount) stall\(st.reportedCount == 1 ? "" : "s") in this row time unknown")
+                stalls.append("    \(label) :crit, milestone, \(Self.ms(st.start)), 0ms")
+                continue
+            }
             let end = st.end ?? s.end ?? st.start + 1
             stalls.append("    stall :crit, \(Self.ms(st.start)), \(Self.ms(max(end, st.start + 0.001)))")
+        }
+        // Failures no request shows (error-log rows, player error events): marks of their own.
+        var errors: [String] = []
+        for f in s.failures.prefix(60) where s.entries[f.index].record.request == nil {
+            guard let t = f.time else { continue }
+            let name = f.url.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
+            errors.append("    \(Self.mermaidLabel("\(f.statusText) \(name)")) :crit, milestone, \(Self.ms(t)), 0ms")
         }
         var marks: [String] = []
         for f in findings where f.severity >= .warning {
             guard let t = f.start else { continue }
             marks.append("    \(Self.mermaidLabel(f.ruleID)) :milestone, \(Self.ms(t)), 0ms")
         }
-        guard !requests.isEmpty || !stalls.isEmpty else { return [] }
+        guard !requests.isEmpty || !stalls.isEmpty || !errors.isEmpty else { return [] }
         var out = ["### Timeline", "", "```mermaid", "gantt", "    dateFormat x", "    axisFormat %M:%S",
                    "    title Session from \(start.iso8601(s.timeBasis))"]
         if !requests.isEmpty { out += ["    section Requests"] + requests }
         if count == 60 { out.append("    %% more requests omitted") }
+        if !errors.isEmpty { out += ["    section Errors"] + errors }
         if !stalls.isEmpty { out += ["    section Stalls"] + stalls }
         if !marks.isEmpty { out += ["    section Findings"] + marks }
         out += ["```", ""]
