@@ -118,3 +118,19 @@ import Testing
         #expect(thrice.diagnostics.contains { $0.message.contains("dumped 3 times") })
     }
 }
+
+/// The seed 404 story from AVPlayer's access and error logs alone, as a report.
+@Suite struct AccessAndErrorLogOnlyReportTests {
+    @Test func theChartMarksTheStallWithoutClaimingADurationAndShowsTheErrors() {
+        let files = ExampleFixtures.cdn404Logs(stallsInLowerRow: 1).map { ($0.name, Array($0.text.utf8)) }
+        let markdown = MarkdownReporterProbe.render(Analyzer().analyze(files: files))
+        #expect(markdown.contains("    1 stall in this row time unknown :crit, milestone, "))
+        #expect(!markdown.contains("    stall :crit, "))
+        #expect(markdown.components(separatedBy: "    HTTP 404 s7").count - 1 == 3)
+        // One story: the KPI table, the verdict and the findings say the same.
+        #expect(markdown.contains("| Stalls | 1 (duration unknown) | access-log |"))
+        #expect(markdown.contains("| Errors | 3 | timeline |"))
+        #expect(markdown.contains("1 stall, 1 variant switch, 3 errors"))
+        #expect(!markdown.contains("No problem found"))
+    }
+}
