@@ -77,12 +77,13 @@ class Dump:
         return "\n".join(sorted(self.lines, key=lambda l: json.loads(l)["date"])) + "\n"
 
 
-def access_log(rows, offset_hours=0, software="AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)"):
+def access_log(rows, offset_hours=0, software="AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)",
+               dumped=0):
     fields = ("date time uri cs-guid s-ip s-ip-changes sc-count c-duration-downloaded c-start-time c-duration-watched "
               "bytes c-observed-bitrate sc-indicated-bitrate c-stalls c-frames-dropped c-startup-time c-overdue c-reason "
               "c-observed-min-bitrate c-observed-max-bitrate c-observed-bitrate-sd s-playback-type sc-wwan-count "
               "c-switch-bitrate")
-    out = ["#Version: 1.0", "#Software: " + software, "#Date: " + w3c(0, offset_hours), "#Fields: " + fields]
+    out = ["#Version: 1.0", "#Software: " + software, "#Date: " + w3c(dumped, offset_hours), "#Fields: " + fields]
     for r in rows:
         out.append(" ".join(str(x) for x in [w3c(r["t"], offset_hours)] + r["cols"]))
     return "\n".join(out) + "\n"
@@ -429,7 +430,37 @@ def three_sessions():
     write("three-sessions.tar.gz", gz(buf.getvalue()))
 
 
+def access_error_logs_only():
+    """What most tickets carry: only AVPlayerItem's access and error logs, from a device at UTC-5,
+    with the app dumping the cumulative access log twice into one file. 404s on the 12 Mbit/s
+    variant, a new row at 8 Mbit/s two seconds later counting 2 stalls, and its observed throughput
+    still above the variant's bitrate."""
+    sid = "4F0B2C61-8E3A-4D5B-9A7C-2E1F0D3C4B5A"
+    cdn = "https://edge3.cdn.example.org/vod/show12"
+    software = "AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)"
+    first = {"t": 0, "cols": [cdn + "/v12/prog_index.m3u8", sid, "198.51.100.23", 0, 52, "312.000", "0.000", "300.400",
+                              450000000, "40500000.000", 12000000, 0, 0, "1.310", 0, "-", "21000000.000",
+                              "56000000.000", "-", "VOD", 0, 12000000]}
+    lower = {"t": 302, "cols": [cdn + "/v8/prog_index.m3u8", sid, "198.51.100.23", 0, 31, "186.000", "300.400", "176.900",
+                                210000000, "9500000.000", 8000000, 2, 14, "-", 3, 2, "2100000.000", "31000000.000",
+                                "-", "VOD", 0, 8000000]}
+    # The first dump, written when the errors came in; the second when the viewer left.
+    early = dict(lower, cols=list(lower["cols"]))
+    early["cols"][5:8] = ["6.000", "300.400", "1.100"]
+    early["cols"][8:12] = [6500000, "9100000.000", 8000000, 1]
+    write("access-error-logs-only/accesslog.txt",
+          access_log([first, early], offset_hours=-5, software=software, dumped=305)
+          + access_log([first, lower], offset_hours=-5, software=software, dumped=481))
+    write("access-error-logs-only/errorlog.txt", error_log([
+        (299.0, cdn + "/v12/seg_51.ts", sid, -12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found"),
+        (300.0, cdn + "/v12/seg_52.ts", sid, -12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found"),
+        (303.0, cdn + "/v8/seg_52.ts", sid, -12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found"),
+        (304.0, cdn + "/v8/seg_52.ts", sid, -12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found"),
+    ], offset_hours=-5))
+
+
 if __name__ == "__main__":
+    access_error_logs_only()
     slow_key_startup()
     cdn_404_stall()
     proxy_octet_stream()

@@ -125,7 +125,7 @@ public struct MarkdownReporter: Sendable {
             stalls = "unknown"
         }
         rows.append("| Stalls | \(stalls) | \(src("stall_count")) |")
-        rows.append("| Rebuffer ratio | \(k.rebufferRatio.map { NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(src("playing_time")) |")
+        rows.append("| Rebuffer ratio | \(k.rebufferRatio.map { NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(k.rebufferRatio == nil ? "—" : src("playing_time")) |")
         let switches = k.variantSwitchCount.map { "\($0) (\(k.downswitchCount.map(String.init) ?? "unknown"))" } ?? "unknown"
         rows.append("| Variant switches (down) | \(switches) | \(src("variant_switch_count")) |")
         let errors = k.errorCount.map { "\($0)\(k.fatalError == true ? ", fatal" : "")" } ?? "unknown"

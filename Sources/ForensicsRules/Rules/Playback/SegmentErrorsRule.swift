@@ -96,7 +96,7 @@ public struct SegmentErrorsRule: Rule {
                 finding(
                     severity: list.count >= 10 ? .error : nil, start: entries.first?.time,
                     end: entries.compactMap { $0.endTime ?? $0.time }.max(),
-                    title: "\(list.count) media requests to \(key.host) failed with \(key.status)",
+                    title: "\(list.count) media request\(list.count == 1 ? "" : "s") to \(key.host) failed with \(key.status)",
                     details: [
                         "host": .string(key.host), "status": .string(key.status), "count": .integer(list.count),
                         "urls": .strings(Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),

@@ -67,7 +67,9 @@ public struct ProxyUnreachableRule: Rule {
     static let connectionErrors: Set<Int> = [-1004, -1005, -1001, -1009, -1003, -1200]
 
     public func findings(in session: Session) -> [Finding] {
-        var evidence: [TimelineEntry] = []
+        // By timeline index: proxy events and the player's requests are gathered in two passes,
+        // and the finding's interval and evidence must follow the timeline, not the passes.
+        var evidence: [(index: Int, entry: TimelineEntry)] = []
         var reasons: [String] = []
         var starts = 0
         var pinged = false
@@ -76,16 +78,16 @@ public struct ProxyUnreachableRule: Rule {
             case .serverStart:
                 starts += 1
                 if starts > 1 {
-                    evidence.append(item.entry)
+                    evidence.append((item.index, item.entry))
                     reasons.append(pinged ? "the server was restarted after a foreground ping" : "the server was started again mid-session")
                 }
             case .serverPing:
                 pinged = true
             case .serverStartFailed, .serverRestartFailed:
-                evidence.append(item.entry)
+                evidence.append((item.index, item.entry))
                 reasons.append("the server failed to (re)start" + (item.event.error.map { ": \($0.shortText)" } ?? ""))
             case .serverRestart:
-                evidence.append(item.entry)
+                evidence.append((item.index, item.entry))
                 reasons.append("the server was restarted")
             default:
                 break
@@ -96,17 +98,18 @@ public struct ProxyUnreachableRule: Rule {
             guard url.hasPrefix("http://localhost") || url.hasPrefix("http://127.0.0.1"),
                 let code = item.request.error?.code, Self.connectionErrors.contains(code)
             else { continue }
-            evidence.append(item.entry)
+            evidence.append((item.index, item.entry))
             reasons.append("the player could not reach the proxy (NSURLErrorDomain \(code))")
         }
-        guard let first = evidence.first else { return [] }
+        evidence.sort { $0.index < $1.index }
+        guard let first = evidence.first?.entry else { return [] }
         let unique = reasons.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         return [
             finding(
-                start: first.time, end: evidence.last?.time,
+                start: first.time, end: evidence.last?.entry.time,
                 title: "Local caching proxy unreachable: \(unique.joined(separator: "; "))",
                 details: ["incidents": .integer(evidence.count), "reasons": .strings(unique)],
-                evidence: evidence.map(Finding.Evidence.init),
+                evidence: evidence.map { Finding.Evidence($0.entry) },
                 advice: "Ping the proxy when the app returns to the foreground and restart it on failure before resuming playback; fall back to the origin URL while the proxy is down.")
         ]
     }
