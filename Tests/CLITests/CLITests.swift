@@ -16,6 +16,9 @@ import Testing
         #expect(try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--fail-on", "error"]).status == 2)
         #expect(try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--fail-on", "critical"]).status == 0)
         #expect(try CLIRunner.run(["analyze", "SampleLogs/clean-session.zip", "--fail-on", "warning"]).status == 0)
+        // Access and error logs alone are judged too: the 404s, the down-switch and the stall fail the run.
+        #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--fail-on", "warning"]).status == 2)
+        #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--fail-on", "critical"]).status == 0)
     }
 
     @Test func jsonReportToAFile() throws {
