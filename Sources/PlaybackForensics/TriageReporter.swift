@@ -82,7 +82,7 @@ public struct TriageReporter: Sendable {
             let k = r.session.kpis
             out.append(
                 "| \(i + 1) | [\(text.escape(r.bundle.name))](bundles/\(r.bundle.file).md) | \(text.escape(r.session.id)) | \(r.session.worst?.rawValue ?? "—") | "
-                    + "\(r.session.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.session.topFinding ?? "none")) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount) |")
+                    + "\(r.session.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.session.topFinding ?? "none")) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount.map(String.init) ?? "unknown") |")
         }
         out.append("")
         out.append("## Findings per rule and severity")
