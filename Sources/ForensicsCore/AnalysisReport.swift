@@ -5,12 +5,15 @@ public struct AnalysisReport: Sendable {
         public var format: InputFormat?
         public var records: Int
         public var diagnostics: Int
+        /// What wrote the file, when its content tells (`KTVHTTPCache 1.1.x (…)`).
+        public var producer: String?
 
-        public init(path: String, format: InputFormat?, records: Int, diagnostics: Int) {
+        public init(path: String, format: InputFormat?, records: Int, diagnostics: Int, producer: String? = nil) {
             self.path = path
             self.format = format
             self.records = records
             self.diagnostics = diagnostics
+            self.producer = producer
         }
     }
 

@@ -7,6 +7,12 @@ public struct ProxyEvent: Hashable, Sendable, Codable {
         case serverPing = "server-ping"
         case serverRestart = "server-restart"
         case serverRestartFailed = "server-restart-failed"
+        /// The server's health ping failed (1.x): the app restarts it next.
+        case serverPingFailed = "server-ping-failed"
+        /// The app went to the background (2.x logs it; the server keeps running while connections are open).
+        case appBackground = "app-background"
+        /// The app came back to the foreground (2.x logs it; the server is restarted if it was stopped).
+        case appForeground = "app-foreground"
         case proxyURL = "proxy-url"
         case connectionRequest = "connection-request"
         case acceptRequest = "accept-request"
@@ -21,6 +27,10 @@ public struct ProxyEvent: Hashable, Sendable, Codable {
         case cacheRead = "cache-read"
         case networkSource = "network-source"
         case networkFailed = "network-failed"
+        /// Bytes the network source received from the origin so far (its running total is `contentLength`).
+        case networkData = "network-data"
+        /// The network source received its whole range.
+        case networkComplete = "network-complete"
         case downloadRequest = "download-request"
         case downloadResponse = "download-response"
         case downloadData = "download-data"
@@ -30,11 +40,14 @@ public struct ProxyEvent: Hashable, Sendable, Codable {
         case unitCreated = "unit-created"
         case unitMerged = "unit-merged"
         case unitDeleted = "unit-deleted"
+        /// Merging a unit's cached pieces into one file failed (a file exception).
+        case unitMergeFailed = "unit-merge-failed"
+        /// A pasted error dump with no log line around it: the error, the response status and headers.
+        case errorDump = "error-dump"
         case alloc
         case dealloc
         case appMarker = "app-marker"
         case generic
-        case foreign
     }
 
     public var kind: Kind
@@ -76,6 +89,7 @@ extension ProxyEvent {
     public var isOriginFailure: Bool {
         switch kind {
         case .downloadInvalidResponse, .networkFailed: true
+        case .errorDump: error.map { $0.code != -999 } ?? ((status ?? 0) >= 400)
         case .downloadResponse: (status ?? 0) >= 400
         case .downloadComplete: error.map { $0.code != -999 } ?? false
         default: false

@@ -10,6 +10,8 @@ public struct Record: Sendable {
         case accessLog(AccessLogEntry)
         case errorLog(ErrorInfo, uri: String?)
         case proxy(ProxyEvent)
+        /// A line of another component in a console capture (player, system, app).
+        case console(ConsoleLine)
         case playlist(PlaylistSnapshot)
         /// An event of a kind the tool does not model (kept so nothing is dropped).
         case unknown(String)
@@ -38,6 +40,11 @@ public struct Record: Sendable {
 
     public var playerEvent: PlayerEvent? {
         if case .player(let e) = payload { return e }
+        return nil
+    }
+
+    public var consoleLine: ConsoleLine? {
+        if case .console(let c) = payload { return c }
         return nil
     }
 
@@ -85,6 +92,9 @@ public struct Record: Sendable {
             return "error log: \(e.shortText) \(uri ?? "")"
         case .proxy(let p):
             return "proxy \(p.tag): \(p.message)"
+        case .console(let c):
+            let first = c.text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            return "console \(c.origin): \(first)"
         case .playlist(let p):
             return p.isMultivariant
                 ? "multivariant playlist \(p.url ?? "") with \(p.variants.count) variants"

@@ -20,11 +20,13 @@ extension Session {
     }
 
     /// Every stall with its end. From the player's stall events when a source records them (metric
-    /// events); otherwise from access-log rows whose `c-stalls` is above 0 — one stall record per
-    /// row, its count as the row says, its duration and recovery unknown.
+    /// events, or ijkplayer's buffering lines in a console capture); otherwise from access-log rows
+    /// whose `c-stalls` is above 0 — one stall record per row, its count as the row says, its
+    /// duration and recovery unknown.
     public var stalls: [Stall] {
-        let hasPlayerEvents = sources.contains(.metricEvents)
-        return hasPlayerEvents ? playerStalls : accessLogStalls
+        if sources.contains(.metricEvents) { return playerStalls }
+        let fromPlayer = playerStalls
+        return fromPlayer.isEmpty ? accessLogStalls : fromPlayer
     }
 
     var playerStalls: [Stall] {
@@ -134,18 +136,14 @@ extension Session {
                 break
             }
         }
-        // The local proxy's failed origin requests: one per request path (the response, the
-        // network source's and the source manager's callbacks all report the same failure).
-        var proxyFailures: Set<String> = []
-        for (i, e) in entries.enumerated() {
-            guard let p = e.record.proxyEvent, p.isOriginFailure else { continue }
-            let key = p.requestPath.map { "path \($0)" } ?? "url \(p.url ?? p.requestURL ?? "")"
-            guard proxyFailures.insert(key).inserted else { continue }
-            let url = p.url ?? p.requestURL
+        // The local proxy's failed origin requests: one per incident (the response, the network
+        // source's and the source manager's callbacks all report the same failure).
+        for f in proxyOriginFailures {
+            guard let i = f.indices.first else { continue }
             out.append(
                 Failure(
-                    index: i, time: e.time, url: url, kind: url.map { MediaRequest.guessKind(url: $0) },
-                    status: p.status ?? p.error?.httpStatus, error: p.error))
+                    index: i, time: entries[i].time, url: f.url, kind: f.url.map { MediaRequest.guessKind(url: $0) },
+                    status: f.status, error: f.error))
         }
         return out.sorted { $0.index < $1.index }
     }

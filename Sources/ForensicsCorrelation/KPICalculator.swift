@@ -30,7 +30,9 @@ struct KPICalculator {
         // Stalls: the player's events when a source records them, its summary, else the access log.
         let stalls = s.stalls
         let sessionEnd = s.end
-        if s.sources.contains(.metricEvents), !stalls.isEmpty || summary?.stallCount == nil {
+        // A player's own stall events (metric events, ijkplayer's buffering lines) are timed.
+        let timedStalls = !stalls.isEmpty && !stalls.contains(where: \.fromAccessLog)
+        if timedStalls || (s.sources.contains(.metricEvents) && summary?.stallCount == nil) {
             k.stallCount = stalls.count
             var total = 0.0
             for st in stalls { total += st.duration ?? sessionEnd.map { max(0, $0 - st.start) } ?? 0 }

@@ -29,7 +29,7 @@ public struct JSONReporter: Sendable {
     func input(_ i: AnalysisReport.Input) -> JSONOut {
         .object([
             ("path", .string(i.path)), ("format", .optional(i.format?.rawValue)), ("records", .integer(i.records)),
-            ("diagnostics", .integer(i.diagnostics)),
+            ("diagnostics", .integer(i.diagnostics)), ("producer", .optional(i.producer)),
         ])
     }
 

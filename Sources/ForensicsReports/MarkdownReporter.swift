@@ -317,7 +317,8 @@ public struct MarkdownReporter: Sendable {
     func inputs(_ report: AnalysisReport) -> [String] {
         var out = ["## Inputs", "", "| File | Format | Records | Diagnostics |", "| --- | --- | --- | --- |"]
         for i in report.inputs {
-            out.append("| `\(code(i.path))` | \(i.format?.rawValue ?? "not recognised") | \(i.records) | \(i.diagnostics) |")
+            let format = (i.format?.rawValue ?? "not recognised") + (i.producer.map { " — " + text.escape($0, limit: 300) } ?? "")
+            out.append("| `\(code(i.path))` | \(format) | \(i.records) | \(i.diagnostics) |")
         }
         if report.unassignedRecords > 0 {
             out.append("")

@@ -53,7 +53,7 @@ public struct Analyzer: Sendable {
             inputs.append(
                 AnalysisReport.Input(
                     path: outcome.path, format: outcome.format, records: outcome.result?.records.count ?? 0,
-                    diagnostics: count))
+                    diagnostics: count, producer: outcome.result?.producer))
             if let result = outcome.result {
                 sources.append(SourceFile(path: result.file, format: result.format, records: result.records, clock: result.clock))
                 playlists.append(contentsOf: result.playlists)

@@ -44,9 +44,14 @@ import Testing
         let records = ingest("i63.log", [UInt8](data)).result?.records ?? []
         let events = records.compactMap(\.proxyEvent)
         #expect(events.contains { $0.kind == .sourceManagerFailure && $0.error?.code == -192701 })
-        #expect(events.contains { $0.kind == .foreign })
+        // CFNetwork's own line is the system's, from the app's process — not a proxy module.
+        let console = try #require(records.compactMap(\.consoleLine).first)
+        #expect(console.process == "together")
+        #expect(console.component == .system)
+        #expect(console.text.hasPrefix("Task <61A3EA30"))
         let failed = try #require(events.first { $0.kind == .networkFailed })
         #expect(failed.error?.domain == "KTVHTTPCache error")
+        #expect(failed.error?.description == "unsupported Content-Type")
     }
 
     @Test func issue159InvalidResponseGivesStatus302AndContentType() throws {

@@ -13,21 +13,32 @@ enum CacheLogClassifier {
         "KTVHCCommon",
     ]
 
-    static func record(for entry: CacheLogEntry, fullText: String, file: String) -> Record {
-        let location = SourceLocation(file: file, line: entry.line)
-        let event = classify(entry, fullText: fullText)
-        return Record(
-            time: entry.time, location: location, format: .cacheLog, sessionID: event.playbackSessionID,
-            payload: .proxy(event))
+    /// What one entry is: a proxy event (and whether its message began with the object's
+    /// pointer, a version clue), or a line of another component.
+    enum Classified {
+        case proxy(ProxyEvent, hadPointer: Bool)
+        case console(ConsoleLine)
     }
 
-    static func classify(_ entry: CacheLogEntry, fullText full: String) -> ProxyEvent {
+    static func record(for classified: Classified, entry: CacheLogEntry, file: String) -> Record {
+        let location = SourceLocation(file: file, line: entry.line)
+        switch classified {
+        case .proxy(let event, _):
+            return Record(
+                time: entry.time, location: location, format: .cacheLog, sessionID: event.playbackSessionID,
+                payload: .proxy(event))
+        case .console(let line):
+            return Record(time: entry.time, location: location, format: .cacheLog, sessionID: nil, payload: .console(line))
+        }
+    }
+
+    static func classify(_ entry: CacheLogEntry, fullText full: String) -> Classified {
         let body = entry.body
         if entry.orphan {
-            return ProxyEvent(kind: .generic, tag: "(continuation)", message: entry.continuation.first ?? "")
+            return .proxy(orphan(entry, fullText: full), hadPointer: false)
         }
         // Lifecycle: `<KTVHCDataReader: 0x283c94150>  :   alloc`.
-        if body.hasPrefix("<"), let sep = body.fastRange(of: ">  :   ") {
+        if body.hasPrefix("<KTVHC"), let sep = body.fastRange(of: ">  :   ") {
             let object = body[body.index(after: body.startIndex)..<sep.lowerBound]
             let message = String(body[sep.upperBound...])
             let parts = object.split(separator: ":", maxSplits: 1)
@@ -35,12 +46,10 @@ enum CacheLogClassifier {
             var e = ProxyEvent(
                 kind: message == "alloc" ? .alloc : message == "dealloc" ? .dealloc : .generic, tag: tag, message: message)
             e.pointer = parts.count > 1 ? parts[1].trimmingCharacters(in: " ") : nil
-            return e
+            return .proxy(e, hadPointer: false)
         }
         guard body.hasPrefix("KTVHC"), let sep = body.fastRange(of: "  :   ") ?? body.fastRange(of: " :   ") else {
-            var e = ProxyEvent(kind: .foreign, tag: entry.prefix ?? "", message: body)
-            if let err = errorInfo(full) { e.error = err }
-            return e
+            return .console(ConsoleLineClassifier.line(prefix: entry.prefix, fullText: full, error: errorInfo(full)))
         }
         let tag = body[..<sep.lowerBound].trimmingCharacters(in: " ")
         var message = String(body[sep.upperBound...])
@@ -56,29 +65,71 @@ enum CacheLogClassifier {
         var e = ProxyEvent(kind: .generic, tag: tag, message: message)
         e.pointer = pointer
         e.references = references(full)
+        if pointer == nil, tag != "KTVHCMacro", tag != "KTVHCCommon", let first = message.unicodeScalars.first,
+            first.properties.isLowercase
+        {
+            // 1.0.x: lowercase templates without a pointer, values after commas.
+            CacheLogLegacyClassifier.classify(&e, entry: entry, fullText: full)
+            if e.kind != .generic { return .proxy(e, hadPointer: false) }
+        }
+        classifyModern(&e, entry: entry, fullText: full)
+        return .proxy(e, hadPointer: pointer != nil)
+    }
+
+    /// Text before the first entry of an excerpt: the tail of an entry, or a pasted error dump on
+    /// its own. A dump still says what failed: its error, the response's status and headers.
+    static func orphan(_ entry: CacheLogEntry, fullText full: String) -> ProxyEvent {
+        var e = ProxyEvent(kind: .generic, tag: "(continuation)", message: entry.continuation.first ?? "")
+        guard let error = errorInfo(full) else { return e }
+        e.kind = .errorDump
+        e.tag = "(error dump)"
+        e.error = error
+        e.status = statusCode(full)
+        e.url = errorURL(full)
+        e.headers = responseHeaders(entry.continuation)
+        e.contentType = headerValue("Content-Type", in: entry.continuation)
+        e.contentLength = headerValue("Content-Length", in: entry.continuation).flatMap { Int64($0) }
+        return e
+    }
+
+    /// 1.1.x–3.x templates (`%p, Capitalised …`); matched case-insensitively by prefix.
+    static func classifyModern(_ e: inout ProxyEvent, entry: CacheLogEntry, fullText full: String) {
+        let message = e.message
         let lower = CaseInsensitiveText(message)
-        switch tag {
+        switch e.tag {
         case "KTVHCMacro", "KTVHCCommon":
             e.kind = .appMarker
         case "KTVHCHTTPServer":
             if lower.hasPrefix("start server success") {
                 e.kind = .serverStart
-            } else if lower.hasPrefix("start server failed") {
+            } else if lower.hasPrefix("start server fail") {
                 e.kind = .serverStartFailed
                 e.error = errorInfo(full)
+            } else if lower.hasPrefix("ping result : 0") {
+                e.kind = .serverPingFailed
             } else if lower.hasPrefix("ping") {
                 e.kind = .serverPing
-                if lower.hasPrefix("ping result : 0") { e.kind = .serverRestart }
-            } else if lower.hasPrefix("restart server error") {
+            } else if lower.hasPrefix("restart server error") || lower.hasPrefix("restart server fail") {
                 e.kind = .serverRestartFailed
                 e.error = errorInfo(full)
-            } else if lower.hasPrefix("restart") {
+            } else if lower.hasPrefix("restart server") {
                 e.kind = .serverRestart
-            } else if lower.hasPrefix("stop server") {
+            } else if lower.hasPrefix("stop server") || lower.hasPrefix("enter background and stop server")
+                || lower.hasPrefix("server idle") || lower.hasPrefix("background task expiration")
+            {
                 e.kind = .serverStop
+            } else if lower.hasPrefix("enter background") {
+                e.kind = .appBackground
+            } else if lower.hasPrefix("enter foreground") {
+                e.kind = .appForeground
             } else if lower.hasPrefix("return url") || lower.hasPrefix("return original url") {
                 e.kind = .proxyURL
                 e.url = field("URL", in: entry.continuation)
+            }
+        case "KTVHCHTTPURL":
+            if lower.hasPrefix("proxy url") {
+                e.kind = .proxyURL
+                e.url = entry.continuation.first
             }
         case "KTVHCHTTPConnection":
             if lower.hasPrefix("receive request") {
@@ -124,7 +175,7 @@ enum CacheLogClassifier {
                 e.error = errorInfo(full)
             }
         case "KTVHCDataFileSource":
-            if lower.hasPrefix("create file source") || lower.hasPrefix("did setup") {
+            if lower.hasPrefix("create file source") {
                 e.kind = .cacheRead
                 e.range = range(full)
             }
@@ -136,6 +187,12 @@ enum CacheLogClassifier {
                 e.kind = .networkFailed
                 e.error = errorInfo(full)
                 e.url = errorURL(full)
+            } else if lower.hasPrefix("receive data :") {
+                // `Receive data : <chunk>, <received so far>, <unit item length>`.
+                e.kind = .networkData
+                e.contentLength = numbers(after: ":", in: message).dropFirst().first
+            } else if lower.hasPrefix("complete and finisehed") {
+                e.kind = .networkComplete
             }
         case "KTVHCDownload":
             if lower.hasPrefix("add request") {
@@ -166,25 +223,59 @@ enum CacheLogClassifier {
             if lower.hasPrefix("failure,") || lower.contains("source failure") {
                 e.kind = .sourceManagerFailure
                 let code = message.split(separator: ",").last.flatMap { Int($0.trimmingCharacters(in: " ")) }
-                e.error = ErrorInfo(domain: "KTVHTTPCache error", code: code, description: nil)
+                e.error = ErrorInfo(domain: nil, code: code, description: nil)
             } else if lower.hasPrefix("callback for network source failed - begin") {
                 e.kind = .networkFailed
                 e.error = errorInfo(full)
+                e.url = errorURL(full)
             }
         case "KTVHCDataUnitPool":
-            if lower.hasPrefix("insert unit") { e.kind = .unitCreated }
+            if lower.hasPrefix("insert unit,") { e.kind = .unitCreated }
         case "KTVHCDataUnit":
             if lower.hasPrefix("delete unit") {
                 e.kind = .unitDeleted
             } else if lower.hasPrefix("merge finished") || lower.hasPrefix("merge replace items") {
                 e.kind = .unitMerged
+            } else if lower.hasPrefix("merge files") && lower.contains("exception") {
+                e.kind = .unitMergeFailed
             } else if lower.hasPrefix("create unit") {
                 e.url = field("URL", in: entry.continuation)
             }
         default:
             break
         }
-        return e
+    }
+
+    /// The integers after `marker` in a `…: a, b, c` message (each bounded to Int64).
+    static func numbers(after marker: Character, in message: String) -> [Int64] {
+        guard let i = message.firstIndex(of: marker) else { return [] }
+        return message[message.index(after: i)...].split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: " ")) }
+    }
+
+    /// The header dictionary of an `NSHTTPURLResponse` dump (`… Headers {` … `} }`), one value per key.
+    static func responseHeaders(_ lines: [String]) -> [String: String] {
+        var out: [String: String] = [:]
+        var i = 0
+        var inside = false
+        while i < lines.count {
+            let line = lines[i]
+            if line.hasSuffix("Headers {") { inside = true; i += 1; continue }
+            if inside {
+                let t = line.trimmingCharacters(in: " \t")
+                if t.hasPrefix("}") { break }
+                if let eq = t.fastRange(of: " = ") {
+                    let key = unquote(t[..<eq.lowerBound].trimmingCharacters(in: " "))
+                    var value = t[eq.upperBound...].trimmingCharacters(in: " ;")
+                    if value == "(", i + 1 < lines.count {
+                        value = lines[i + 1].trimmingCharacters(in: " \t,")
+                        i += 1
+                    }
+                    if out[key] == nil { out[key] = unquote(value) }
+                }
+            }
+            i += 1
+        }
+        return out
     }
 
     /// `Label : value` on a continuation line.
@@ -204,7 +295,7 @@ enum CacheLogClassifier {
         var out: [String: String] = [:]
         var inDict = false
         for line in lines {
-            if line.hasSuffix("{") && (line.hasPrefix("Headers") || line.hasPrefix("headers")) {
+            if line.hasSuffix("{") && (line.hasPrefix("Headers") || line.hasPrefix("headers") || line == "{") {
                 inDict = true
                 continue
             }

@@ -9,6 +9,9 @@ public struct CacheLogParser {
     /// The most continuation lines kept for one entry; more are counted and dropped with a diagnostic.
     public let maxEntryLines: Int
 
+    /// How many entries feed the version clues at most.
+    static let entriesToObserve = 2000
+
     public init(file: String, maxEntryLines: Int = 4096) {
         self.file = file
         self.maxEntryLines = maxEntryLines
@@ -17,13 +20,40 @@ public struct CacheLogParser {
     public func parse(lines reader: inout LineReader) throws -> ParseResult {
         var result = ParseResult(file: file, format: .cacheLog)
         var current: CacheLogEntry?
-        var version = CacheLogVersionGuess()
+        var version = KTVHTTPCacheVersionEvidence()
+        var observed = 0
+        var stalled = false
         func flush(_ entry: CacheLogEntry?, into result: inout ParseResult) {
             guard let entry else { return }
-            // Joined once: the classifier and the version guess both read the whole message.
+            // Joined once: the classifier and the version clues both read the whole message.
             let full = entry.fullText
-            let record = CacheLogClassifier.record(for: entry, fullText: full, file: file)
-            version.observe(fullText: full)
+            let classified = CacheLogClassifier.classify(entry, fullText: full)
+            if let date = entry.time?.iso8601.prefix(10) { version.observe(date: String(date)) }
+            // The version shows in the first entries of a log; looking further costs time for nothing.
+            if version.settled == nil, observed < CacheLogParser.entriesToObserve {
+                observed += 1
+                switch classified {
+                case .proxy(let e, let hadPointer): version.observe(e, hadPointer: hadPointer, fullText: full)
+                case .console: version.observeURLsAndErrors(full)
+                }
+            }
+            var record = CacheLogClassifier.record(for: classified, entry: entry, file: file)
+            // ijkplayer's buffering start and end are the session's stalls (a repeated start while
+            // stalled — the player's message and the app's load-state line — is one stall).
+            if case .console(let line) = classified, let signal = ConsoleLineClassifier.playbackSignal(line) {
+                let first = line.text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? line.text
+                let detail = "\(line.origin): \(first)"
+                switch signal {
+                case .bufferingStart where !stalled:
+                    stalled = true
+                    record.payload = .player(PlayerEvent(kind: .stall, detail: detail))
+                case .bufferingEnd where stalled:
+                    stalled = false
+                    record.payload = .player(PlayerEvent(kind: .likelyToKeepUp, detail: detail))
+                default:
+                    break
+                }
+            }
             result.records.append(record)
         }
         let file = file
@@ -59,7 +89,10 @@ public struct CacheLogParser {
             }
         }
         flush(current, into: &result)
-        version.apply(to: &result)
+        version.applyDate()
+        CacheLogErrorMeanings.apply(version, to: &result.records)
+        result.producer = version.summary
+        result.libraryVersion = version
         CacheLogPathLinker.link(&result.records)
         for record in result.records {
             guard let event = record.proxyEvent, event.kind == .generic, event.tag.hasPrefix("KTVHC"),
@@ -150,59 +183,3 @@ enum CacheLogLine {
     }
 }
 
-/// Guesses the library's major version from what the log says (see the reference §6), so that
-/// KTVHTTPCache error codes can be named: they were renumbered in 3.0.
-struct CacheLogVersionGuess {
-    var major: Int?
-    var observed = 0
-    /// The version shows in the first entries of a log; looking further costs time for nothing.
-    static let entriesToObserve = 2000
-
-    mutating func observe(fullText text: String) {
-        guard major == nil || major == 2, observed < Self.entriesToObserve else { return }
-        observed += 1
-        if text.fastContains("KTVHTTPCachePlaceHolder") || text.fastContains("Accept request") || text.fastContains("KTVHCHTTPHLSResponse") {
-            major = 3
-        } else if text.hasPrefix("KTVHCDataSourcer ") || text.fastContains("<KTVHCDataSourcer:") {
-            major = 1
-        } else if text.fastContains("KTVHCHTTPURL") || text.fastContains("KTVHCDataSourceQueue") || text.fastContains("requestType=") {
-            major = 1
-        } else if text.fastContains("request.mp4?url=") || text.fastContains("localhost:80/") {
-            major = 2
-        }
-    }
-
-    func apply(to result: inout ParseResult) {
-        for i in result.records.indices {
-            guard case .proxy(var event) = result.records[i].payload, var error = event.error,
-                error.domain == "KTVHTTPCache error", let code = error.code
-            else { continue }
-            if let meaning = CacheLogVersionGuess.meaning(code: code, major: major ?? 3) {
-                error.description = error.description.map { $0 == "(null)" ? meaning : $0 } ?? meaning
-                event.error = error
-                result.records[i].payload = .proxy(event)
-            }
-        }
-    }
-
-    static func meaning(code: Int, major: Int) -> String? {
-        if major >= 3 {
-            switch code {
-            case -192700: return "file exception"
-            case -192701: return "not enough disk space"
-            case -192702: return "response is not HTTP"
-            case -192703: return "origin HTTP status error"
-            case -192704: return "unacceptable Content-Type"
-            case -192705: return "bad Content-Length"
-            default: return nil
-            }
-        }
-        switch code {
-        case -192700: return "response unavailable (status > 400 or not HTTP)"
-        case -192701: return "unsupported Content-Type"
-        case -192702: return "not enough disk space"
-        case -192703: return "file exception"
-        default: return nil
-        }
-    }
-}

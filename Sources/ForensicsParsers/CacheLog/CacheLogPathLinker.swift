@@ -1,8 +1,11 @@
+import Foundation
 import ForensicsCore
 
 /// Rebuilds the full path of each player request through the proxy from object pointers.
 ///
-/// A connection's `Accept request` opens a path; the next `Create data request` (the player's
+/// A connection's `Receive request` (every version; not the health ping) opens a path, and 3.x's
+/// `Accept request` right after it names its origin URL (older versions name it in the proxy
+/// URL's `url=` / `originalURL=` parameter, or in the data request); the next `Create data request` (the player's
 /// request, with its `X-Playback-Session-Id` header) joins it; after that any entry whose own
 /// pointer or a referenced pointer (`<KTVHCDataRequest: 0x…>`) is already on a path joins that
 /// path, and registers its own pointers. Pointers are scoped by `alloc` … `dealloc`: a pointer
@@ -18,22 +21,37 @@ enum CacheLogPathLinker {
         var nextPath = 0
         var current: Int?
         var awaitingDataRequest: Int?
+        var awaitingAccept: Int?
         for i in records.indices {
             guard case .proxy(var e) = records[i].payload else { continue }
             if e.kind == .alloc || e.kind == .dealloc {
                 if let p = e.pointer { live[p] = nil }
                 continue
             }
-            if e.kind == .foreign || e.kind == .appMarker || e.tag.hasPrefix("KTVHCHTTPServer") { continue }
+            if e.kind == .appMarker || e.kind == .errorDump || e.tag.hasPrefix("KTVHCHTTPServer") { continue }
             var path: Int?
-            if e.kind == .acceptRequest {
+            if e.kind == .connectionRequest {
+                guard !isPing(e.url) else { continue }
                 nextPath += 1
                 path = nextPath
                 awaitingDataRequest = path
-                if let url = e.url { urlOfPath[nextPath] = url }
+                awaitingAccept = path
+                if let url = e.url.flatMap(originalURL(inProxyPath:)) { urlOfPath[nextPath] = url }
+            } else if e.kind == .acceptRequest {
+                if let waiting = awaitingAccept {
+                    path = waiting
+                } else {
+                    nextPath += 1
+                    path = nextPath
+                    awaitingDataRequest = path
+                }
+                awaitingAccept = nil
+                if let p = path, let url = e.url { urlOfPath[p] = url }
             } else if e.kind == .dataRequest, let waiting = awaitingDataRequest {
                 path = waiting
                 awaitingDataRequest = nil
+                awaitingAccept = nil
+                if urlOfPath[waiting] == nil, let url = e.url { urlOfPath[waiting] = url }
             } else if let p = e.pointer, let known = live[p] {
                 path = known
             } else if let known = e.references.lazy.compactMap({ live[$0] }).first {
@@ -58,5 +76,26 @@ enum CacheLogPathLinker {
             }
             records[i].payload = .proxy(e)
         }
+    }
+
+    /// The health ping (`requestType=ping`, `KTVHTTPCachePing`) is not a player request.
+    static func isPing(_ path: String?) -> Bool {
+        guard let path else { return false }
+        return path.fastContains("requestType=ping") || path.fastContains("KTVHTTPCachePing")
+    }
+
+    /// The origin URL inside a proxy path: `/request.mp4?url=<enc>` (1.0.x, 2.x),
+    /// `?requestType=content&originalURL=<enc>` (1.1.x), `/<enc>/KTVHTTPCachePlaceHolder/…` (3.x).
+    static func originalURL(inProxyPath path: String) -> String? {
+        for key in ["originalURL=", "url="] {
+            guard let r = path.fastRange(of: key) else { continue }
+            let value = path[r.upperBound...].prefix(while: { $0 != "&" })
+            if let decoded = String(value).removingPercentEncoding, decoded.hasPrefix("http") { return decoded }
+        }
+        if let r = path.fastRange(of: "/KTVHTTPCachePlaceHolder") {
+            let encoded = path[..<r.lowerBound].drop(while: { $0 == "/" })
+            if let decoded = String(encoded).removingPercentEncoding, decoded.hasPrefix("http") { return decoded }
+        }
+        return nil
     }
 }

@@ -10,6 +10,10 @@ public struct ParseResult: Sendable {
     public var playlists: [Playlist] = []
     /// The clock the file's times are written in.
     public var clock: SourceClock = .utc
+    /// What wrote the file, when the content tells (`KTVHTTPCache 1.1.x (…why…)`), for the inputs table.
+    public var producer: String?
+    /// For a KTVHTTPCache log: the library releases that could have written it, and why.
+    public var libraryVersion: KTVHTTPCacheVersionEvidence?
 
     public init(file: String, format: InputFormat) {
         self.file = file

@@ -1,7 +1,7 @@
 import ForensicsCore
 
-/// `proxy-cache-ineffective`: the same byte ranges downloaded from the origin more than once in a
-/// session.
+/// `proxy-cache-ineffective`: bytes of one resource received from the origin more than once in a
+/// session — the proxy's cache did not keep or did not reuse what it had downloaded.
 public struct ProxyCacheIneffectiveRule: Rule {
     public struct Options: Codable, Sendable, Equatable {
         public var minimumRepeats: Double = 2
@@ -9,24 +9,31 @@ public struct ProxyCacheIneffectiveRule: Rule {
     }
 
     public static let defaultOptions = Options()
-    public static let optionDocs = ["minimum-repeats": "downloads of the same URL and range that make a finding (2)"]
+    public static let optionDocs = [
+        "minimum-repeats": "how many times the same bytes must have been received from the origin to make a finding (2)"
+    ]
     public let options: Options
     public init(options: Options) { self.options = options }
 
     public static let description = RuleDescription(
         identifier: "proxy-cache-ineffective", name: "Proxy Cache Ineffective",
-        summary: "The same byte ranges were downloaded from the network more than once in a session: the cache was not reused.",
+        summary: "Overlapping byte ranges of one resource were received from the origin more than once in a session: the cache was not reused.",
         rationale: """
             A caching proxy that downloads the same bytes twice costs the viewer data and time: the \
-            cache may be too small (evicted), keyed by a URL that changes (tokens in the query), or \
-            disabled for that content.
+            cache may be too small (the unit was deleted to make room), its pieces failed to merge, \
+            it is keyed by a URL that changes (tokens in the query), or it is disabled for that \
+            content. Only bytes actually received count: a request that failed and received \
+            nothing was not a download, and the ranges are compared by their bytes, not their text.
             """,
         kind: .proxy, defaultSeverity: .warning,
         triggeringExamples: [
             RuleExample(
-                "the same range fetched twice",
+                "the same range received twice, the unit deleted in between",
                 files: [
                     .init("KTVHTTPCache.log", """
+                        2026-11-21 10:00:01 +0000  KTVHCDataNetworkSource  :   0x2835e8c60, Create network source
+                        request : <KTVHCDataRequest: 0x280d2c780>
+                        range : Range : {0, 1048575}
                         2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request ◀
                         request : <KTVHCDataRequest: 0x280d2c780>
                         URL : https://media.example.com/vod/clip-042.mp4
@@ -34,52 +41,106 @@ public struct ProxyCacheIneffectiveRule: Rule {
                             Range = "bytes=0-1048575";
                         }
                         Count : 1
+                        2026-11-21 10:00:02 +0000  KTVHCDataNetworkSource  :   0x2835e8c60, Receive data : 1048576, 1048576, 1048576
+                        2026-11-21 10:00:02 +0000  KTVHCDataNetworkSource  :   0x2835e8c60, Complete and finisehed
+                        2026-11-21 10:04:00 +0000  KTVHCDataUnit           :   0x2839a0b40, Delete Unit
+                        Unit : <KTVHCDataUnit: 0x2839a0b40>
+                        Func : -[KTVHCDataUnitPool deleteUnitsWithLength:]
+                        2026-11-21 10:05:01 +0000  KTVHCDataNetworkSource  :   0x2835e9d10, Create network source
+                        request : <KTVHCDataRequest: 0x280d2c990>
+                        range : Range : {524288, 1572863}
                         2026-11-21 10:05:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
                         request : <KTVHCDataRequest: 0x280d2c990>
                         URL : https://media.example.com/vod/clip-042.mp4
                         headers : {
-                            Range = "bytes=0-1048575";
+                            Range = "bytes=524288-1572863";
                         }
                         Count : 1
+                        2026-11-21 10:05:02 +0000  KTVHCDataNetworkSource  :   0x2835e9d10, Receive data : 524288, 524288, 524288
                         """)
                 ]),
             RuleExample(
-                "three downloads of the whole file",
+                "a 1.0.x log: the whole file downloaded three times",
                 files: [
                     .init("KTVHTTPCache.log", """
-                        2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request ◀
-                        URL : https://media.example.com/vod/a.mp4
-                        headers : {
+                        2018-01-10 09:00:01 +0000  KTVHCDownload           :   add download begin ◀
+                        https://media.example.com/vod/a.mp4
+                        {
                             Range = "bytes=0-";
                         }
-                        2026-11-21 10:01:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
-                        URL : https://media.example.com/vod/a.mp4
-                        headers : {
+                        2018-01-10 09:00:02 +0000  KTVHCDataNetworkSource  :   receive data, 65536, 65536, 65536
+                        2018-01-10 09:01:01 +0000  KTVHCDownload           :   add download begin
+                        https://media.example.com/vod/a.mp4
+                        {
                             Range = "bytes=0-";
                         }
-                        2026-11-21 10:02:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
-                        URL : https://media.example.com/vod/a.mp4
-                        headers : {
+                        2018-01-10 09:01:02 +0000  KTVHCDataNetworkSource  :   receive data, 65536, 65536, 65536
+                        2018-01-10 09:02:01 +0000  KTVHCDownload           :   add download begin
+                        https://media.example.com/vod/a.mp4
+                        {
                             Range = "bytes=0-";
                         }
+                        2018-01-10 09:02:02 +0000  KTVHCDataNetworkSource  :   receive data, 65536, 65536, 65536
                         """)
                 ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
-                "near miss: adjacent ranges of the same file",
+                "near miss: adjacent, non-overlapping ranges of the same file",
                 files: [
                     .init("KTVHTTPCache.log", """
                         2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        request : <KTVHCDataRequest: 0x280d2c780>
                         URL : https://media.example.com/vod/clip-042.mp4
                         headers : {
                             Range = "bytes=0-1048575";
                         }
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin
+                        Length : 1048576
+                        URL : https://media.example.com/vod/clip-042.mp4
                         2026-11-21 10:00:03 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        request : <KTVHCDataRequest: 0x280d2c990>
                         URL : https://media.example.com/vod/clip-042.mp4
                         headers : {
                             Range = "bytes=1048576-2097151";
                         }
+                        2026-11-21 10:00:04 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin
+                        Length : 1048576
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        """)
+                ]),
+            RuleExample(
+                "near miss: four failed attempts that received nothing",
+                files: [
+                    .init("KTVHTTPCache.log", """
+                        2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/a.mp4
+                        headers : {
+                            Range = "bytes=0-1";
+                        }
+                        2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : Error Domain=NSURLErrorDomain Code=-1001 "The request timed out." UserInfo={}
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/a.mp4
+                        headers : {
+                            Range = "bytes=0-1";
+                        }
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : Error Domain=NSURLErrorDomain Code=-1001 "The request timed out." UserInfo={}
+                        2026-11-21 10:00:03 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/a.mp4
+                        headers : {
+                            Range = "bytes=0-1";
+                        }
+                        2026-11-21 10:00:03 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : Error Domain=NSURLErrorDomain Code=-1001 "The request timed out." UserInfo={}
+                        2026-11-21 10:00:04 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/a.mp4
+                        headers : {
+                            Range = "bytes=0-1";
+                        }
+                        2026-11-21 10:00:04 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : Error Domain=NSURLErrorDomain Code=-1001 "The request timed out." UserInfo={}
                         """)
                 ]),
             RuleExample(
@@ -91,6 +152,8 @@ public struct ProxyCacheIneffectiveRule: Rule {
                         headers : {
                             Range = "bytes=0-1048575";
                         }
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : (null)
                         2026-11-21 10:05:01 +0000  KTVHCDataFileSource     :   0x2805d8e80, Create file source
                         path : /var/mobile/Documents/KTVHTTPCache/d4/d4_0_0
                         range : Range : {0, 1048575}
@@ -100,22 +163,54 @@ public struct ProxyCacheIneffectiveRule: Rule {
         ])
 
     public func findings(in session: Session) -> [Finding] {
-        var groups: [String: [TimelineEntry]] = [:]
+        let downloads = ProxyDownloads.received(in: session)
+        var byURL: [String: [ProxyDownloads.Download]] = [:]
         var order: [String] = []
-        for item in session.proxyEntries where item.event.kind == .downloadRequest {
-            guard let url = item.event.url else { continue }
-            let key = URLCanonicalizer.withoutQuery(url) + " " + (item.event.range?.description ?? "all")
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(item.entry)
+        for d in downloads where (d.received ?? 0) > 0 {
+            let key = URLCanonicalizer.withoutQuery(d.url)
+            if byURL[key] == nil { order.append(key) }
+            byURL[key, default: []].append(d)
         }
-        return order.compactMap { key in
-            guard let list = groups[key], Double(list.count) >= options.minimumRepeats else { return nil }
-            return finding(
-                start: list.first?.time, end: list.last?.time,
-                title: "Downloaded \(key) from the origin \(list.count) times",
-                details: ["resource": .string(key), "downloads": .integer(list.count)],
-                evidence: list.map(Finding.Evidence.init),
-                advice: "Check that the cache key is stable (strip changing query tokens with a URL converter), that the cache is large enough not to evict what is replayed, and that the first download completed.")
+        var out: [Finding] = []
+        for url in order {
+            guard let list = byURL[url], list.count > 1 else { continue }
+            let overlap = ProxyDownloads.overlap(list)
+            guard overlap.bytes > 0, Double(overlap.depth) >= options.minimumRepeats else { continue }
+            let involved = list.filter { overlap.involved.contains($0.index) }
+            guard let firstIndex = involved.first?.index, let lastIndex = involved.last?.index else { continue }
+            // What happened to the cache in between: units deleted, merges that failed.
+            let between = (firstIndex...lastIndex).filter { i in
+                guard let k = session.entries[i].record.proxyEvent?.kind else { return false }
+                return k == .unitDeleted || k == .unitMergeFailed
+            }
+            let evidenceIndices = (involved.flatMap(\.indices) + between).sorted()
+            var why = ""
+            if between.contains(where: { session.entries[$0].record.proxyEvent?.kind == .unitDeleted }) {
+                why = "; the cache unit was deleted in between"
+            } else if !between.isEmpty {
+                why = "; merging the cached pieces failed in between"
+            }
+            out.append(
+                finding(
+                    start: session.entries[firstIndex].time, end: session.entries[lastIndex].time,
+                    title: "Received \(ByteCountText.text(overlap.bytes)) of \(url) from the origin again (\(involved.count) downloads overlap\(why))",
+                    details: [
+                        "resource": .string(url), "downloads": .integer(involved.count),
+                        "bytes_received_again": .integer(Int(clamping: overlap.bytes)), "times_received": .integer(overlap.depth),
+                    ],
+                    evidence: evidenceIndices.prefix(30).map { Finding.Evidence(session.entries[$0]) },
+                    advice: "Check that the cache is large enough not to evict what is replayed (a Delete Unit between the downloads), that the cache key is stable (strip changing query tokens with a URL converter), and that downloads complete and merge."))
         }
+        return out
+    }
+}
+
+/// Bytes as people read them: `512 KiB`, `1.5 MiB`, `800 B`.
+enum ByteCountText {
+    static func text(_ bytes: Int64) -> String {
+        let b = Double(bytes)
+        if b >= 1_048_576 { return NumberFormat.trimmed(b / 1_048_576, decimals: 1) + " MiB" }
+        if b >= 1024 { return NumberFormat.trimmed(b / 1024, decimals: 1) + " KiB" }
+        return "\(bytes) B"
     }
 }

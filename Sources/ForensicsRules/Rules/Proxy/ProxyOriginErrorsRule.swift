@@ -25,6 +25,44 @@ public struct ProxyOriginErrorsRule: Rule {
                         """)
                 ]),
             RuleExample(
+                "one origin 404 reported by the download, the network source and the source manager is one failure",
+                files: [
+                    .init("KTVHTTPCache.log", """
+                        2026-11-21 10:00:01 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Receive request
+                        method : GET
+                        path : /https%3A%2F%2Fmedia%2Eexample%2Ecom%2Fvod%2Fgone%2Emp4/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent.mp4
+                        URL : /https%3A%2F%2Fmedia%2Eexample%2Ecom%2Fvod%2Fgone%2Emp4/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent.mp4 -- http://localhost:52814/
+                        2026-11-21 10:00:01 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Accept request
+                        URL : https://media.example.com/vod/gone.mp4
+                        2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Invaild response ◀
+                        Error : Error Domain=KTVHTTPCache error Code=-192703 "(null)" UserInfo={KTVHCErrorUserInfoKeyURL=https://media.example.com/vod/gone.mp4, KTVHCErrorUserInfoKeyResponse=<NSHTTPURLResponse: 0x2837c4a20> { URL: https://media.example.com/vod/gone.mp4 } { Status Code: 404, Headers {
+                        } }}
+                        2026-11-21 10:00:01 +0000  KTVHCDataNetworkSource  :   0x2835e8c60, Callback for failed
+                        Error : Error Domain=KTVHTTPCache error Code=-192703 "(null)" UserInfo={KTVHCErrorUserInfoKeyURL=https://media.example.com/vod/gone.mp4}
+                        2026-11-21 10:00:01 +0000  KTVHCDataSourceManager  :   failure, -192703
+                        2026-11-21 10:00:01 +0000  KTVHCDataSourceManager  :   0x2836a1b80, Callback for network source failed - Begin
+                        Error : Error Domain=KTVHTTPCache error Code=-192703 "(null)" UserInfo={}
+                        """)
+                ]),
+            RuleExample(
+                "a 1.0.x origin failure: only the sourcer's code",
+                files: [
+                    .init("KTVHTTPCache.log", """
+                        2018-01-10 09:00:00 +0000  KTVHCDataSourcer        :   network source failure, -192700 ◀
+                        """)
+                ]),
+            RuleExample(
+                "a pasted error dump without a timestamp still names the failure",
+                files: [
+                    .init("KTVHTTPCache.log", """
+                        Error : Error Domain=KTVHTTPCache error Code=-192701 "(null)" UserInfo={KTVHCErrorUserInfoKeyURL=https://media.example.com/vod/clip.mp4, KTVHCErrorUserInfoKeyResponse=<NSHTTPURLResponse: 0x2837c4a20> { URL: https://media.example.com/vod/clip.mp4 } { Status Code: 206, Headers { ◀
+                            "Content-Type" =     (
+                                "multipart/form-data"
+                            );
+                        } }}
+                        """)
+                ]),
+            RuleExample(
                 "origin timeout",
                 files: [
                     .init("KTVHTTPCache.log", """
@@ -55,24 +93,40 @@ public struct ProxyOriginErrorsRule: Rule {
         ])
 
     public func findings(in session: Session) -> [Finding] {
-        var groups: [String: [(TimelineEntry, ProxyEvent)]] = [:]
-        for item in session.proxyEntries {
-            let e = item.event
-            guard e.isOriginFailure else { continue }
-            let status = e.status ?? e.error?.httpStatus
-            let label = status.map { "HTTP \($0)" } ?? e.error.map { "\($0.domain ?? "error") \($0.code.map(String.init) ?? "")" } ?? "error"
-            let url = e.url ?? "unknown URL"
-            groups["\(label)|\(url)", default: []].append((item.entry, e))
+        // One incident per failed origin request (`Session.proxyOriginFailures`), grouped by what
+        // failed and where.
+        var groups: [(key: String, failures: [Session.ProxyOriginFailure])] = []
+        for f in session.proxyOriginFailures {
+            let key = f.statusText + "|" + (f.url.map(URLCanonicalizer.withoutQuery) ?? "")
+            if let i = groups.firstIndex(where: { $0.key == key }) {
+                groups[i].failures.append(f)
+            } else {
+                groups.append((key, [f]))
+            }
         }
-        return groups.sorted(by: { $0.key < $1.key }).map { key, list in
-            let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
-            let detail = list.first?.1.error?.description.map { " (\($0))" } ?? ""
+        return groups.map { group in
+            let list = group.failures
+            let first = list.first
+            let label = first?.statusText ?? "error"
+            let meaning = list.lazy.compactMap { $0.error?.description }.first(where: { $0 != "(null)" })
+            let url = first?.url
+            let timed = list.contains { $0.time != nil }
+            let times = list.compactMap(\.time)
+            let evidence = list.flatMap(\.indices).prefix(20).map { Finding.Evidence(session.entries[$0]) }
+            var title = "Origin request failed"
+            if list.count > 1 { title += " \(list.count)×" }
+            title += " with \(label)" + (meaning.map { " (\($0))" } ?? "")
+            title += url.map { " for \($0)" } ?? " (the log does not name the URL)"
+            if !timed { title += " — time unknown: the log has no timestamp for it" }
+            var details: [String: DetailValue] = [
+                "status": .string(label), "count": .integer(list.count), "time_known": .bool(timed),
+            ]
+            if let url { details["url"] = .string(url) }
+            if let meaning { details["meaning"] = .string(meaning) }
+            if let type = first?.contentType { details["content_type"] = .string(type) }
             return finding(
-                start: list.first?.0.time, end: list.last?.0.time,
-                title: "Origin request failed \(list.count)× with \(parts.first ?? "")\(detail) for \(parts.count > 1 ? parts[1] : "")",
-                details: ["status": .string(parts.first ?? ""), "url": .string(parts.count > 1 ? parts[1] : ""), "count": .integer(list.count)],
-                evidence: list.prefix(20).map { Finding.Evidence($0.0) },
-                advice: "Check the origin for this URL; KTVHTTPCache rejects statuses above 400, unexpected Content-Types and mismatched lengths (see the error's meaning).")
+                start: times.first, end: times.last, title: title, details: details, evidence: Array(evidence),
+                advice: "Check the origin for this URL; KTVHTTPCache rejects error statuses, unexpected Content-Types and mismatched lengths (see the error's meaning).")
         }
     }
 }

@@ -1,0 +1,37 @@
+/// A console line of another component that shared the proxy's console (the player, the system's
+/// networking, the app's own `NSLog`), kept as what it is: which process wrote it and which
+/// component it comes from — never as an entry of an invented proxy module.
+public struct ConsoleLine: Hashable, Sendable, Codable {
+    /// Who wrote the line, as far as its text tells.
+    public enum Component: String, Sendable, Codable, CaseIterable {
+        /// A media player in the app (ijkplayer, AVFoundation's console messages).
+        case player
+        /// The system's networking stack (CFNetwork, Network.framework).
+        case system
+        /// The app itself (its own `NSLog` lines), or anything not recognised.
+        case app
+    }
+
+    /// The process name from the `NSLog` prefix (`Hoosho[5359:409058]` → `Hoosho`), when present.
+    public var process: String?
+    public var component: Component
+    /// The library that wrote it, when the text names one (`ijkplayer`, `AVFoundation`, `CFNetwork`).
+    public var library: String?
+    /// The whole message (continuation lines joined).
+    public var text: String
+    /// An `NSError` in the message, if any.
+    public var error: ErrorInfo?
+
+    public init(process: String?, component: Component, library: String?, text: String, error: ErrorInfo? = nil) {
+        self.process = process
+        self.component = component
+        self.library = library
+        self.text = text
+        self.error = error
+    }
+
+    /// `Hoosho · ijkplayer`, `Hoosho · app`.
+    public var origin: String {
+        [process, library ?? component.rawValue].compactMap { $0 }.joined(separator: " · ")
+    }
+}
