@@ -88,7 +88,8 @@ extension ProxyEvent {
     /// network error other than a cancellation (-999).
     public var isOriginFailure: Bool {
         switch kind {
-        case .downloadInvalidResponse, .networkFailed: true
+        case .downloadInvalidResponse: true
+        case .networkFailed: error?.code != -999
         case .errorDump: error.map { $0.code != -999 } ?? ((status ?? 0) >= 400)
         case .downloadResponse: (status ?? 0) >= 400
         case .downloadComplete: error.map { $0.code != -999 } ?? false

@@ -18,7 +18,10 @@ extension Session {
         public var statusText: String {
             if let status { return "HTTP \(status)" }
             if let error {
-                return "\(error.domain ?? "error") \(error.code.map(String.init) ?? "")".trimmingCharacters(in: " ")
+                // A code-only report (`failure, -192701`) of the library's own errors names the library.
+                let library = error.code.map { (-192799 ... -192700).contains($0) } ?? false
+                let domain = error.domain ?? (library ? "KTVHTTPCache error" : "error")
+                return "\(domain) \(error.code.map(String.init) ?? "")".trimmingCharacters(in: " ")
             }
             return "error"
         }
@@ -62,12 +65,17 @@ extension Session {
             if out[t].url == nil { out[t].url = url }
             if out[t].status == nil { out[t].status = status }
             if out[t].contentType == nil { out[t].contentType = p.contentType }
-            // The most telling error: one with a description (a meaning, the origin's response).
-            if let err = p.error, out[t].error == nil || (out[t].error?.description == nil && err.description != nil) {
+            // The most telling error: a code with its meaning, then a code, then a description.
+            if let err = p.error, Self.rank(err) > (out[t].error.map(Self.rank) ?? -1) {
                 out[t].error = err
             }
         }
         return out
+    }
+
+    static func rank(_ e: ErrorInfo) -> Int {
+        let described = e.description.map { !$0.isEmpty && $0 != "(null)" } ?? false
+        return (e.code != nil && e.code != -999 ? 2 : 0) + (described ? 1 : 0)
     }
 }
 

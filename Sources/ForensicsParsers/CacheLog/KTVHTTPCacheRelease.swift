@@ -45,20 +45,20 @@ public enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codabl
         switch self {
         case .v1_0_0:
             switch code {
-            case -192700: return "response unavailable (HTTP status error or not HTTP)"
+            case -192700: return "response unavailable: HTTP status error or not HTTP"
             case -192701: return "not enough disk space"
             default: return nil
             }
         case .v1_0_3, .v1_1:
             switch code {
-            case -192700: return "response unavailable (HTTP status error or not HTTP)"
+            case -192700: return "response unavailable: HTTP status error or not HTTP"
             case -192701: return "unsupported Content-Type"
             case -192702: return "not enough disk space"
             default: return nil
             }
         case .v2:
             switch code {
-            case -192700: return "response unavailable (HTTP status error or not HTTP)"
+            case -192700: return "response unavailable: HTTP status error or not HTTP"
             case -192701: return "unsupported Content-Type"
             case -192702: return "not enough disk space"
             case -192703: return "file exception"
@@ -80,7 +80,7 @@ public enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codabl
     /// 1.0.x named each error by its domain (`KTVHCErrorDomainResponseUnavailable`).
     public static func meaning(ofDomain domain: String) -> String? {
         switch domain {
-        case "KTVHCErrorDomainResponseUnavailable": "response unavailable (HTTP status error or not HTTP)"
+        case "KTVHCErrorDomainResponseUnavailable": "response unavailable: HTTP status error or not HTTP"
         case "KTVHCErrorDomainUnsupportTheContent": "unsupported Content-Type"
         case "KTVHCErrorDomainNotEnoughDiskSpace": "not enough disk space"
         default: nil
