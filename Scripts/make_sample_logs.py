@@ -459,6 +459,100 @@ def access_error_logs_only():
     ], offset_hours=-5))
 
 
+def ktvhttpcache_2x_ijkplayer():
+    """An ijkplayer app behind KTVHTTPCache 2.0.1, as pasted from the Xcode console of a device at
+    UTC+8: the proxy's lines mixed with ijkplayer's, the app's own NSLog lines and CFNetwork's.
+    After a seek the CDN answers 404 for the new range (2.x code -192700), ijkplayer buffers until
+    a retry succeeds; later the viewer replays from the start after the cache unit was deleted to
+    make room, and the first megabyte is downloaded again."""
+    origin = "https://v3.cdn.example.cn/sv/8c1d2e/8c1d2e.mp4"
+    enc = "https%3A%2F%2Fv3.cdn.example.cn%2Fsv%2F8c1d2e%2F8c1d2e.mp4"
+    path = "/request.mp4?url=" + enc
+    start = dt.datetime(2026, 11, 21, 18, 0, 0)
+
+    def line(t, body):
+        d = start + dt.timedelta(seconds=t)
+        return d.strftime("%Y-%m-%d %H:%M:%S.") + "%06d+0800 ShortVideo[5359:409058] %s" % (int(round((t % 1) * 1e6)), body)
+
+    def k(t, tag, msg):
+        return line(t, "%s  :   %s" % (tag.ljust(22), msg))
+
+    def player_request(t, conn, req, rng):
+        return [
+            k(t, "KTVHCHTTPConnection", "%s, Receive request\nmethod : GET\npath : %s\nURL : %s -- http://localhost:80/" % (conn, path, path)),
+            k(t, "KTVHCDataRequest", "%s Create data request\nURL : %s\nHeaders : {\n\tAccept = */*;\n\tHost = localhost;\n\tConnection = close;\n\tRange = bytes=%d-;\n\tIcy-MetaData = 1;\n\tUser-Agent = ijkplayer;\n}\n\nRange : Range : {%d, 9223372036854775807}" % (req, origin, rng, rng)),
+        ]
+
+    def download(t, net, req, rng_start, rng_end):
+        return [
+            k(t, "KTVHCDataNetworkSource", "%s, Create network source\nrequest : <KTVHCDataRequest: %s>\nrange : Range : {%d, %d}" % (net, req, rng_start, rng_end)),
+            k(t, "KTVHCDownload", "0x2804f1e30, Add Request\nrequest : <KTVHCDataRequest: %s>\nURL : %s\nheaders : {\n    Range = \"bytes=%d-%d\";\n    \"User-Agent\" = ijkplayer;\n}\nHTTPRequest headers : {\n    Range = \"bytes=%d-%d\";\n    \"User-Agent\" = ijkplayer;\n}\nCount : 1" % (req, origin, rng_start, rng_end, rng_start, rng_end)),
+        ]
+
+    def ok_response(t, net, req, length):
+        return [
+            k(t, "KTVHCDownload", "0x2804f1e30, Receive response\nrequest : <KTVHCDataRequest: %s>\nresponse : <KTVHCDataResponse: 0x2806e9b80>\nHTTPResponse : {\n    \"Accept-Ranges\" = bytes;\n    \"Content-Length\" = %d;\n    \"Content-Type\" = \"video/mp4\";\n    Server = Tengine;\n}" % (req, length)),
+            k(t + 0.4, "KTVHCDataNetworkSource", "%s, Receive data : %d, %d, %d" % (net, length, length, length)),
+            k(t + 0.4, "KTVHCDownload", "0x2804f1e30, Complete\nError : (null)"),
+            k(t + 0.4, "KTVHCDataNetworkSource", "%s, Complete and finisehed" % net),
+        ]
+
+    lines = [
+        line(0.0, "[Feed] play item 42 (autoplay)"),
+        k(0.01, "KTVHCHTTPServer", "0x2811c4f60, Start server success"),
+        k(0.02, "KTVHCHTTPServer", "0x2811c4f60, Return URL\nURL : http://localhost:80/request.mp4?url=" + enc),
+        line(0.05, "IJKFFMoviePlayerController: prepareToPlay"),
+    ]
+    lines += player_request(0.10, "0x2837f0a80", "0x282bf3cc0", 0)
+    lines += [k(0.10, "KTVHCHTTPResponse", "0x2835b0c60, Create response\nrequest : <KTVHCDataRequest: 0x282bf3cc0>")]
+    lines += download(0.11, "0x2835e8c60", "0x280d2c780", 0, 1048575)
+    lines += ok_response(0.35, "0x2835e8c60", "0x280d2c780", 1048576)
+    lines += [
+        line(0.90, "FFP_MSG_PREPARED:"),
+        line(0.95, "FFP_MSG_VIDEO_RENDERING_START:"),
+        line(0.96, "[Feed] first frame after 0.96 s"),
+        # The viewer seeks to 4 MiB: the edge has not got that range and answers 404.
+        line(12.00, "FFP_MSG_SEEK_COMPLETE:"),
+        k(12.00, "KTVHCHTTPResponse", "0x2835b0c60, Connection did closed : 9514768, 1048576"),
+        line(12.01, "Task <61A3EA30-B364-470F-A4DE-643FFD509D5B>.<2> finished with error - code: -999"),
+    ]
+    lines += player_request(12.02, "0x2837f0b20", "0x282bf3d80", 4194304)
+    lines += [k(12.02, "KTVHCHTTPResponse", "0x2835b0d00, Create response\nrequest : <KTVHCDataRequest: 0x282bf3d80>")]
+    lines += download(12.03, "0x2835e9d10", "0x280d2c990", 4194304, 9514767)
+    err = ("Error Domain=KTVHTTPCache error Code=-192700 \"(null)\" UserInfo={KTVHCErrorUserInfoKeyRequest=<NSMutableURLRequest: 0x281a06c20> { URL: %s }, "
+           "KTVHCErrorUserInfoKeyURL=%s, KTVHCErrorUserInfoKeyResponse=<NSHTTPURLResponse: 0x281fdb340> { URL: %s } { Status Code: 404, Headers {\n"
+           "    \"Content-Length\" =     (\n        548\n    );\n    \"Content-Type\" =     (\n        \"text/html\"\n    );\n    Server =     (\n        Tengine\n    );\n} }}") % (origin, origin, origin)
+    lines += [
+        k(12.20, "KTVHCDownload", "0x2804f1e30, Invaild response\nError : " + err),
+        k(12.20, "KTVHCDownload", "0x2804f1e30, Complete\nError : Error Domain=NSURLErrorDomain Code=-999 \"cancelled\" UserInfo={NSErrorFailingURLStringKey=%s}" % origin),
+        k(12.20, "KTVHCDataNetworkSource", "0x2835e9d10, Callback for failed\nError : " + err),
+        k(12.20, "KTVHCDataSourceManager", "failure, -192700"),
+        k(12.21, "KTVHCDataSourceManager", "0x2836a1b80, Callback for network source failed - Begin\nError : " + err),
+        k(12.21, "KTVHCHTTPResponse", "0x2835b0d00, Failed\nError : " + err),
+        line(12.40, "FFP_MSG_BUFFERING_START:\n"),
+        line(12.40, "loadStateDidChange: IJKMPMovieLoadStateStalled: 4\n"),
+        line(12.41, "[Feed] buffering item 42"),
+    ]
+    # ijkplayer reconnects 3 s later; the edge has the range by then.
+    lines += player_request(15.50, "0x2837f0c40", "0x282bf3e40", 4194304)
+    lines += [k(15.50, "KTVHCHTTPResponse", "0x2835b0da0, Create response\nrequest : <KTVHCDataRequest: 0x282bf3e40>")]
+    lines += download(15.51, "0x2835ea000", "0x280d2ca50", 4194304, 5242879)
+    lines += ok_response(15.80, "0x2835ea000", "0x280d2ca50", 1048576)
+    lines += [
+        line(16.60, "FFP_MSG_BUFFERING_END:\n"),
+        line(16.60, "loadStateDidChange: IJKMPMovieLoadStatePlaythroughOK: 3\n"),
+        # The cache (max 20 MB in this app) is full: the unit is deleted to make room for another video.
+        k(40.00, "KTVHCDataUnit", "0x2839a0b40, Delete Unit\nUnit : <KTVHCDataUnit: 0x2839a0b40>\nFunc : -[KTVHCDataUnitPool deleteUnitsWithLength:]"),
+        line(41.00, "[Feed] replay item 42 from the start"),
+    ]
+    lines += player_request(41.10, "0x2837f0d60", "0x282bf3f00", 0)
+    lines += [k(41.10, "KTVHCHTTPResponse", "0x2835b0e40, Create response\nrequest : <KTVHCDataRequest: 0x282bf3f00>")]
+    lines += download(41.11, "0x2835ea0f0", "0x280d2cb10", 0, 1048575)
+    lines += ok_response(41.40, "0x2835ea0f0", "0x280d2cb10", 1048576)
+    lines += [line(42.00, "FFP_MSG_VIDEO_RENDERING_START:")]
+    write("ktvhttpcache-2x-ijkplayer/console.log", "\n".join(lines) + "\n")
+
+
 if __name__ == "__main__":
     access_error_logs_only()
     slow_key_startup()
@@ -466,4 +560,5 @@ if __name__ == "__main__":
     proxy_octet_stream()
     clean_session()
     three_sessions()
+    ktvhttpcache_2x_ijkplayer()
     print("wrote", ROOT)

@@ -1,10 +1,14 @@
 /// Derived playback intervals of a session's timeline, shared by the KPIs and the rules.
 extension Session {
-    /// The start of startup: the first request (or the first rate change to playing) on the timeline.
+    /// The start of startup: the first request (or the first rate change to playing, or the
+    /// player's first request reaching a local proxy) on the timeline.
     public var startupBegin: (index: Int, time: Timestamp)? {
         for (i, e) in entries.enumerated() {
             guard let t = e.time else { continue }
             if e.record.request != nil { return (i, t) }
+            if let p = e.record.proxyEvent, p.kind == .connectionRequest || p.kind == .acceptRequest, p.requestPath != nil {
+                return (i, t)
+            }
             if let p = e.record.playerEvent, p.kind == .rateChange, (p.rate ?? 0) > 0 { return (i, t) }
         }
         return nil

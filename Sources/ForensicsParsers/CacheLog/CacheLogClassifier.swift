@@ -375,15 +375,16 @@ enum CacheLogClassifier {
         return ErrorInfo(domain: domain, code: code, description: description, httpStatus: statusCode(text))
     }
 
+    /// Pointers of the objects an entry names (`<KTVHCDataRequest: 0x…>`), except cache units:
+    /// one unit serves every request of its URL, so it ties no request path together.
     static func references(_ text: String) -> [String] {
         var out: [String] = []
         var rest = Substring(text)
         while let r = rest.fastRange(of: ": 0x") {
             let hex = rest[r.upperBound...].prefix(while: { $0.isHexDigit })
-            if !hex.isEmpty { out.append("0x" + hex) }
+            if !hex.isEmpty, !rest[..<r.lowerBound].hasSuffix("KTVHCDataUnit") { out.append("0x" + hex) }
             rest = rest[r.upperBound...]
         }
         return out
     }
 }
-

@@ -23,6 +23,7 @@ public struct CacheLogParser {
         var version = KTVHTTPCacheVersionEvidence()
         var observed = 0
         var stalled = false
+        var rendering = false
         func flush(_ entry: CacheLogEntry?, into result: inout ParseResult) {
             guard let entry else { return }
             // Joined once: the classifier and the version clues both read the whole message.
@@ -44,6 +45,10 @@ public struct CacheLogParser {
                 let first = line.text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? line.text
                 let detail = "\(line.origin): \(first)"
                 switch signal {
+                case .firstFrame where !rendering:
+                    // The first rendered frame: startup is over (later ones follow a seek or replay).
+                    rendering = true
+                    record.payload = .player(PlayerEvent(kind: .initialLikelyToKeepUp, detail: detail))
                 case .bufferingStart where !stalled:
                     stalled = true
                     record.payload = .player(PlayerEvent(kind: .stall, detail: detail))

@@ -61,7 +61,8 @@ enum CacheLogPathLinker {
             }
             guard let path else { continue }
             current = path
-            if let p = e.pointer { live[p] = path }
+            // Shared objects (the download singleton, a URL's cache unit) belong to no one request.
+            if let p = e.pointer, !Self.sharedTags.contains(e.tag) { live[p] = path }
             for r in e.references where live[r] == nil { live[r] = path }
             if let session = e.playbackSessionID, sessionOfPath[path] == nil { sessionOfPath[path] = session }
             e.requestPath = path
@@ -77,6 +78,11 @@ enum CacheLogPathLinker {
             records[i].payload = .proxy(e)
         }
     }
+
+    /// Modules whose object serves every request: their pointer names no request path.
+    static let sharedTags: Set<String> = [
+        "KTVHCDownload", "KTVHCDataUnit", "KTVHCDataUnitPool", "KTVHCDataUnitQueue", "KTVHCDataStorage", "KTVHCDataUnitItem",
+    ]
 
     /// The health ping (`requestType=ping`, `KTVHTTPCachePing`) is not a player request.
     static func isPing(_ path: String?) -> Bool {

@@ -27,11 +27,12 @@ enum ConsoleLineClassifier {
 
     /// What a player line says about playback: ijkplayer's buffering start (a stall) and end
     /// (playback can go on), as the player posts them or as the app logs its load state.
-    enum PlaybackSignal { case bufferingStart, bufferingEnd }
+    enum PlaybackSignal { case firstFrame, bufferingStart, bufferingEnd }
 
     static func playbackSignal(_ line: ConsoleLine) -> PlaybackSignal? {
         guard line.library == "ijkplayer" else { return nil }
         let t = line.text
+        if t.fastContains("FFP_MSG_VIDEO_RENDERING_START") || t.fastContains("FFP_MSG_AUDIO_RENDERING_START") { return .firstFrame }
         if t.fastContains("FFP_MSG_BUFFERING_START") || t.fastContains("LoadStateStalled") { return .bufferingStart }
         if t.fastContains("FFP_MSG_BUFFERING_END") || t.fastContains("LoadStatePlaythroughOK")
             || t.fastContains("LoadStatePlayThroughOK")

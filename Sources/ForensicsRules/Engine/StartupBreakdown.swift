@@ -25,6 +25,8 @@ public struct StartupBreakdown: Sendable {
 
     public init?(_ session: Session) {
         guard let b = session.startupBegin, let e = session.startupEnd, e.time >= b.time else { return nil }
+        // Without request timing (a proxy console alone) the phases are unknown, not "idle".
+        guard session.entries.contains(where: { $0.record.request != nil }) else { return nil }
         begin = b.time
         end = e.time
         beginIndex = b.index
