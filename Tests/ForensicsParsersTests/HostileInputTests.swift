@@ -182,4 +182,43 @@ import ZIPFoundation
         #expect(goodRecordSurvived(report))
         #expect(report.diagnostics.contains { $0.location.file == "empty.log" && $0.message.contains("empty") })
     }
+
+    /// `Range: bytes=0-9223372036854775807` (a length that does not fit) in a HAR request and in a
+    /// KTVHTTPCache request: read as an open range, never an overflow trap.
+    @Test func aRangeEndingAtInt64MaxIsAnOpenRange() throws {
+        #expect(ByteRange(httpRangeHeader: "bytes=0-9223372036854775807") == ByteRange(offset: 0, length: nil))
+        #expect(ByteRange(httpRangeHeader: "bytes=1-9223372036854775807") == ByteRange(offset: 1, length: Int64.max))
+        let har = #"""
+            {"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[{"startedDateTime":"2026-11-21T10:00:00.000Z","time":10,
+            "request":{"method":"GET","url":"https://cdn.example.com/a.mp4","httpVersion":"HTTP/1.1","headers":[{"name":"Range","value":"bytes=0-9223372036854775807"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},
+            "response":{"status":206,"statusText":"","httpVersion":"HTTP/1.1","headers":[],"cookies":[],"content":{"size":9223372036854775807,"mimeType":"video/mp4"},"redirectURL":"","headersSize":-1,"bodySize":9223372036854775807},
+            "cache":{},"timings":{"send":0,"wait":5,"receive":5}}]}}
+            """#
+        let ktv = """
+            2026-11-21 10:00:00 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+            request : <KTVHCDataRequest: 0x280d2c780>
+            URL : https://cdn.example.com/a.mp4
+            headers : {
+                Range = "bytes=0-9223372036854775807";
+            }
+            2026-11-21 10:00:00 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin
+            Length : 9223372036854775807
+            URL : https://cdn.example.com/a.mp4
+            2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+            request : <KTVHCDataRequest: 0x280d2c790>
+            URL : https://cdn.example.com/a.mp4
+            headers : {
+                Range = "bytes=1-9223372036854775807";
+            }
+            2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin
+            Length : 9223372036854775807
+            URL : https://cdn.example.com/a.mp4
+            2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin
+            Length : 9223372036854775807
+            URL : https://cdn.example.com/a.mp4
+            """
+        let report = Analyzer().analyze(files: [("a.har", Array(har.utf8)), ("KTVHTTPCache.log", Array(ktv.utf8))])
+        #expect(report.inputs.map(\.records) == [5, 1])
+        #expect(report.sessions.flatMap(\.findings).contains { $0.ruleID == "proxy-cache-ineffective" })
+    }
 }
