@@ -221,4 +221,46 @@ import ZIPFoundation
         #expect(report.inputs.map(\.records) == [5, 1])
         #expect(report.sessions.flatMap(\.findings).contains { $0.ruleID == "proxy-cache-ineffective" })
     }
+
+    /// A ustar header block for `name` of `size` bytes, with the size field given raw when asked.
+    static func tarHeader(_ name: String, size: Int, rawSize: [UInt8]? = nil) -> [UInt8] {
+        var h = [UInt8](repeating: 0, count: 512)
+        for (i, b) in name.utf8.prefix(99).enumerated() { h[i] = b }
+        for (i, b) in "0000644\0".utf8.enumerated() { h[100 + i] = b }
+        let octal = String(size, radix: 8)
+        let field = Array((String(repeating: "0", count: max(0, 11 - octal.count)) + octal).utf8) + [0]
+        for (i, b) in (rawSize ?? field).prefix(12).enumerated() { h[124 + i] = b }
+        for (i, b) in "00000000000\0".utf8.enumerated() { h[136 + i] = b }
+        h[156] = 0x30
+        for (i, b) in "ustar\000".utf8.enumerated() { h[257 + i] = b }
+        for i in 148..<156 { h[i] = 32 }
+        let sum = h.reduce(0) { $0 + Int($1) }
+        for (i, b) in Array((String(sum, radix: 8).leftPadded(to: 6) + "\0 ").utf8).enumerated() { h[148 + i] = b }
+        return h
+    }
+
+    /// A base-256 size near Int.max, or negative, after a good member: the good member's records
+    /// are kept and the bad header is named — no overflow trap.
+    @Test(arguments: [
+        [0x80, 0, 0, 0, 0x7F] + [UInt8](repeating: 0xFF, count: 7), [0x80, 0, 0, 0, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00],
+        [0x80] + [UInt8](repeating: 0xFF, count: 11), [0xBF] + [UInt8](repeating: 0xFF, count: 11),
+        [UInt8](repeating: 0xFF, count: 12),
+    ])
+    func aTarMemberSizeNearIntMaxOrNegativeIsCorruptNotACrash(rawSize: [UInt8]) throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let body = Array(Self.good.utf8)
+        var tar = Self.tarHeader("inner.jsonl", size: body.count) + body
+        tar += [UInt8](repeating: 0, count: (512 - body.count % 512) % 512)
+        tar += Self.tarHeader("evil.jsonl", size: 0, rawSize: rawSize) + [UInt8](repeating: 0, count: 1024)
+        try Data(tar).write(to: dir.appendingPathComponent("bundle.tar"))
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        #expect(report.inputs.contains { $0.path == "bundle.tar/inner.jsonl" && $0.records == 1 })
+        #expect(report.diagnostics.contains { $0.location.file.hasPrefix("bundle.tar") && $0.message.contains("size") })
+    }
+}
+
+extension String {
+    func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

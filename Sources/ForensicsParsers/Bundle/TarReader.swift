@@ -75,7 +75,9 @@ final class TarReader {
             guard TarReader.looksLikeTar(b) else {
                 throw InputError.corruptCompression(path: name, reason: "invalid tar header")
             }
-            guard let size = TarReader.size(b[124..<136]), size >= 0 else {
+            // Sizes beyond `maxMemberSize` (a base-256 field can say nearly Int.max) are corrupt, and
+            // would overflow the skip arithmetic below.
+            guard let size = TarReader.size(b[124..<136]), size >= 0, size <= TarReader.maxMemberSize else {
                 throw InputError.corruptCompression(path: name, reason: "invalid tar member size")
             }
             let type = b[156]
@@ -143,9 +145,14 @@ final class TarReader {
         return any ? v : nil
     }
 
-    /// Octal, or GNU base-256 for large sizes.
+    /// The largest member size believed (1 TiB): far beyond any log, far below overflow.
+    static let maxMemberSize = 1 << 40
+
+    /// Octal, or GNU base-256 for large sizes (a negative base-256 value is rejected).
     static func size(_ s: ArraySlice<UInt8>) -> Int? {
         if let first = s.first, first & 0x80 != 0 {
+            // 0xFF…: two's-complement negative.
+            if first & 0x40 != 0 { return nil }
             var v = 0
             for (i, c) in s.enumerated() {
                 let byte = i == 0 ? Int(c & 0x7F) : Int(c)
