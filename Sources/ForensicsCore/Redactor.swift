@@ -12,6 +12,8 @@ public struct Redactor: Sendable {
     static let secretParameters: Set<String> = [
         "token", "sig", "signature", "key", "auth", "policy", "key-pair-id", "hdnts", "hdnea", "access_token",
         "api_key", "apikey", "jwt", "password", "secret", "session", "st", "expires_signature", "credential",
+        // CDN and platform signing: Aliyun `auth_key`, Tencent `sign`, Kaltura `ks`, Wowza, HMACs, OAuth.
+        "auth_key", "sign", "ks", "wowzatokenhash", "hmac", "client_secret",
     ]
 
     public init(enabled: Bool = true) { self.enabled = enabled }
@@ -19,6 +21,7 @@ public struct Redactor: Sendable {
     public func redact(_ text: String) -> String {
         guard enabled else { return text }
         var s = redactQueryParameters(text)
+        s = redactEncodedQueryParameters(s)
         s = redactSKD(s)
         s = redactJWTs(s)
         s = redactHeaders(s)
@@ -56,6 +59,43 @@ public struct Redactor: Sendable {
             i = valueEnd
         }
         return out
+    }
+
+    /// Query parameters of a URL carried percent-encoded inside another URL — a caching proxy's
+    /// URL holds the origin URL as `…%3Ftoken%3DSECRET…` (KTVHTTPCache 3.x path, 1.x/2.x `url=`):
+    /// `%3F`/`%26` open a parameter, `%3D` ends its name, and the value runs to the next `%26`,
+    /// `%23`, `/`, `&` or delimiter.
+    func redactEncodedQueryParameters(_ text: String) -> String {
+        guard Self.containsBytes(text, "%3D") || Self.containsBytes(text, "%3d") else { return text }
+        let chars = Array(text.unicodeScalars)
+        func isEscape(_ i: Int, _ hex: String) -> Bool {
+            guard i + 2 < chars.count, chars[i] == "%" else { return false }
+            return String(String.UnicodeScalarView(chars[(i + 1)...(i + 2)])).uppercased() == hex
+        }
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < chars.count {
+            guard isEscape(i, "3F") || isEscape(i, "26") else {
+                out.append(chars[i])
+                i += 1
+                continue
+            }
+            out.append(contentsOf: chars[i...(i + 2)])
+            i += 3
+            // NAME up to %3D (a name holds no delimiter).
+            var j = i
+            while j < chars.count, !isEscape(j, "3D"), !" \n\"<>&/?#%".unicodeScalars.contains(chars[j]) { j += 1 }
+            guard isEscape(j, "3D"), j > i else { continue }
+            let name = String(String.UnicodeScalarView(chars[i..<j]))
+            out.append(contentsOf: chars[i..<(j + 3)])
+            i = j + 3
+            guard Self.isSecretName(Substring(name)) else { continue }
+            var k = i
+            while k < chars.count, !isEscape(k, "26"), !isEscape(k, "23"), !" \n\"<>&/#".unicodeScalars.contains(chars[k]) { k += 1 }
+            out.append(contentsOf: Self.placeholder.unicodeScalars)
+            i = k
+        }
+        return String(out)
     }
 
     func redactSKD(_ text: String) -> String {

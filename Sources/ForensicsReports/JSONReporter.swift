@@ -28,14 +28,14 @@ public struct JSONReporter: Sendable {
 
     func input(_ i: AnalysisReport.Input) -> JSONOut {
         .object([
-            ("path", .string(i.path)), ("format", .optional(i.format?.rawValue)), ("records", .integer(i.records)),
+            ("path", .string(redactor.redact(i.path))), ("format", .optional(i.format?.rawValue)), ("records", .integer(i.records)),
             ("diagnostics", .integer(i.diagnostics)), ("producer", .optional(i.producer)),
         ])
     }
 
     func diagnostic(_ d: Diagnostic) -> JSONOut {
         .object([
-            ("file", .string(d.location.file)), ("line", .integer(d.location.line)), ("severity", .string(d.severity.rawValue)),
+            ("file", .string(redactor.redact(d.location.file))), ("line", .integer(d.location.line)), ("severity", .string(d.severity.rawValue)),
             ("message", .string(redactor.redact(d.message))),
         ])
     }
@@ -52,7 +52,7 @@ public struct JSONReporter: Sendable {
             ("kpis", kpis(s.kpis)),
             ("clock_offsets", .array(s.clockOffsets.map { o in
                 .object([
-                    ("file", .string(o.file)), ("format", .string(o.format.rawValue)),
+                    ("file", .string(redactor.redact(o.file))), ("format", .string(o.format.rawValue)),
                     ("offset", .number((o.offset * 1000).rounded() / 1000)), ("matches", .integer(o.matches)),
                     ("confidence", .string(o.confidence)),
                     ("clock", .string(o.clock.rawValue)),
@@ -88,7 +88,7 @@ public struct JSONReporter: Sendable {
             ("details", .object(f.details.sorted { $0.key < $1.key }.map { ($0.key, detail($0.value)) })),
             ("evidence", .array(f.evidence.map { e in
                 .object([
-                    ("file", .string(e.location.file)), ("line", .integer(e.location.line)), ("time", .time(e.time, basis)),
+                    ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)), ("time", .time(e.time, basis)),
                     ("summary", .string(redactor.redact(e.summary))),
                 ])
             })),

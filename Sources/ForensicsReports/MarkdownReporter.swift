@@ -230,7 +230,7 @@ public struct MarkdownReporter: Sendable {
             guard let r = e.record.request, let t = e.time else { continue }
             count += 1
             let end = max(e.endTime ?? t, t + 0.001)
-            let label = Self.mermaidLabel("\(r.kind.rawValue) \(r.url.split(separator: "/").last ?? "")")
+            let label = redactedLabel("\(r.kind.rawValue) \(r.url.split(separator: "/").last ?? "")")
             let tag = r.failed ? "crit, " : ""
             requests.append("    \(label) :\(tag)\(Self.ms(t)), \(Self.ms(end))")
         }
@@ -239,7 +239,7 @@ public struct MarkdownReporter: Sendable {
             // An access-log row counts stalls without saying when or for how long: a marker at
             // the row's start, never a bar that would claim a duration.
             if st.fromAccessLog {
-                let label = Self.mermaidLabel("\(st.reportedCount) stall\(st.reportedCount == 1 ? "" : "s") in this row time unknown")
+                let label = redactedLabel("\(st.reportedCount) stall\(st.reportedCount == 1 ? "" : "s") in this row time unknown")
                 stalls.append("    \(label) :crit, milestone, \(Self.ms(st.start)), 0ms")
                 continue
             }
@@ -251,12 +251,12 @@ public struct MarkdownReporter: Sendable {
         for f in s.failures.prefix(60) where s.entries[f.index].record.request == nil {
             guard let t = f.time else { continue }
             let name = f.url.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
-            errors.append("    \(Self.mermaidLabel("\(f.statusText) \(name)")) :crit, milestone, \(Self.ms(t)), 0ms")
+            errors.append("    \(redactedLabel("\(f.statusText) \(name)")) :crit, milestone, \(Self.ms(t)), 0ms")
         }
         var marks: [String] = []
         for f in findings where f.severity >= .warning {
             guard let t = f.start else { continue }
-            marks.append("    \(Self.mermaidLabel(f.ruleID)) :milestone, \(Self.ms(t)), 0ms")
+            marks.append("    \(redactedLabel(f.ruleID)) :milestone, \(Self.ms(t)), 0ms")
         }
         guard !requests.isEmpty || !stalls.isEmpty || !errors.isEmpty else { return [] }
         var out = ["### Timeline", "", "```mermaid", "gantt", "    dateFormat x", "    axisFormat %M:%S",
@@ -274,6 +274,10 @@ public struct MarkdownReporter: Sendable {
         let v = (t.secondsSince1970 * 1000).rounded()
         return Timestamp.isPlausible(t.secondsSince1970) ? String(Int64(v)) : "0"
     }
+
+    /// A Mermaid task name from log text: redacted first (the label's sanitising would otherwise
+    /// take `?token=` apart and leave the secret as a plain word).
+    func redactedLabel(_ s: String) -> String { Self.mermaidLabel(text.redactor.redact(s)) }
 
     /// Mermaid task names: letters, digits, spaces, dots and dashes only.
     static func mermaidLabel(_ s: String) -> String {

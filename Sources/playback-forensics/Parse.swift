@@ -14,6 +14,9 @@ struct Parse: ParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(name: .long, help: "Do not redact tokens, signatures, keys and credentials.")
+    var noRedact = false
+
     @OptionGroup var input: InputOptions
 
     func run() throws {
@@ -28,12 +31,12 @@ struct Parse: ParsableCommand {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
-        let redactor = Redactor(enabled: false)
+        let redactor = Redactor(enabled: !noRedact)
         if json {
             let files: [JSONOut] = outcomes.map { o in
                 let diags = o.diagnostics + (o.result?.diagnostics ?? [])
                 return .object([
-                    ("path", .string(o.path)), ("format", .optional(o.format?.rawValue)),
+                    ("path", .string(redactor.redact(o.path))), ("format", .optional(o.format?.rawValue)),
                     ("records", .array((o.result?.records ?? []).map { r in
                         .object([
                             ("line", .integer(r.location.line)), ("time", .time(r.time)), ("session_id", .optional(r.sessionID)),
@@ -41,25 +44,25 @@ struct Parse: ParsableCommand {
                         ])
                     })),
                     ("diagnostics", .array(diags.map { d in
-                        .object([("line", .integer(d.location.line)), ("severity", .string(d.severity.rawValue)), ("message", .string(d.message))])
+                        .object([("line", .integer(d.location.line)), ("severity", .string(d.severity.rawValue)), ("message", .string(redactor.redact(d.message)))])
                     })),
                 ])
             }
             Output.stdout(JSONOut.object([("files", .array(files)), ("bundle_diagnostics", .array(bundleDiagnostics.map { d in
-                .object([("file", .string(d.location.file)), ("severity", .string(d.severity.rawValue)), ("message", .string(d.message))])
+                .object([("file", .string(redactor.redact(d.location.file))), ("severity", .string(d.severity.rawValue)), ("message", .string(redactor.redact(d.message)))])
             }))]).render())
             return
         }
         var out: [String] = []
-        for d in bundleDiagnostics { out.append("\(d.location) \(d.severity.rawValue): \(d.message)") }
+        for d in bundleDiagnostics { out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)")) }
         for o in outcomes {
             let records = o.result?.records ?? []
             let diags = o.diagnostics + (o.result?.diagnostics ?? [])
-            out.append("== \(o.path): \(o.format?.rawValue ?? "not recognised"), \(records.count) records, \(diags.count) diagnostics")
+            out.append("== \(redactor.redact(o.path)): \(o.format?.rawValue ?? "not recognised"), \(records.count) records, \(diags.count) diagnostics")
             for r in records {
-                out.append("\(r.location.line)\t\(r.time?.iso8601 ?? "-")\t\(r.summary)")
+                out.append("\(r.location.line)\t\(r.time?.iso8601 ?? "-")\t\(redactor.redact(r.summary))")
             }
-            for d in diags { out.append("\(d.location) \(d.severity.rawValue): \(d.message)") }
+            for d in diags { out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)")) }
         }
         Output.stdout(out.joined(separator: "\n") + "\n")
     }

@@ -48,10 +48,10 @@ struct Timeline: ParsableCommand {
                             .object([
                                 ("time", .time(e.time)),
                                 ("relative", .optional(e.time.flatMap { t in start.map { (((t - $0) * 1000).rounded()) / 1000 } })),
-                                ("file", .string(e.location.file)), ("line", .integer(e.location.line)),
+                                ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)),
                                 ("source", .string(e.record.format.rawValue)),
                                 ("summary", .string(redactor.redact(e.record.summary))),
-                                ("other_views", .array(e.otherViews.map { .string("\($0.location)") })),
+                                ("other_views", .array(e.otherViews.map { .string(redactor.redact("\($0.location)")) })),
                             ])
                         })),
                     ])
@@ -65,14 +65,14 @@ struct Timeline: ParsableCommand {
             let s = r.session
             out.append("Session \(s.id)  (\(s.sources.map(\.rawValue).joined(separator: ", ")))")
             for o in s.clockOffsets where o.matches > 0 && o.offset != 0 {
-                out.append("  clock offset \(o.file): \(NumberFormat.trimmed(o.offset, decimals: 3)) s (\(o.matches) matches, \(o.confidence))")
+                out.append("  clock offset \(redactor.redact(o.file)): \(NumberFormat.trimmed(o.offset, decimals: 3)) s (\(o.matches) matches, \(o.confidence))")
             }
             let start = s.start
             for e in s.entries {
                 let rel = e.time.flatMap { t in start.map { "+" + NumberFormat.trimmed(t - $0, decimals: 3) } } ?? "?"
                 let wall = e.time?.clockTime ?? "--:--:--.---"
-                var line = "  \(rel.padding(10)) \(wall)  \(e.location.description.padding(36))  \(redactor.redact(e.record.summary))"
-                if !e.otherViews.isEmpty { line += "  [also: \(e.otherViews.map { $0.location.description }.joined(separator: ", "))]" }
+                var line = "  \(rel.padding(10)) \(wall)  \(redactor.redact(e.location.description).padding(36))  \(redactor.redact(e.record.summary))"
+                if !e.otherViews.isEmpty { line += "  [also: \(e.otherViews.map { redactor.redact($0.location.description) }.joined(separator: ", "))]" }
                 out.append(line)
             }
             out.append("")
