@@ -259,6 +259,56 @@ import ZIPFoundation
         #expect(report.inputs.contains { $0.path == "bundle.tar/inner.jsonl" && $0.records == 1 })
         #expect(report.diagnostics.contains { $0.location.file.hasPrefix("bundle.tar") && $0.message.contains("size") })
     }
+
+    /// A FIFO, a Unix socket and a character device inside a bundle are named and skipped (opening
+    /// a FIFO blocks forever); the good file beside them keeps its records.
+    @Test func specialFilesAreSkippedWithoutOpeningThem() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(mkfifo(dir.appendingPathComponent("pipe.log").path, 0o644) == 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let socketPath = dir.appendingPathComponent("agent.sock").path
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("zero").path, withDestinationPath: "/dev/zero")
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        #expect(report.diagnostics.contains { $0.location.file == "pipe.log" && $0.message.contains("FIFO") })
+        #expect(report.diagnostics.contains { $0.location.file == "agent.sock" && $0.message.contains("socket") })
+        #expect(!report.inputs.contains { $0.path == "pipe.log" || $0.path == "agent.sock" })
+        // Given directly (as `--log-format` users do), a FIFO is refused, not waited on.
+        #expect(throws: InputError.self) {
+            var d: [Diagnostic] = []
+            try BundleReader().read(path: dir.appendingPathComponent("pipe.log").path, diagnostics: &d) { _ in }
+        }
+    }
+
+    /// A file appended to while it is read is read up to its size at open.
+    @Test func aGrowingFileIsReadToItsSizeAtOpen() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("growing.log").path
+        try Data(repeating: 0x61, count: 10_000).write(to: URL(fileURLWithPath: path))
+        var source = try FileByteSource(path: path, chunkSize: 4096)
+        let writer = try #require(FileHandle(forWritingAtPath: path))
+        writer.seekToEndOfFile()
+        var total = 0
+        while let chunk = try source.nextChunk() {
+            total += chunk.count
+            writer.write(Data(repeating: 0x62, count: 8192))
+            #expect(total <= 10_000)
+        }
+        try writer.close()
+        #expect(total == 10_000)
+    }
 }
 
 extension String {

@@ -26,6 +26,10 @@ public struct BundleReader {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputError.unreadable(path: path, reason: "no such file or directory")
         }
+        if !isDirectory.boolValue, let kind = Self.specialFileKind(path) {
+            // Opening a FIFO blocks until a writer comes; a device never ends.
+            throw InputError.unreadable(path: path, reason: "\(kind), not a regular file")
+        }
         if isDirectory.boolValue {
             let root = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
             var visited: Set<String> = [root]
@@ -85,12 +89,22 @@ public struct BundleReader {
                          count: &count, diagnostics: &diagnostics, visit: visit)
                 continue
             }
+            if let kind = Self.specialFileKind(target) {
+                diagnostics.append(Diagnostic(location, .warning, "\(kind), not a regular file: skipped"))
+                continue
+            }
             count += 1
             guard count <= limits.maxMembers else {
                 diagnostics.append(Diagnostic(location, .error, "more than \(limits.maxMembers) files: the rest is not read"))
                 return
             }
-            try readFile(path: target, display: shown, diagnostics: &diagnostics, visit: visit)
+            // One entry that cannot be read (no permission, deleted since the listing) costs
+            // only itself.
+            do {
+                try readFile(path: target, display: shown, diagnostics: &diagnostics, visit: visit)
+            } catch let error as InputError {
+                diagnostics.append(Diagnostic(location, .error, "cannot read: \(error.description)"))
+            }
         }
     }
 
@@ -174,6 +188,20 @@ public struct BundleReader {
             }
             let limit = limits.maxMemberSize
             try visit(BundleMember(path: name, open: { try archive.source(for: entry, name: name, limit: limit) }))
+        }
+    }
+
+    /// What a path is when it is neither a regular file nor a directory (`FIFO`, `socket`, `device`),
+    /// from `stat` — never `open`, which blocks on a FIFO.
+    static func specialFileKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "a special file"
         }
     }
 

@@ -19,7 +19,8 @@ public struct FileByteSource: ByteSource {
     private let handle: FileHandle
     private let chunkSize: Int
     private let path: String
-    /// Bytes the file held at open (nil for pipes and terminals); reads go on past it if it grew.
+    /// Bytes the file held at open (nil for pipes and terminals): a file that is being appended to
+    /// is read up to this size, so an endless writer cannot keep the reader going.
     private let expectedSize: Int?
     private var consumed = 0
 
@@ -48,8 +49,9 @@ public struct FileByteSource: ByteSource {
 
     public mutating func nextChunk() throws -> [UInt8]? {
         let fd = handle.fileDescriptor
-        // What is left, plus one byte to see the end without another call; at least 4 KiB.
-        let left = expectedSize.map { max(4096, $0 - consumed + 1) } ?? chunkSize
+        // What is left of the size at open; nothing past it.
+        let left = expectedSize.map { $0 - consumed } ?? chunkSize
+        guard left > 0 else { return nil }
         let size = min(chunkSize, left)
         var failure: Int32 = 0
         let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
