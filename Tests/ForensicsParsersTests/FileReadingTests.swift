@@ -34,7 +34,8 @@ import Testing
         }
     }
 
-    @Test func aFileThatGrowsAfterOpeningIsReadToItsNewEnd() throws {
+    /// A writer that keeps appending cannot keep the reader going: the size at open is the end.
+    @Test func aFileThatGrowsAfterOpeningIsReadToItsSizeAtOpen() throws {
         let first = Array(repeating: UInt8(ascii: "a"), count: 5_000)
         let path = try temporaryFile(first)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -44,7 +45,7 @@ import Testing
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(more))
         try handle.close()
-        #expect(try readAll(&source) == first + more)
+        #expect(try readAll(&source) == first)
     }
 
     @Test func linesSplitAcrossSmallReadsComeOutWhole() throws {
