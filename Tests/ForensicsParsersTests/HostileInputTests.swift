@@ -142,6 +142,40 @@ import ZIPFoundation
         #expect(report.diagnostics.contains { $0.location.file.hasPrefix("cut.zip") && $0.severity == .error })
     }
 
+    /// A small gzip (all of it inside the sniffing peek) that is cut, or followed by garbage:
+    /// every complete line before the problem is read, and the problem is named.
+    @Test func aSmallCutGzipKeepsItsCompleteLines() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = (0..<8).map { i in
+            #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:3\#(i).002Z","sessionID":"S","rate":0,"previousRate":1}"#
+        }.joined(separator: "\n") + "\n"
+        let gz = GzipCompressor.compress(Array(events.utf8))
+        try Data(gz.prefix(gz.count - 12)).write(to: dir.appendingPathComponent("cut.jsonl.gz"))
+        try Data(gz + [0x00, 0x13, 0x37, 0x42, 0x99]).write(to: dir.appendingPathComponent("trailing.jsonl.gz"))
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        let cut = report.inputs.first { $0.path == "cut.jsonl.gz" }
+        #expect(cut?.format == .metricEvents)
+        #expect((cut?.records ?? 0) >= 6, "\(String(describing: cut))")
+        #expect(report.diagnostics.contains { $0.location.file == "cut.jsonl.gz" && $0.severity == .error })
+        let trailing = report.inputs.first { $0.path == "trailing.jsonl.gz" }
+        #expect(trailing?.records == 8)
+        #expect(report.diagnostics.contains { $0.location.file == "trailing.jsonl.gz" })
+    }
+
+    /// Classic Mac line endings (CR alone): read as lines, with a note — not one endless line.
+    @Test func crOnlyLineEndingsAreReadAsLines() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = (1...3).map { Self.good.replacingOccurrences(of: "07:31", with: "07:3\($0)") }.joined()
+            .replacingOccurrences(of: "\n", with: "\r")
+        try Data(text.utf8).write(to: dir.appendingPathComponent("mac.jsonl"))
+        let report = try analyze(dir)
+        #expect(report.inputs.first { $0.path == "mac.jsonl" }?.records == 3)
+        #expect(report.diagnostics.contains { $0.location.file == "mac.jsonl" && $0.message.contains("CR alone") })
+    }
+
     @Test func deeplyNestedJSONIsRefusedWithoutRecursion() throws {
         let dir = try bundle()
         defer { try? FileManager.default.removeItem(at: dir) }

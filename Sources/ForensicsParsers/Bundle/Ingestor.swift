@@ -40,12 +40,17 @@ public struct Ingestor: Sendable {
             } else {
                 source = raw
             }
-            let prefix: [UInt8]
+            var prefix: [UInt8]
             do {
                 prefix = try source.peek(FormatSniffer.sniffLength)
             } catch {
                 diagnostics.append(Diagnostic(location, .error, "\(error)"))
                 return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+            }
+            if CROnlyLineEndingSource.applies(to: prefix) {
+                diagnostics.append(Diagnostic(location, .info, "lines end in CR alone (classic Mac): read as line breaks"))
+                source = PeekableByteSource(CROnlyLineEndingSource(source))
+                prefix = try source.peek(FormatSniffer.sniffLength)
             }
             if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
                 diagnostics.append(Diagnostic(location, .error, "UTF-16 text is not supported: convert the file to UTF-8"))

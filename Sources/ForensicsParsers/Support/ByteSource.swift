@@ -92,10 +92,15 @@ public struct MemoryByteSource: ByteSource {
 }
 
 /// A source whose first bytes can be looked at (for format sniffing) without being consumed.
+///
+/// A read error while peeking (a truncated gzip, a cut archive member) does not cost the bytes
+/// read before it: the peek returns them, and the error is thrown by `nextChunk` once they have
+/// been served — so a parser sees every complete line before the error, also in small files.
 public struct PeekableByteSource: ByteSource {
     private var base: any ByteSource
     private var buffered: [[UInt8]] = []
     private var exhausted = false
+    private var pendingError: (any Error)?
 
     public init(_ base: any ByteSource) { self.base = base }
 
@@ -103,10 +108,17 @@ public struct PeekableByteSource: ByteSource {
     public mutating func peek(_ count: Int) throws -> [UInt8] {
         var total = buffered.reduce(0) { $0 + $1.count }
         while total < count, !exhausted {
-            if let chunk = try base.nextChunk() {
-                buffered.append(chunk)
-                total += chunk.count
-            } else {
+            do {
+                if let chunk = try base.nextChunk() {
+                    buffered.append(chunk)
+                    total += chunk.count
+                } else {
+                    exhausted = true
+                }
+            } catch {
+                // Nothing read yet: nothing to keep, the error is the answer.
+                if buffered.isEmpty { throw error }
+                pendingError = error
                 exhausted = true
             }
         }
@@ -121,8 +133,30 @@ public struct PeekableByteSource: ByteSource {
 
     public mutating func nextChunk() throws -> [UInt8]? {
         if !buffered.isEmpty { return buffered.removeFirst() }
+        if let error = pendingError {
+            pendingError = nil
+            throw error
+        }
         if exhausted { return nil }
         return try base.nextChunk()
+    }
+}
+
+/// Classic Mac line endings (CR alone) read as line breaks: every CR becomes LF. Used only for a
+/// file whose first bytes hold CRs and no LF at all, where it is otherwise one endless line.
+public struct CROnlyLineEndingSource: ByteSource {
+    private var base: any ByteSource
+
+    public init(_ base: any ByteSource) { self.base = base }
+
+    public static func applies(to prefix: [UInt8]) -> Bool {
+        prefix.contains(0x0D) && !prefix.contains(0x0A)
+    }
+
+    public mutating func nextChunk() throws -> [UInt8]? {
+        guard var chunk = try base.nextChunk() else { return nil }
+        for i in chunk.indices where chunk[i] == 0x0D { chunk[i] = 0x0A }
+        return chunk
     }
 }
 
