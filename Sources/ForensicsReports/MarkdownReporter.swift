@@ -177,7 +177,7 @@ public struct MarkdownReporter: Sendable {
             }
             if f.evidence.count > 12 { out.append("| | | … \(f.evidence.count - 12) more records |") }
             out.append("")
-            out.append("**Advice:** \(f.advice)")
+            out.append("**Advice:** \(text.escape(f.advice, limit: 2000))")
             out.append("")
             out.append(contentsOf: excerpt(r.session, around: f))
         }

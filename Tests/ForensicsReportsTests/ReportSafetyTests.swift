@@ -41,6 +41,29 @@ import Testing
         #expect(!markdown.split(separator: "\n").contains { $0.hasPrefix("X.ts") })
     }
 
+    /// A CDN host carrying a line end, a fake heading, an HTML element and a comment opener: the
+    /// `segment-errors` finding names the host, and that must not inject anywhere it is shown.
+    @Test func aHostileHostCannotInjectThroughTheAdvice() throws {
+        let host = "evil\\nALLCLEAR<img\\tsrc=x\\tonerror=alert(1)><!--.example.com"
+        let script = """
+            0.000 multivariant https://\(host)/master.m3u8 200 0.100
+            0.700 initial-ltku variant=8M
+            10.00 segment https://\(host)/s1.ts 503 0.050 dur=6
+            10.20 segment https://\(host)/s2.ts 503 0.050 dur=6
+            10.50 segment https://\(host)/s3.ts 503 0.050 dur=6
+            """
+        var dump = TimelineScript.compile(script)
+        dump = dump.replacingOccurrences(of: "\\\\n", with: "\\n").replacingOccurrences(of: "\\\\t", with: "\\t")
+        let report = Analyzer().analyze(files: [("events.jsonl", Array(dump.utf8))])
+        let finding = try #require(report.sessions.first?.findings.first { $0.ruleID == "segment-errors" })
+        let named = [finding.title, finding.advice] + finding.details.values.compactMap { if case .string(let v) = $0 { v } else { nil } }
+        #expect(named.contains { $0.contains("<img") }, "the finding names the hostile host: \(named)")
+        let markdown = MarkdownReporter(toolVersion: "test").render(report)
+        #expect(!markdown.contains("<img"))
+        #expect(!markdown.contains("<!--"))
+        #expect(!markdown.split(separator: "\n").contains { $0.hasPrefix("ALLCLEAR") })
+    }
+
     @Test func hostileFileNamesCannotBreakOrInjectIntoMarkdown() throws {
         // Archive members can be named anything: a pipe, a backtick carrying a combining mark
         // (one Character with it), a line end and a heading.
