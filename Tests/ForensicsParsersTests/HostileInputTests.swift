@@ -164,6 +164,30 @@ import ZIPFoundation
         #expect(report.diagnostics.contains { $0.location.file == "trailing.jsonl.gz" })
     }
 
+    static func event(_ i: Int) -> String {
+        #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:\#(10 + i).002Z","sessionID":"S","rate":0,"previousRate":1}"#
+    }
+
+    /// A first line that is not a valid event — two glued events, a cut line — does not turn the
+    /// file into one broken JSON document: the good lines after it are read, the bad one named.
+    @Test(arguments: ["glued", "cut"])
+    func aBadFirstLineDoesNotCostTheGoodEvents(kind: String) throws {
+        let first = kind == "glued" ? Self.event(0) + Self.event(1) : String(Self.event(0).prefix(40))
+        let text = ([first] + (2..<10).map(Self.event)).joined(separator: "\n") + "\n"
+        let result = try #require(ingest("dump.jsonl", text).result)
+        #expect(result.records.count == 8)
+        #expect(result.diagnostics.contains { $0.location.line == 1 && $0.severity == .error })
+    }
+
+    /// Several `{"events": […]}` batches, one per line: every batch is read.
+    @Test func everyBatchLineIsRead() throws {
+        let batch = { (r: Range<Int>) in #"{"sessionID":"S","events":["# + r.map(Self.event).joined(separator: ",") + "]}" }
+        let text = [batch(0..<3), batch(3..<6), batch(6..<8)].joined(separator: "\n") + "\n"
+        let result = try #require(ingest("batches.json", text).result)
+        #expect(result.records.count == 8)
+        #expect(result.records.map(\.location.line).max() == 3)
+    }
+
     /// Classic Mac line endings (CR alone): read as lines, with a note — not one endless line.
     @Test func crOnlyLineEndingsAreReadAsLines() throws {
         let dir = try bundle()

@@ -1,3 +1,4 @@
+import Foundation
 import ForensicsCore
 
 /// Reads AVMetrics event dumps (`shared/spec/metric-event-dump.md`): JSON Lines, a JSON array, or
@@ -43,13 +44,28 @@ public struct MetricEventParser {
                         Diagnostic(SourceLocation(file: file, line: number), .error, "line too long, cut and skipped"))
                     return
                 }
-                if result.records.isEmpty, mapper.eventCount == 0, first == 91 || first == 123,
-                    !Self.isCompleteEventLine(bytes)
+                // Only the first line, or a line that may be a whole batch, is classified: parsing
+                // every event line twice would halve the speed of the common JSON Lines case.
+                if first == 91 || first == 123,
+                    (result.records.isEmpty && mapper.eventCount == 0) || first == 91 || Self.mayBeBatch(bytes),
+                    let kind = Self.lineKind(bytes)
                 {
-                    // Not JSON Lines: a whole document (array or {"events": …}) starting here.
-                    firstLine = number
-                    document = Array(repeating: 10, count: number - 1) + Array(bytes) + [10]
-                    return
+                    switch kind {
+                    case .event:
+                        break
+                    case .document:
+                        // A whole `{"events": […]}` batch (or array) on one line: read it, and go
+                        // on line by line — several batches may follow.
+                        Self.mapDocument(Array(bytes), firstLine: number, lineOffset: number - 1, mapper: &mapper, into: &result)
+                        return
+                    case .incomplete where result.records.isEmpty && mapper.eventCount == 0:
+                        // Not JSON Lines: a whole document (array or {"events": …}) starting here.
+                        firstLine = number
+                        document = Array(repeating: 10, count: number - 1) + Array(bytes) + [10]
+                        return
+                    case .incomplete:
+                        break
+                    }
                 }
                 mapper.mapLine(bytes, line: number, into: &result)
             }
@@ -57,24 +73,71 @@ public struct MetricEventParser {
             return result
         }
         if let doc = document {
-            let scan = JSONDocumentScanner.scan(doc, arrayPaths: [[], ["events"]])
-            mapper.defaultSessionID = scan.topLevelStrings["sessionID"]
-            for element in scan.elements {
-                doc.withUnsafeBufferPointer {
-                    mapper.mapLine(UnsafeBufferPointer(rebasing: $0[element.range]), line: element.line, into: &result)
+            // Read as one document; if that fails, read the same bytes as JSON Lines (a first
+            // line that was not a valid event — two glued events, a cut line — must not cost
+            // the good lines after it). The reading that keeps more events wins.
+            var asDocument = (mapper, result)
+            let scanned = Self.mapDocument(doc, firstLine: firstLine, lineOffset: 0, mapper: &asDocument.0, into: &asDocument.1)
+            if scanned {
+                (mapper, result) = asDocument
+            } else {
+                var asLines = (mapper, result)
+                var start = 0
+                var line = 1
+                doc.withUnsafeBufferPointer { buffer in
+                    for i in buffer.indices where buffer[i] == 10 {
+                        let bytes = UnsafeBufferPointer(rebasing: buffer[start..<i])
+                        if bytes.contains(where: { $0 > 32 }) { asLines.0.mapLine(bytes, line: line, into: &asLines.1) }
+                        start = i + 1
+                        line += 1
+                    }
                 }
-            }
-            if let error = scan.error {
-                result.diagnostics.append(Diagnostic(SourceLocation(file: file, line: firstLine), .error, error))
+                if asLines.1.records.count > asDocument.1.records.count {
+                    (mapper, result) = asLines
+                    result.diagnostics.append(
+                        Diagnostic(
+                            SourceLocation(file: file, line: firstLine), .warning,
+                            "not one JSON document: read line by line (JSON Lines)"))
+                } else {
+                    (mapper, result) = asDocument
+                }
             }
         }
         mapper.finish(into: &result)
         return result
     }
 
-    /// A JSON Lines event: one object on the line that parses and is not the `{"events": …}` wrapper.
-    static func isCompleteEventLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.first(where: { $0 > 32 }) == 123, let value = try? JSONByteParser.parse(bytes) else { return false }
-        return value["events"] == nil
+    enum LineKind { case event, document, incomplete }
+
+    /// Whether a line names an `"events"` key (a batch wrapper), by a byte search.
+    static func mayBeBatch(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        CacheLogLine.contains(bytes, "\"events\"")
+    }
+
+    /// What a line starting with `{` or `[` is: one event, a whole document (the `{"events": …}`
+    /// wrapper or an array), or the start of a document spread over lines (or a broken line).
+    static func lineKind(_ bytes: UnsafeBufferPointer<UInt8>) -> LineKind? {
+        guard let value = try? JSONByteParser.parse(bytes) else { return .incomplete }
+        if case .array = value { return .document }
+        return value["events"] == nil ? .event : .document
+    }
+
+    /// Maps the events of one JSON document; false when the document is broken.
+    @discardableResult
+    static func mapDocument(
+        _ doc: [UInt8], firstLine: Int, lineOffset: Int, mapper: inout MetricEventMapper, into result: inout ParseResult
+    ) -> Bool {
+        let scan = JSONDocumentScanner.scan(doc, arrayPaths: [[], ["events"]])
+        mapper.defaultSessionID = scan.topLevelStrings["sessionID"]
+        for element in scan.elements {
+            doc.withUnsafeBufferPointer {
+                mapper.mapLine(UnsafeBufferPointer(rebasing: $0[element.range]), line: element.line + lineOffset, into: &result)
+            }
+        }
+        if let error = scan.error {
+            result.diagnostics.append(Diagnostic(SourceLocation(file: mapper.file, line: firstLine), .error, error))
+            return false
+        }
+        return true
     }
 }
