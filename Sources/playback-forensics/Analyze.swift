@@ -39,6 +39,11 @@ struct Analyze: ParsableCommand {
             throw ExitCode(1)
         }
         let redactor = Redactor(enabled: !noRedact)
+        // Nothing to analyze is a failure, said in one sentence — not an empty report and exit 0.
+        if analysis.inputs.allSatisfy({ $0.records == 0 }) {
+            Output.stderr("playback-forensics: " + redactor.redact(Self.nothingRecognised(analysis)) + "\n")
+            throw ExitCode(1)
+        }
         let text: String =
             switch report {
             case .markdown: MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version).render(analysis)
@@ -61,5 +66,14 @@ struct Analyze: ParsableCommand {
         if let failOn, let worst = analysis.worstSeverity, worst >= failOn {
             throw ExitCode(2)
         }
+    }
+
+    /// `read 3 files (a.txt, b.bin, c); none holds a playback record: expected AVMetrics events, …`
+    static func nothingRecognised(_ analysis: AnalysisReport) -> String {
+        let expected = "expected AVMetrics events (JSON), AVPlayer access or error logs, KTVHTTPCache logs, HLS playlists or HAR captures (see `playback-forensics formats`)"
+        guard !analysis.inputs.isEmpty else { return "\(analysis.bundle): no files to read; \(expected)" }
+        let names = analysis.inputs.prefix(3).map(\.path).joined(separator: ", ") + (analysis.inputs.count > 3 ? ", …" : "")
+        let count = analysis.inputs.count
+        return "\(analysis.bundle): read \(count) file\(count == 1 ? "" : "s") (\(names)); none holds a playback record: \(expected)"
     }
 }

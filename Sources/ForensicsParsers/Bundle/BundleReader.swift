@@ -57,7 +57,7 @@ public struct BundleReader {
             diagnostics.append(Diagnostic(SourceLocation(file: display.isEmpty ? "." : display, line: 0), .error, "cannot list directory: \(error.localizedDescription)"))
             return
         }
-        for name in names {
+        for name in names where !Self.isPlatformClutter(name) {
             let full = directory + "/" + name
             let shown = display.isEmpty ? name : display + "/" + name
             let location = SourceLocation(file: shown, line: 0)
@@ -145,6 +145,7 @@ public struct BundleReader {
         var count = 0
         do {
             while let header = try tar.nextHeader() {
+                if Self.isPlatformClutter(header.name) { continue }
                 count += 1
                 let name = display + "/" + Self.safeName(header.name, diagnostics: &diagnostics, archive: display)
                 guard count <= limits.maxMembers else {
@@ -175,7 +176,7 @@ public struct BundleReader {
             diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "cannot open zip archive: \(error)"))
             return
         }
-        var entries = listed.filter { !$0.isDirectory && !$0.isSymbolicLink }
+        var entries = listed.filter { !$0.isDirectory && !$0.isSymbolicLink && !Self.isPlatformClutter($0.name) }
         if entries.count > limits.maxMembers {
             diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "more than \(limits.maxMembers) members: the rest is not read"))
             entries = Array(entries.prefix(limits.maxMembers))
@@ -189,6 +190,14 @@ public struct BundleReader {
             let limit = limits.maxMemberSize
             try visit(BundleMember(path: name, open: { try archive.source(for: entry, name: name, limit: limit) }))
         }
+    }
+
+    /// Files an archiver or file manager adds that are never logs: macOS's `__MACOSX/` resource
+    /// forks and `.DS_Store`, Windows' `Thumbs.db`. Skipped without a word.
+    static func isPlatformClutter(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        guard let last = parts.last else { return false }
+        return parts.contains("__MACOSX") || last == ".DS_Store" || last == "Thumbs.db" || last == "desktop.ini"
     }
 
     /// What a path is when it is neither a regular file nor a directory (`FIFO`, `socket`, `device`),

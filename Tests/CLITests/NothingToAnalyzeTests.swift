@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// Wrong input does not "succeed": a folder with no playback record exits 1 with one sentence
+/// naming what was read and what is expected; archive clutter from other platforms is ignored.
+@Suite struct NothingToAnalyzeTests {
+    func folder(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-nothing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return dir
+    }
+
+    @Test func anEmptyFolderExitsOneWithASentence() throws {
+        let dir = try folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLIRunner.run(["analyze", dir.path, "--fail-on", "info"])
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("no files to read"))
+        #expect(r.stderr.contains("expected AVMetrics events"))
+    }
+
+    @Test func aFolderOfNonLogsExitsOneNamingWhatWasRead() throws {
+        let dir = try folder(["hosts": "127.0.0.1 localhost\n", "notes.txt": "call the CDN on Monday\n", "conf/app.ini": "[a]\nb=1\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLIRunner.run(["analyze", dir.path])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("read 3 files"))
+        #expect(r.stderr.contains("none holds a playback record"))
+    }
+
+    @Test func macOSClutterIsIgnored() throws {
+        let event = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"# + "\n"
+        let dir = try folder([
+            "logs/events.jsonl": event, "__MACOSX/logs/._events.jsonl": "\u{0}\u{5}\u{16}\u{7}Mac OS X", "logs/.DS_Store": "Bud1",
+            ".DS_Store": "Bud1",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLIRunner.run(["analyze", dir.path, "--report", "json"])
+        #expect(r.status == 0)
+        #expect(!r.stdout.contains("__MACOSX"))
+        #expect(!r.stdout.contains(".DS_Store"))
+        #expect(r.stdout.contains("logs/events.jsonl"))
+    }
+}
