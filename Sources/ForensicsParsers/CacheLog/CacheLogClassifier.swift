@@ -190,7 +190,7 @@ enum CacheLogClassifier {
             } else if lower.hasPrefix("receive data :") {
                 // `Receive data : <chunk>, <received so far>, <unit item length>`.
                 e.kind = .networkData
-                e.contentLength = numbers(after: ":", in: message).dropFirst().first
+                e.contentLength = number(1, afterColonIn: message)
             } else if lower.hasPrefix("complete and finisehed") {
                 e.kind = .networkComplete
             }
@@ -246,10 +246,35 @@ enum CacheLogClassifier {
         }
     }
 
-    /// The integers after `marker` in a `…: a, b, c` message (each bounded to Int64).
-    static func numbers(after marker: Character, in message: String) -> [Int64] {
-        guard let i = message.firstIndex(of: marker) else { return [] }
-        return message[message.index(after: i)...].split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: " ")) }
+    /// The `index`-th integer (0-based) of the comma-separated list after the first `:` of a
+    /// `…: a, b, c` message; nil when absent, not a number, or beyond Int64. A byte scan: this
+    /// runs for every `Receive data` entry, the bulk of a download's log.
+    static func number(_ index: Int, afterColonIn message: String) -> Int64? {
+        var message = message
+        return message.withUTF8 { b -> Int64? in
+            guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            var i = colon + 1
+            var field = 0
+            while i < b.count, field < index {
+                if b[i] == UInt8(ascii: ",") { field += 1 }
+                i += 1
+            }
+            guard field == index else { return nil }
+            while i < b.count, b[i] == 32 { i += 1 }
+            var value: Int64 = 0
+            var digits = 0
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                let (m, o1) = value.multipliedReportingOverflow(by: 10)
+                let (a, o2) = m.addingReportingOverflow(Int64(b[i] - 48))
+                guard !o1, !o2 else { return nil }
+                value = a
+                digits += 1
+                i += 1
+            }
+            while i < b.count, b[i] == 32 { i += 1 }
+            guard digits > 0, i == b.count || b[i] == UInt8(ascii: ",") else { return nil }
+            return value
+        }
     }
 
     /// The header dictionary of an `NSHTTPURLResponse` dump (`… Headers {` … `} }`), one value per key.

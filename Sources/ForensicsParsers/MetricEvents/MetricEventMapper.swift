@@ -20,22 +20,26 @@ struct MetricEventMapper {
 
     init(file: String) { self.file = file }
 
-    mutating func mapLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, into result: inout ParseResult) {
+    /// Maps one event; returns true, without mapping, when the line is a whole
+    /// `{"events": […]}` batch instead (no `type`, an `events` array) for the caller to read.
+    @discardableResult
+    mutating func mapLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, into result: inout ParseResult) -> Bool {
         let location = SourceLocation(file: file, line: line)
         let value: JSONValue
         do {
             value = try JSONByteParser.parse(bytes, keys: keyCache)
         } catch {
             result.diagnostics.append(Diagnostic(location, .error, "not valid JSON: \(Self.short(error))"))
-            return
+            return false
         }
         guard case .object = value else {
             result.diagnostics.append(Diagnostic(location, .error, "event is not a JSON object"))
-            return
+            return false
         }
+        if value["type"] == nil, case .array? = value["events"] { return true }
         guard seenLines.insert(ByteFingerprint.of(bytes)).inserted else {
             result.diagnostics.append(Diagnostic(location, .warning, "duplicate of an earlier event: not counted twice"))
-            return
+            return false
         }
         eventCount += 1
         if let d = value["date"].flatMap(MetricValues.date) {
@@ -46,6 +50,7 @@ struct MetricEventMapper {
             lastDate = d
         }
         map(value, location: location, nestedIn: nil, into: &result)
+        return false
     }
 
     static func short(_ error: Error) -> String {

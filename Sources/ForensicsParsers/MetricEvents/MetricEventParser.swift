@@ -1,4 +1,3 @@
-import Foundation
 import ForensicsCore
 
 /// Reads AVMetrics event dumps (`shared/spec/metric-event-dump.md`): JSON Lines, a JSON array, or
@@ -44,10 +43,10 @@ public struct MetricEventParser {
                         Diagnostic(SourceLocation(file: file, line: number), .error, "line too long, cut and skipped"))
                     return
                 }
-                // Only the first line, or a line that may be a whole batch, is classified: parsing
-                // every event line twice would halve the speed of the common JSON Lines case.
-                if first == 91 || first == 123,
-                    (result.records.isEmpty && mapper.eventCount == 0) || first == 91 || Self.mayBeBatch(bytes),
+                // Only the first line (and array lines) is classified here: parsing every event
+                // line twice would halve the speed of the common JSON Lines case; later batch lines
+                // are recognised by the mapper.
+                if first == 91 || (first == 123 && result.records.isEmpty && mapper.eventCount == 0),
                     let kind = Self.lineKind(bytes)
                 {
                     switch kind {
@@ -67,7 +66,10 @@ public struct MetricEventParser {
                         break
                     }
                 }
-                mapper.mapLine(bytes, line: number, into: &result)
+                if mapper.mapLine(bytes, line: number, into: &result) {
+                    // A later `{"events": […]}` batch on one line.
+                    Self.mapDocument(Array(bytes), firstLine: number, lineOffset: number - 1, mapper: &mapper, into: &result)
+                }
             }
         } catch is DocumentTooLarge {
             return result
@@ -108,11 +110,6 @@ public struct MetricEventParser {
     }
 
     enum LineKind { case event, document, incomplete }
-
-    /// Whether a line names an `"events"` key (a batch wrapper), by a byte search.
-    static func mayBeBatch(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        CacheLogLine.contains(bytes, "\"events\"")
-    }
 
     /// What a line starting with `{` or `[` is: one event, a whole document (the `{"events": …}`
     /// wrapper or an array), or the start of a document spread over lines (or a broken line).
