@@ -219,23 +219,64 @@ public struct MarkdownReporter: Sendable {
         return out
     }
 
+    /// The most requests one chart draws.
+    static let chartRequests = 60
+
     /// A Mermaid gantt chart of requests, stalls and findings (GitHub renders it).
+    ///
+    /// A long session has more requests than a chart can show: every failed request and every
+    /// request a finding relies on is drawn, then the first ones up to `chartRequests`; a caption
+    /// under the chart says what was left out. Findings are bars over their window.
     func gantt(_ s: Session, findings: [Finding]) -> [String] {
+        var out = gantt(s, findings: findings, window: nil)
+        // A long session draws its incident as a sliver at the edge: a close-up of the findings'
+        // window (20 s before the first, 10 s after the last) follows the overview.
+        let serious = findings.filter { $0.severity >= .warning }
+        if let first = serious.compactMap(\.start).min(), let sessionStart = s.start, let sessionEnd = s.end {
+            let last = serious.compactMap { $0.end ?? $0.start }.max() ?? first
+            let from = max(first + -20.0, sessionStart)
+            let window = from...max(from, min(last + 10.0, sessionEnd))
+            if (sessionEnd - sessionStart) > 3 * (window.upperBound - window.lowerBound) {
+                out += gantt(s, findings: findings, window: window)
+            }
+        }
+        return out
+    }
+
+    func gantt(_ s: Session, findings: [Finding], window: ClosedRange<Timestamp>?) -> [String] {
         guard let start = s.start else { return [] }
+        func inWindow(_ t: Timestamp?) -> Bool { window.map { w in t.map { w.contains($0) } ?? false } ?? true }
+        let reliedOn = Set(findings.filter { $0.severity >= .warning }.flatMap { $0.evidence.map(\.location) })
+        var all: [Int] = []
+        var kept: Set<Int> = []
+        for (i, e) in s.entries.enumerated() {
+            guard let r = e.record.request, e.time != nil, inWindow(e.time) else { continue }
+            all.append(i)
+            if r.failed || reliedOn.contains(e.location) || e.otherViews.contains(where: { reliedOn.contains($0.location) }) {
+                if kept.count < Self.chartRequests * 4 { kept.insert(i) }
+            }
+        }
+        // Then the start (startup), then the neighbours of what is kept (the lead-up to an
+        // incident); the healthy middle of a long session is what gets left out.
+        for i in all.prefix(12) where kept.count < Self.chartRequests { kept.insert(i) }
+        let anchors = all.indices.filter { kept.contains(all[$0]) }
+        for radius in 1...4 {
+            for a in anchors {
+                for j in [a - radius, a + radius] where all.indices.contains(j) && kept.count < Self.chartRequests {
+                    kept.insert(all[j])
+                }
+            }
+        }
         var requests: [String] = []
-        var count = 0
-        for e in s.entries {
-            // At most 60 requests are drawn: stop there instead of walking the rest of a long timeline.
-            if count == 60 { break }
-            guard let r = e.record.request, let t = e.time else { continue }
-            count += 1
-            let end = max(e.endTime ?? t, t + 0.001)
+        for i in all where kept.contains(i) {
+            guard let r = s.entries[i].record.request, let t = s.entries[i].time else { continue }
+            let end = max(s.entries[i].endTime ?? t, t + 0.001)
             let label = redactedLabel("\(r.kind.rawValue) \(r.url.split(separator: "/").last ?? "")")
             let tag = r.failed ? "crit, " : ""
             requests.append("    \(label) :\(tag)\(Self.ms(t)), \(Self.ms(end))")
         }
         var stalls: [String] = []
-        for st in s.stalls {
+        for st in s.stalls where inWindow(st.start) {
             // An access-log row counts stalls without saying when or for how long: a marker at
             // the row's start, never a bar that would claim a duration.
             if st.fromAccessLog {
@@ -249,24 +290,35 @@ public struct MarkdownReporter: Sendable {
         // Failures no request shows (error-log rows, player error events): marks of their own.
         var errors: [String] = []
         for f in s.failures.prefix(60) where s.entries[f.index].record.request == nil {
-            guard let t = f.time else { continue }
+            guard let t = f.time, inWindow(t) else { continue }
             let name = f.url.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
             errors.append("    \(redactedLabel("\(f.statusText) \(name)")) :crit, milestone, \(Self.ms(t)), 0ms")
         }
         var marks: [String] = []
         for f in findings where f.severity >= .warning {
-            guard let t = f.start else { continue }
-            marks.append("    \(redactedLabel(f.ruleID)) :milestone, \(Self.ms(t)), 0ms")
+            guard let t = f.start, inWindow(t) else { continue }
+            // A finding with a window is a bar over it, so the chart spans what it is about.
+            if let end = f.end, end - t >= 0.001 {
+                marks.append("    \(redactedLabel(f.ruleID)) :active, \(Self.ms(t)), \(Self.ms(end))")
+            } else {
+                marks.append("    \(redactedLabel(f.ruleID)) :milestone, \(Self.ms(t)), 0ms")
+            }
         }
         guard !requests.isEmpty || !stalls.isEmpty || !errors.isEmpty else { return [] }
-        var out = ["### Timeline", "", "```mermaid", "gantt", "    dateFormat x", "    axisFormat %M:%S",
-                   "    title Session from \(start.iso8601(s.timeBasis))"]
+        let title = window.map { "Close-up from \($0.lowerBound.iso8601(s.timeBasis))" } ?? "Session from \(start.iso8601(s.timeBasis))"
+        var out = [window == nil ? "### Timeline" : "#### Close-up of the findings", "", "```mermaid", "gantt", "    dateFormat x",
+                   "    axisFormat \(window == nil ? "%M:%S" : "%M:%S.%L")", "    title \(title)"]
         if !requests.isEmpty { out += ["    section Requests"] + requests }
-        if count == 60 { out.append("    %% more requests omitted") }
         if !errors.isEmpty { out += ["    section Errors"] + errors }
         if !stalls.isEmpty { out += ["    section Stalls"] + stalls }
         if !marks.isEmpty { out += ["    section Findings"] + marks }
         out += ["```", ""]
+        if requests.count < all.count {
+            let relied = all.filter { kept.contains($0) && (s.entries[$0].record.request?.failed == true || reliedOn.contains(s.entries[$0].location)) }.count
+            out.append(
+                "Requests drawn: \(requests.count) of \(all.count) — every failed request and every one a finding relies on (\(relied)), the first ones and their neighbours; the healthy rest is left out. `playback-forensics timeline` lists them all.")
+            out.append("")
+        }
         return out
     }
 
