@@ -20,7 +20,7 @@ enum CLIRunner {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -32,7 +32,7 @@ enum CLIRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
         // Read both pipes before waiting so a large report cannot block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()

@@ -47,4 +47,13 @@ import Testing
         #expect(!r.stdout.contains(".DS_Store"))
         #expect(r.stdout.contains("logs/events.jsonl"))
     }
+
+    /// An archive piped in is recognised like the same file on disk.
+    @Test(arguments: [("clean-session.zip", 1), ("three-sessions.tar.gz", 3)])
+    func archivesOnStandardInputAreExpanded(name: String, sessions: Int) throws {
+        let r = try CLIRunner.run(["analyze", "-", "--report", "json"], stdin: CLIRunner.repository.appendingPathComponent("SampleLogs/" + name))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.components(separatedBy: "\"session_id\"").count - 1 == sessions)
+        #expect(r.stdout.contains("\"path\": \"stdin/"))
+    }
 }

@@ -19,7 +19,11 @@ public struct BundleReader {
         path: String, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
     ) throws {
         if path == "-" {
-            try visit(BundleMember(path: "stdin", open: { FileByteSource(handle: FileHandle.standardInput) }))
+            // Spooled to a private temporary file (up to the member size limit), so that an
+            // archive piped in is recognised and expanded like the same file on disk.
+            let spooled = try Self.spoolStandardInput(limit: limits.maxMemberSize)
+            defer { try? FileManager.default.removeItem(atPath: spooled) }
+            try readFile(path: spooled, display: "stdin", diagnostics: &diagnostics, visit: visit)
             return
         }
         var isDirectory: ObjCBool = false
@@ -190,6 +194,34 @@ public struct BundleReader {
             let limit = limits.maxMemberSize
             try visit(BundleMember(path: name, open: { try archive.source(for: entry, name: name, limit: limit) }))
         }
+    }
+
+    /// Copies standard input to a new file only this user can read; refuses more than `limit` bytes.
+    static func spoolStandardInput(limit: Int) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("playback-forensics-stdin-\(UUID().uuidString)").path
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw InputError.unreadable(path: "stdin", reason: "cannot create a temporary file") }
+        defer { close(fd) }
+        var source = FileByteSource(handle: FileHandle.standardInput)
+        var total = 0
+        do {
+            while let chunk = try source.nextChunk() {
+                total += chunk.count
+                guard total <= limit else { throw InputError.tooLarge(path: "stdin", limit: limit) }
+                try chunk.withUnsafeBytes { raw in
+                    var offset = 0
+                    while offset < raw.count {
+                        let n = write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                        guard n > 0 else { throw InputError.unreadable(path: "stdin", reason: "cannot write a temporary file") }
+                        offset += n
+                    }
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return path
     }
 
     /// Files an archiver or file manager adds that are never logs: macOS's `__MACOSX/` resource
