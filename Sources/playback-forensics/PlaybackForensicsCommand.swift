@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct PlaybackForensicsCommand: ParsableCommand {
@@ -8,4 +9,20 @@ struct PlaybackForensicsCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [Analyze.self, Triage.self, Timeline.self, Parse.self, Formats.self, Rules.self],
         defaultSubcommand: Analyze.self)
+
+    /// A first argument that is no subcommand, no option and no existing path, but close to a
+    /// subcommand's name, is a typo: say so instead of reading it as the bundle to analyze.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        if let first = arguments.first, !first.hasPrefix("-"), first != "-", !names.contains(first),
+            !FileManager.default.fileExists(atPath: first),
+            let suggestion = Suggestion.closest(to: first, in: names)
+        {
+            FileHandle.standardError.write(
+                Data("Error: unknown command '\(first)'. Did you mean '\(suggestion)'?\n  See 'playback-forensics --help'.\n".utf8))
+            Foundation.exit(64)
+        }
+        Self.main(nil)
+    }
 }

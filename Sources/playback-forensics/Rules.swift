@@ -15,7 +15,9 @@ struct Rules: ParsableCommand {
         let engine = try ruleEngine(config: config)
         if let id {
             guard let entry = engine.entry(id) else {
-                throw ValidationError("unknown rule '\(id)'; run `playback-forensics rules` for the list")
+                let hint = Suggestion.closest(to: id, in: engine.entries.map(\.description.identifier), maxDistance: 3)
+                    .map { " Did you mean '\($0)'?" } ?? ""
+                throw ValidationError("unknown rule '\(id)'.\(hint) Run `playback-forensics rules` for the list.")
             }
             Output.stdout(RuleDocumentation.markdown(entry))
             return

@@ -56,4 +56,17 @@ import Testing
         #expect(r.stdout.components(separatedBy: "\"session_id\"").count - 1 == sessions)
         #expect(r.stdout.contains("\"path\": \"stdin/"))
     }
+
+    /// A misspelt subcommand or rule id gets a suggestion, not a complaint about the bundle path.
+    @Test func typosGetASuggestion() throws {
+        let command = try CLIRunner.run(["analyse", "SampleLogs/cdn-404-stall"])
+        #expect(command.status == 64)
+        #expect(command.stderr.contains("unknown command 'analyse'. Did you mean 'analyze'?"))
+        let rule = try CLIRunner.run(["rules", "slow-key-fetc"])
+        #expect(rule.status == 64)
+        #expect(rule.stderr.contains("Did you mean 'slow-key-fetch'?"))
+        // A bundle path is still a bundle path (analyze is the default command).
+        let path = try CLIRunner.run(["SampleLogs/cdn-404-stall"])
+        #expect(path.status == 0)
+    }
 }
