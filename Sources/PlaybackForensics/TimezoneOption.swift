@@ -1,5 +1,13 @@
-/// Parses `--timezone` values: `UTC`, `Z`, `+01:00`, `-0530`, `+8`.
+import Foundation
+
+/// Parses `--timezone` values: `UTC`, `Z`, `+01:00`, `-0530`, `+8`, or a zone name
+/// (`Europe/Berlin`, `America/New_York`, `CET`, `EST`).
 public enum TimezoneOption {
+    /// A zone by its tz database name or a common abbreviation.
+    public static func named(_ text: String) -> TimeZone? {
+        TimeZone(identifier: text) ?? TimeZone(abbreviation: text.uppercased())
+    }
+
     public static func offsetSeconds(_ text: String) -> Int? {
         let t = text.uppercased()
         if t == "UTC" || t == "Z" || t == "GMT" { return 0 }

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import ForensicsCore
 import ForensicsParsers
@@ -9,29 +10,29 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: "Force a format for every file instead of recognising it (\(InputFormat.allCases.map(\.rawValue).joined(separator: ", "))).")
     var logFormat: String?
 
-    @Option(name: .long, help: "Time zone of sources that write local time without an offset (access/error logs), e.g. +01:00 or -05:00. Default: unknown — found by clock alignment when another source shares requests, else reported as \"device local time, zone unknown\".")
+    @Option(name: .long, help: "Time zone of sources that write local time without an offset (access/error logs): +01:00, -05:00, or a zone name such as Europe/Berlin or CET (daylight saving applied per row). Default: unknown — found by clock alignment when another source shares requests, else reported as \"device local time, zone unknown\".")
     var timezone: String?
 
-    @Option(name: .long, help: "Largest decompressed size of one file, in bytes (gzip-bomb limit). Default: 2 GiB.")
-    var maxDecompressedSize: Int?
+    @Option(name: .long, help: "Largest decompressed size of one file (gzip-bomb limit), e.g. 512MiB or 2G. Default: 2 GiB.")
+    var maxDecompressedSize: ByteSize?
 
-    @Option(name: .long, help: "Longest line kept, in bytes; longer lines are cut. Default: 8 MiB.")
-    var maxLineLength: Int?
+    @Option(name: .long, help: "Longest line kept; longer lines are cut. E.g. 1MiB. Default: 8 MiB.")
+    var maxLineLength: ByteSize?
 
-    @Option(name: .long, help: "Largest archive member read, in bytes. Default: 2 GiB.")
-    var maxMemberSize: Int?
+    @Option(name: .long, help: "Largest archive member read, e.g. 1G. Default: 2 GiB.")
+    var maxMemberSize: ByteSize?
 
     func ingestor() throws -> Ingestor {
         var limits = BundleLimits()
-        if let v = maxDecompressedSize {
+        if let v = maxDecompressedSize?.bytes {
             guard v > 0 else { throw ValidationError("--max-decompressed-size must be positive") }
             limits.maxDecompressedSize = v
         }
-        if let v = maxLineLength {
+        if let v = maxLineLength?.bytes {
             guard v > 0 else { throw ValidationError("--max-line-length must be positive") }
             limits.maxLineLength = v
         }
-        if let v = maxMemberSize {
+        if let v = maxMemberSize?.bytes {
             guard v > 0 else { throw ValidationError("--max-member-size must be positive") }
             limits.maxMemberSize = v
         }
@@ -43,11 +44,19 @@ struct InputOptions: ParsableArguments {
             format = f
         }
         var offset: Int?
+        var zone: TimeZone?
         if let tz = timezone {
-            guard let o = TimezoneOption.offsetSeconds(tz) else { throw ValidationError("invalid --timezone '\(tz)' (use UTC or ±HH:MM)") }
-            offset = o
+            if let o = TimezoneOption.offsetSeconds(tz) {
+                offset = o
+            } else if let named = TimezoneOption.named(tz) {
+                zone = named
+            } else {
+                throw ValidationError("invalid --timezone '\(tz)' (use UTC, ±HH:MM, or a zone name such as Europe/Berlin or CET)")
+            }
         }
-        return Ingestor(limits: limits, forcedFormat: format, timezoneOffset: offset)
+        var ingestor = Ingestor(limits: limits, forcedFormat: format, timezoneOffset: offset)
+        ingestor.timeZone = zone
+        return ingestor
     }
 }
 

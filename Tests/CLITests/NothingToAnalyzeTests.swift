@@ -69,4 +69,14 @@ import Testing
         let path = try CLIRunner.run(["SampleLogs/cdn-404-stall"])
         #expect(path.status == 0)
     }
+
+    /// Zone names and sizes with units are accepted; nonsense is still refused.
+    @Test func zoneNamesAndSizesWithUnitsAreAccepted() throws {
+        for args in [["--timezone", "CET"], ["--timezone", "Europe/Berlin"], ["--max-line-length", "1MiB"], ["--max-member-size", "1.5G"]] {
+            let r = try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only"] + args)
+            #expect(r.status == 2 || r.status == 0, "\(args): \(r.stderr)")
+        }
+        #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--timezone", "Mars/Olympus"]).status == 64)
+        #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--max-line-length", "12 parsecs"]).status == 64)
+    }
 }

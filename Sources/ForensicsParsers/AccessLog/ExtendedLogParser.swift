@@ -1,3 +1,4 @@
+import Foundation
 import ForensicsCore
 
 /// Reads AVPlayer access and error logs in the W3C extended log format (`extendedLogData`).
@@ -10,6 +11,9 @@ public struct ExtendedLogParser {
     public let file: String
     /// Seconds east of UTC, when the user stated the device's zone; nil: unknown.
     public let timezoneOffset: Int?
+    /// A named zone (`Europe/Berlin`, `CET`): its offset at each row's own time, daylight saving
+    /// included. Used instead of `timezoneOffset` when set.
+    public var timeZone: TimeZone?
 
     public init(file: String, timezoneOffset: Int? = nil) {
         self.file = file
@@ -18,7 +22,7 @@ public struct ExtendedLogParser {
 
     public func parse(lines reader: inout LineReader, format: InputFormat) throws -> ParseResult {
         var result = ParseResult(file: file, format: format)
-        result.clock = timezoneOffset == nil ? .deviceLocalZoneUnknown : .deviceLocalZoneStated
+        result.clock = timezoneOffset == nil && timeZone == nil ? .deviceLocalZoneUnknown : .deviceLocalZoneStated
         var fields: [String]?
         var software: String?
         // The current log's `#Date` (when it was dumped) and where its block starts: an app that
@@ -40,7 +44,7 @@ public struct ExtendedLogParser {
                 } else if text.hasPrefix("#Date:") {
                     let value = String(text.dropFirst(6)).trimmingSpaces
                     let whole = value.split(separator: ".").first.map(String.init) ?? value
-                    dumpDate = TimestampParser.parse(whole, defaultOffsetSeconds: timezoneOffset ?? 0)
+                    dumpDate = localToUTC(TimestampParser.parse(whole, defaultOffsetSeconds: timezoneOffset ?? 0))
                 } else if text.hasPrefix("#Software:") {
                     software = String(text.dropFirst(10)).trimmingSpaces
                 } else if text.hasPrefix("#Version:") {
@@ -67,7 +71,7 @@ public struct ExtendedLogParser {
             if let d = row["date"], let t = row["time"] {
                 // Keep whole seconds only: the fraction repeats the seconds.
                 let whole = t.split(separator: ".").first.map(String.init) ?? t
-                time = TimestampParser.parse("\(d) \(whole)", defaultOffsetSeconds: timezoneOffset ?? 0)
+                time = localToUTC(TimestampParser.parse("\(d) \(whole)", defaultOffsetSeconds: timezoneOffset ?? 0))
                 if time == nil { result.diagnostics.append(Diagnostic(location, .warning, "unreadable date/time '\(d) \(t)'")) }
             }
             let session = row["cs-guid"]
@@ -105,6 +109,15 @@ public struct ExtendedLogParser {
 
     /// Splits a row on single spaces; a double-quoted value may contain spaces (error log
     /// `domain` and `comment`).
+    /// A wall-clock time read as UTC, moved to UTC by the named zone's offset at that moment.
+    func localToUTC(_ t: Timestamp?) -> Timestamp? {
+        guard let t, let zone = timeZone else { return t }
+        let seconds = t.secondsSince1970
+        let guess = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
+        let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds - guess)))
+        return t + -offset
+    }
+
     static func tokenize(_ text: String) -> [String] {
         var out: [String] = []
         var current = ""

@@ -1,3 +1,4 @@
+import Foundation
 import ForensicsCore
 
 /// Reads one bundle member end to end: decompresses it if its bytes are gzip, recognises its
@@ -9,6 +10,8 @@ public struct Ingestor: Sendable {
     /// Seconds east of UTC for sources that write local time without an offset (access logs),
     /// when the user stated it; nil when unknown (then clock alignment may still find it).
     public var timezoneOffset: Int?
+    /// A named device zone (`--timezone Europe/Berlin`), applied with daylight saving per row.
+    public var timeZone: TimeZone?
 
     public init(limits: BundleLimits = BundleLimits(), forcedFormat: InputFormat? = nil, timezoneOffset: Int? = nil) {
         self.limits = limits
@@ -87,7 +90,9 @@ public struct Ingestor: Sendable {
         case .metricEvents:
             result = try MetricEventParser(file: path).parse(lines: &reader)
         case .accessLog, .errorLog:
-            result = try ExtendedLogParser(file: path, timezoneOffset: timezoneOffset).parse(lines: &reader, format: format)
+            var parser = ExtendedLogParser(file: path, timezoneOffset: timezoneOffset)
+            parser.timeZone = timeZone
+            result = try parser.parse(lines: &reader, format: format)
         case .cacheLog:
             result = try CacheLogParser(file: path).parse(lines: &reader)
         case .playlist:
