@@ -71,8 +71,12 @@ public struct TriageReporter: Sendable {
         let text = MarkdownText(redactor: redactor)
         let rows = rows(t)
         var out = ["# Triage", ""]
-        let failed = t.bundles.filter { $0.error != nil }
-        out.append("\(t.bundles.count) bundles · \(rows.count) sessions · \(failed.count) unreadable bundles")
+        let failed = t.bundles.filter { $0.error != nil && !$0.skipped }
+        let skipped = t.bundles.filter(\.skipped)
+        let bundles = t.bundles.count - skipped.count
+        out.append(
+            "\(bundles) bundle\(bundles == 1 ? "" : "s") · \(rows.count) session\(rows.count == 1 ? "" : "s") · \(failed.count) unreadable"
+                + (skipped.isEmpty ? "" : " · \(skipped.count) other file\(skipped.count == 1 ? "" : "s") skipped (\(skipped.prefix(5).map { text.escape($0.name) }.joined(separator: ", ")))"))
         out.append("")
         out.append("## Sessions, worst first")
         out.append("")
@@ -131,9 +135,9 @@ public struct TriageReporter: Sendable {
             ("tool", .object([("name", .string("playback-forensics")), ("version", .string(ToolInfo.version))])),
             ("bundles", .array(t.bundles.map { b in
                 .object([
-                    ("name", .string(b.name)), ("report", .string(b.error == nil ? "bundles/\(b.file).json" : "")),
-                    ("error", .optional(b.error)), ("sessions", .integer(b.sessions.count)),
-                    ("input_problems", .integer(b.inputProblems)),
+                    ("name", .string(redactor.redact(b.name))), ("report", .string(b.error == nil ? "bundles/\(redactor.redact(b.file)).json" : "")),
+                    ("error", .optional(b.error.map(redactor.redact))), ("sessions", .integer(b.sessions.count)),
+                    ("input_problems", .integer(b.inputProblems)), ("skipped", .bool(b.skipped)),
                 ])
             })),
             ("sessions_ranked", .array(rows.map { r in

@@ -1,5 +1,6 @@
 import Foundation
 import ForensicsCore
+import ForensicsParsers
 import ForensicsReports
 import ForensicsRules
 
@@ -20,16 +21,71 @@ public struct TriageRunner: Sendable {
         self.redactor = redactor
     }
 
+    /// Why triage cannot start, in words (never Foundation's error dump).
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     /// The bundles under `directory`, sorted by name.
     public static func bundles(in directory: String) throws -> [String] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        return names.filter { !$0.hasPrefix(".") }.sorted()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw SetupError(description: "\(directory) does not exist")
+        }
+        guard isDirectory.boolValue else {
+            throw SetupError(description: "\(directory) is a file, not a directory of bundles (to analyze one bundle: playback-forensics analyze \(directory))")
+        }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            throw SetupError(description: "cannot list \(directory): \(String(cString: strerror(EACCES)))")
+        }
+        return names.filter { !$0.hasPrefix(".") && !BundleReader.isPlatformClutter($0) }.sorted()
+    }
+
+    /// Prepares the output directory: created if missing; one that holds anything but triage's
+    /// own earlier output is refused, and with `force` triage's earlier files are removed first
+    /// (so no stale report of an earlier run is mixed in).
+    public static func prepareOutput(_ output: String, force: Bool) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw SetupError(description: "--output \(output) is a file, not a directory") }
+            let existing = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { $0 != ".DS_Store" }
+            if !existing.isEmpty {
+                let ours: Set<String> = ["index.md", "triage.json", "bundles"]
+                guard force else {
+                    throw SetupError(description: "--output \(output) is not empty: choose a new directory, or add --force to replace an earlier triage there")
+                }
+                guard existing.allSatisfy(ours.contains) else {
+                    throw SetupError(description: "--output \(output) holds files triage did not write; --force replaces only an earlier triage's output")
+                }
+                for name in existing { try? FileManager.default.removeItem(atPath: output + "/" + name) }
+            }
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: output + "/bundles", withIntermediateDirectories: true)
+        } catch {
+            throw SetupError(description: "cannot create \(output)/bundles: \(String(cString: strerror(errno == 0 ? EACCES : errno)))")
+        }
+        guard access(output, W_OK) == 0 else { throw SetupError(description: "cannot write to \(output): \(String(cString: strerror(errno)))") }
+    }
+
+    /// Whether a directory of bundles looks like one bundle given by mistake: log files directly
+    /// inside, and no subdirectory or archive.
+    public static func looksLikeOneBundle(_ directory: String, names: [String]) -> Bool {
+        guard names.count >= 2 else { return false }
+        for name in names {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory)
+            let lower = name.lowercased()
+            if isDirectory.boolValue || [".zip", ".tar", ".tgz", ".tar.gz"].contains(where: lower.hasSuffix) { return false }
+        }
+        return true
     }
 
     public func run(directory: String, output: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> TriageSummary {
         let names = try Self.bundles(in: directory)
         let bundleDir = output + "/bundles"
         try FileManager.default.createDirectory(atPath: bundleDir, withIntermediateDirectories: true)
+        let files = Self.uniqueFileNames(names.map(redactor.redact))
         let results = ResultBox(count: names.count)
         let markdown = MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version)
         let json = JSONReporter(redactor: redactor, toolVersion: ToolInfo.version)
@@ -38,13 +94,25 @@ public struct TriageRunner: Sendable {
             while let i = results.next() {
                 let name = names[i]
                 let path = directory + "/" + name
-                let safe = TriageRunner.safeFileName(name)
+                let safe = files[i]
                 var summary: BundleSummary
                 do {
                     let report = try analyzer.analyze(path: path)
-                    try ReportFile.write(markdown.render(report), to: "\(bundleDir)/\(safe).md")
-                    try ReportFile.write(json.render(report), to: "\(bundleDir)/\(safe).json")
-                    summary = BundleSummary(name: name, file: safe, report: report, redactor: redactor)
+                    if report.inputs.allSatisfy({ $0.records == 0 }) {
+                        // Nothing playback-related: a stray file beside the bundles (a README) is
+                        // skipped; a folder or archive without a log is unreadable, and named.
+                        var isDirectory: ObjCBool = false
+                        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                        let isArchive = report.inputs.count > 1 || report.inputs.contains { $0.path.contains("/") }
+                        let why = report.inputs.isEmpty
+                            ? "no files in it" : "no playback record in \(report.inputs.count) file\(report.inputs.count == 1 ? "" : "s")"
+                        summary = BundleSummary(name: name, file: safe, error: why)
+                        summary.skipped = !isDirectory.boolValue && !isArchive && report.diagnostics.allSatisfy { $0.severity < .error }
+                    } else {
+                        try ReportFile.write(markdown.render(report), to: "\(bundleDir)/\(safe).md")
+                        try ReportFile.write(json.render(report), to: "\(bundleDir)/\(safe).json")
+                        summary = BundleSummary(name: name, file: safe, report: report, redactor: redactor)
+                    }
                 } catch {
                     summary = BundleSummary(name: name, file: safe, error: "\(error)")
                 }
@@ -56,8 +124,28 @@ public struct TriageRunner: Sendable {
     }
 
     static func safeFileName(_ name: String) -> String {
-        let mapped = name.map { c -> Character in c.isLetter || c.isNumber || c == "-" || c == "_" || c == "." ? c : "_" }
-        return String(mapped)
+        let mapped = name.map { c -> Character in c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".") ? c : "_" }
+        // Short enough for any file system with `.json` added (a 252-character name made the
+        // bundle "unreadable"); a leading dot would hide the report.
+        var safe = String(String(mapped).prefix(120))
+        if safe.hasPrefix(".") || safe.isEmpty { safe = "_" + safe }
+        return safe
+    }
+
+    /// One report file name per bundle: names that map to the same safe name (`a b`, `a_b`,
+    /// `a?b`) get `-2`, `-3`, … in name order, so no report replaces another.
+    static func uniqueFileNames(_ names: [String]) -> [String] {
+        var used: Set<String> = []
+        return names.map { name in
+            let base = safeFileName(name)
+            var candidate = base
+            var n = 2
+            while !used.insert(candidate.lowercased()).inserted {
+                candidate = "\(base)-\(n)"
+                n += 1
+            }
+            return candidate
+        }
     }
 
     /// Hands out bundle indices to workers and collects their summaries.
@@ -114,6 +202,8 @@ public struct BundleSummary: Sendable {
     public var name: String
     public var file: String
     public var error: String?
+    /// A stray file beside the bundles with no playback record in it (a README): not a bundle.
+    public var skipped = false
     public var sessions: [SessionLine] = []
     public var inputProblems = 0
 

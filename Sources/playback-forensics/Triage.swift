@@ -26,6 +26,9 @@ struct Triage: ParsableCommand {
     @Flag(name: .long, help: "Do not redact secrets.")
     var noRedact = false
 
+    @Flag(name: .long, help: "Replace an earlier triage's output in --output (a non-empty output directory is refused otherwise).")
+    var force = false
+
     @OptionGroup var input: InputOptions
 
     func run() throws {
@@ -38,6 +41,12 @@ struct Triage: ParsableCommand {
         let showProgress = Output.stderrIsTerminal
         let summary: TriageSummary
         do {
+            let names = try TriageRunner.bundles(in: directory)
+            try TriageRunner.prepareOutput(output, force: force)
+            if TriageRunner.looksLikeOneBundle(directory, names: names) {
+                Output.stderr(
+                    "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n")
+            }
             summary = try runner.run(directory: directory, output: output) { done, total in
                 if showProgress { Output.stderr("\r\(done)/\(total) bundles") }
             }
@@ -54,8 +63,13 @@ struct Triage: ParsableCommand {
             Output.stderr("playback-forensics: cannot write to \(output): \(error.localizedDescription)\n")
             throw ExitCode(1)
         }
-        let unreadable = summary.bundles.filter { $0.error != nil }.count
-        Output.stderr("triage: \(summary.bundles.count) bundles, \(summary.bundles.reduce(0) { $0 + $1.sessions.count }) sessions, \(unreadable) unreadable; wrote \(output)/index.md\n")
+        let unreadable = summary.bundles.filter { $0.error != nil && !$0.skipped }
+        let skipped = summary.bundles.filter(\.skipped).count
+        let bundles = summary.bundles.count - skipped
+        var line = "triage: \(bundles) bundles, \(summary.bundles.reduce(0) { $0 + $1.sessions.count }) sessions, \(unreadable.count) unreadable"
+        if !unreadable.isEmpty { line += " (\(unreadable.prefix(5).map { runner.redactor.redact($0.name) }.joined(separator: ", "))\(unreadable.count > 5 ? ", …" : ""))" }
+        if skipped > 0 { line += ", \(skipped) other file\(skipped == 1 ? "" : "s") skipped" }
+        Output.stderr(line + "; wrote \(output)/index.md\n")
         if let failOn, summary.bundles.contains(where: { $0.sessions.contains { ($0.worst ?? .info) >= failOn && $0.worst != nil } }) {
             throw ExitCode(2)
         }

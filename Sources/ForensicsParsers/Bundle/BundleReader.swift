@@ -226,7 +226,7 @@ public struct BundleReader {
 
     /// Files an archiver or file manager adds that are never logs: macOS's `__MACOSX/` resource
     /// forks and `.DS_Store`, Windows' `Thumbs.db`. Skipped without a word.
-    static func isPlatformClutter(_ path: String) -> Bool {
+    public static func isPlatformClutter(_ path: String) -> Bool {
         let parts = path.split(separator: "/")
         guard let last = parts.last else { return false }
         return parts.contains("__MACOSX") || last == ".DS_Store" || last == "Thumbs.db" || last == "desktop.ini"
