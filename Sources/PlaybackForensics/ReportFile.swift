@@ -14,7 +14,8 @@ enum ReportFile {
     }
 
     static func write(_ text: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // O_NOFOLLOW: a symbolic link planted where a report goes is not written through.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var text = text

@@ -36,4 +36,15 @@ import ForensicsCore
         let kept = TriageReporter(redactor: Redactor(enabled: false)).markdown(summary)
         #expect(kept.contains("token=s3cret"))
     }
+
+    /// A symbolic link planted where a report goes is refused, and its target left alone.
+    @Test func aPlantedSymlinkIsNotWrittenThrough() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-report-link-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "precious\n".write(toFile: dir + "/target", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/bundle.md", withDestinationPath: dir + "/target")
+        #expect(throws: ReportFile.WriteError.self) { try ReportFile.write("report", to: dir + "/bundle.md") }
+        #expect(try String(contentsOfFile: dir + "/target", encoding: .utf8) == "precious\n")
+    }
 }
