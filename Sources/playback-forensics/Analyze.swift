@@ -61,7 +61,16 @@ struct Analyze: ParsableCommand {
         }
         let problems = analysis.diagnostics.filter { $0.severity >= .error }.count
         if problems > 0 {
-            Output.stderr("playback-forensics: \(problems) input problem\(problems == 1 ? "" : "s") (see Diagnostics in the report)\n")
+            Output.stderr("playback-forensics: " + Output.paint("\(problems) input problem\(problems == 1 ? "" : "s")", .warning) + " (see Diagnostics in the report)\n")
+        }
+        // On a terminal, where the report went to a file: what it found, in its colour.
+        if Output.stderrIsTerminal, output != nil {
+            let findings = analysis.sessions.flatMap(\.findings)
+            if let worst = analysis.worstSeverity {
+                Output.stderr("playback-forensics: \(findings.count) finding\(findings.count == 1 ? "" : "s"), worst " + Output.paint(worst.rawValue, worst) + "; wrote \(output ?? "")\n")
+            } else {
+                Output.stderr("playback-forensics: no findings; wrote \(output ?? "")\n")
+            }
         }
         if let failOn, let worst = analysis.worstSeverity, worst >= failOn {
             throw ExitCode(2)

@@ -1,4 +1,5 @@
 import Foundation
+import ForensicsCore
 
 /// The only place that writes: stdout, stderr, files.
 enum Output {
@@ -19,5 +20,18 @@ enum Output {
     /// Colour only on a terminal, and never when NO_COLOR is set.
     static var useColor: Bool {
         isatty(2) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    /// Text in a severity's colour on a colour terminal (red for error and critical, yellow for
+    /// warning), plain otherwise.
+    static func paint(_ text: String, _ severity: Severity) -> String {
+        guard useColor else { return text }
+        let code =
+            switch severity {
+            case .critical, .error: "31"
+            case .warning: "33"
+            case .info: "36"
+            }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }
 }

@@ -21,12 +21,18 @@ enum CLIRunner {
     }
 
     static func run(_ arguments: [String], environment: [String: String] = [:], stdin: URL? = nil) throws -> Result {
+        try runProgram(binary.path, arguments, environment: environment, stdin: stdin)
+    }
+
+    /// Runs any program from the repository root (e.g. `script`, to give the tool a terminal).
+    static func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:], stdin: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = repository
         var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
+        // An empty value removes the variable (the test runner may set NO_COLOR itself).
+        for (k, v) in environment { env[k] = v.isEmpty ? nil : v }
         process.environment = env
         let out = Pipe()
         let err = Pipe()

@@ -79,4 +79,17 @@ import Testing
         #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--timezone", "Mars/Olympus"]).status == 64)
         #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--max-line-length", "12 parsecs"]).status == 64)
     }
+
+    /// Colour on a terminal (a pseudo-terminal from `script`), none with NO_COLOR or in a pipe.
+    @Test func colourOnATerminalOnly() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pf-colour-\(UUID().uuidString).md").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let command = "\(CLIRunner.binary.path) analyze SampleLogs/cdn-404-stall --output \(out)"
+        let terminal = try CLIRunner.runProgram("/usr/bin/script", ["-qc", command, "/dev/null"], environment: ["NO_COLOR": ""])
+        #expect(terminal.stdout.contains("\u{1B}[31merror\u{1B}[0m"), "\(terminal.stdout)")
+        let plain = try CLIRunner.runProgram("/usr/bin/script", ["-qc", command, "/dev/null"], environment: ["NO_COLOR": "1"])
+        #expect(plain.stdout.contains("worst error"))
+        #expect(!plain.stdout.contains("\u{1B}["))
+    }
 }
