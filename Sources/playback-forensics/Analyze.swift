@@ -28,20 +28,29 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    @OptionGroup var narrow: NarrowingOptions
+
     func run() throws {
         let ingestor = try input.ingestor()
         let rules = try ruleEngine(config: config)
-        let analysis: AnalysisReport
+        let narrowing = try narrow.narrowing()
+        let whole: AnalysisReport
         do {
-            analysis = try Analyzer(ingestor: ingestor, rules: rules).analyze(path: path)
+            whole = try Analyzer(ingestor: ingestor, rules: rules).analyze(path: path)
         } catch {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
+        let analysis = narrowing.apply(whole)
+        if narrowing.sessionPrefix != nil, analysis.sessions.isEmpty, !whole.sessions.isEmpty {
+            let ids = whole.sessions.prefix(10).map(\.session.id).joined(separator: ", ")
+            Output.stderr("playback-forensics: no session starts with '\(narrow.session ?? "")'; sessions: \(ids)\n")
+            throw ExitCode(1)
+        }
         let redactor = Redactor(enabled: !noRedact)
         // Nothing to analyze is a failure, said in one sentence — not an empty report and exit 0.
-        if analysis.inputs.allSatisfy({ $0.records == 0 }) {
-            Output.stderr("playback-forensics: " + redactor.redact(Self.nothingRecognised(analysis)) + "\n")
+        if whole.inputs.allSatisfy({ $0.records == 0 }) {
+            Output.stderr("playback-forensics: " + redactor.redact(Self.nothingRecognised(whole)) + "\n")
             throw ExitCode(1)
         }
         let text: String =

@@ -19,7 +19,15 @@ struct Rules: ParsableCommand {
                     .map { " Did you mean '\($0)'?" } ?? ""
                 throw ValidationError("unknown rule '\(id)'.\(hint) Run `playback-forensics rules` for the list.")
             }
-            Output.stdout(RuleDocumentation.markdown(entry))
+            var text = RuleDocumentation.markdown(entry)
+            if let config {
+                // What this configuration makes of the rule, after the documentation of its defaults.
+                text += "\n## Effective with `\(config)`\n\n"
+                text += "* enabled: \(entry.enabled)\n"
+                text += "* severity: \((entry.severityOverride ?? entry.description.defaultSeverity).rawValue)\n"
+                text += "* options: `\(entry.optionsJSON)`\n"
+            }
+            Output.stdout(text)
             return
         }
         var lines = ["| id | kind | default severity | enabled | summary |", "| --- | --- | --- | --- | --- |"]

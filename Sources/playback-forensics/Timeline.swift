@@ -10,9 +10,6 @@ struct Timeline: ParsableCommand {
     @Argument(help: "The bundle.")
     var path: String
 
-    @Option(name: .long, help: "Only this session.")
-    var session: String?
-
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
@@ -20,6 +17,8 @@ struct Timeline: ParsableCommand {
     var noRedact = false
 
     @OptionGroup var input: InputOptions
+
+    @OptionGroup var narrow: NarrowingOptions
 
     func run() throws {
         let analysis: AnalysisReport
@@ -32,10 +31,18 @@ struct Timeline: ParsableCommand {
             throw ExitCode(1)
         }
         let redactor = Redactor(enabled: !noRedact)
-        let sessions = analysis.sessions.filter { session == nil || $0.session.id == session?.uppercased() || $0.session.id == session }
-        if let session, sessions.isEmpty {
-            Output.stderr("playback-forensics: no session '\(session)'; sessions: \(analysis.sessions.map(\.session.id).joined(separator: ", "))\n")
+        let narrowing = try narrow.narrowing()
+        let sessions = narrowing.apply(analysis).sessions
+        if let session = narrow.session, sessions.isEmpty {
+            Output.stderr("playback-forensics: no session starts with '\(session)'; sessions: \(analysis.sessions.map(\.session.id).joined(separator: ", "))\n")
             throw ExitCode(1)
+        }
+        // Within a window, only the entries in it (untimed ones stay: they cannot be placed).
+        func inWindow(_ e: TimelineEntry) -> Bool {
+            guard let t = e.time else { return true }
+            if let since = narrowing.since, t < since { return false }
+            if let until = narrowing.until, t > until { return false }
+            return true
         }
         if json {
             let doc = JSONOut.object([
@@ -44,7 +51,7 @@ struct Timeline: ParsableCommand {
                     let start = r.session.start
                     return .object([
                         ("session_id", .string(r.session.id)),
-                        ("entries", .array(r.session.entries.map { e in
+                        ("entries", .array(r.session.entries.filter(inWindow).map { e in
                             .object([
                                 ("time", .time(e.time)),
                                 ("relative", .optional(e.time.flatMap { t in start.map { (((t - $0) * 1000).rounded()) / 1000 } })),
@@ -68,7 +75,7 @@ struct Timeline: ParsableCommand {
                 out.append("  clock offset \(redactor.redact(o.file)): \(NumberFormat.trimmed(o.offset, decimals: 3)) s (\(o.matches) matches, \(o.confidence))")
             }
             let start = s.start
-            for e in s.entries {
+            for e in s.entries where inWindow(e) {
                 let rel = e.time.flatMap { t in start.map { "+" + NumberFormat.trimmed(t - $0, decimals: 3) } } ?? "?"
                 let wall = e.time?.clockTime ?? "--:--:--.---"
                 var line = "  \(rel.padding(10)) \(wall)  \(redactor.redact(e.location.description).padding(36))  \(redactor.redact(e.record.summary))"

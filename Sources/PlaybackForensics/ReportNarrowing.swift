@@ -1,0 +1,52 @@
+import ForensicsCore
+
+/// Narrows a report to what a reader asked for: sessions whose id starts with a prefix (case
+/// folded; a session id is long), sessions overlapping a time window, findings at or above a
+/// severity. The inputs and diagnostics stay whole: they describe the bundle, not the selection.
+public struct ReportNarrowing: Sendable {
+    public var sessionPrefix: String?
+    public var since: Timestamp?
+    public var until: Timestamp?
+    public var minimumSeverity: Severity?
+
+    public init(sessionPrefix: String? = nil, since: Timestamp? = nil, until: Timestamp? = nil, minimumSeverity: Severity? = nil) {
+        self.sessionPrefix = sessionPrefix
+        self.since = since
+        self.until = until
+        self.minimumSeverity = minimumSeverity
+    }
+
+    public var isEmpty: Bool { sessionPrefix == nil && since == nil && until == nil && minimumSeverity == nil }
+
+    /// The sessions a prefix matches (for a "no such session" message naming the candidates).
+    public func matchesSession(_ id: String) -> Bool {
+        guard let prefix = sessionPrefix?.uppercased(), !prefix.isEmpty else { return true }
+        return id.uppercased().hasPrefix(prefix)
+    }
+
+    public func apply(_ report: AnalysisReport) -> AnalysisReport {
+        var out = report
+        out.sessions = report.sessions.compactMap { r in
+            guard matchesSession(r.session.id) else { return nil }
+            // A session without times cannot be placed in a window: kept only without one.
+            if since != nil || until != nil {
+                guard let start = r.session.start, let end = r.session.end else { return nil }
+                if let since, end < since { return nil }
+                if let until, start > until { return nil }
+            }
+            var kept = r
+            if let minimumSeverity { kept.findings = r.findings.filter { $0.severity >= minimumSeverity } }
+            if since != nil || until != nil {
+                kept.findings = kept.findings.filter { f in
+                    guard let t = f.start else { return true }
+                    let end = f.end ?? t
+                    if let since, end < since { return false }
+                    if let until, t > until { return false }
+                    return true
+                }
+            }
+            return kept
+        }
+        return out
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// `--session PREFIX`, `--since`/`--until`, `--min-severity`, and `rules ID --config`.
+@Suite struct NarrowingTests {
+    @Test func aSessionPrefixSelectsOneSession() throws {
+        let all = try CLIRunner.run(["analyze", "SampleLogs/three-sessions.tar.gz", "--report", "json"])
+        #expect(all.stdout.components(separatedBy: "\"session_id\"").count - 1 == 3)
+        let one = try CLIRunner.run(["analyze", "SampleLogs/three-sessions.tar.gz", "--report", "json", "--session", "2222"])
+        #expect(one.stdout.components(separatedBy: "\"session_id\"").count - 1 == 1)
+        #expect(one.stdout.contains("22222222-BBBB"))
+        let timeline = try CLIRunner.run(["timeline", "SampleLogs/three-sessions.tar.gz", "--session", "33333333-cccc"])
+        #expect(timeline.stdout.hasPrefix("Session 33333333-CCCC"))
+        let none = try CLIRunner.run(["analyze", "SampleLogs/three-sessions.tar.gz", "--session", "FFFF"])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("no session starts with 'FFFF'"))
+    }
+
+    @Test func aMinimumSeverityDropsLesserFindings() throws {
+        let all = try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--report", "json"])
+        let errors = try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--report", "json", "--min-severity", "error"])
+        let count = { (s: String) in s.components(separatedBy: "\"rule_id\"").count - 1 }
+        #expect(count(errors.stdout) < count(all.stdout))
+        #expect(!errors.stdout.contains("\"severity\": \"warning\""))
+    }
+
+    @Test func aTimeWindowKeepsItsEntriesAndFindings() throws {
+        let r = try CLIRunner.run(["timeline", "SampleLogs/cdn-404-stall", "--since", "2026-11-21T10:07:20Z", "--until", "2026-11-21T10:07:30Z"])
+        let rows = r.stdout.split(separator: "\n").filter { $0.hasPrefix("  +") }
+        #expect(!rows.isEmpty)
+        #expect(rows.allSatisfy { $0.contains("10:07:2") || $0.contains("10:07:30") })
+        let bad = try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--since", "yesterday"])
+        #expect(bad.status == 64)
+    }
+
+    @Test func rulesShowsTheEffectiveOptionsOfAConfig() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("pf-cfg-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try Data("rules:\n  slow-key-fetch:\n    severity: error\n    slow-seconds: 0.8\n".utf8).write(to: config)
+        let r = try CLIRunner.run(["rules", "slow-key-fetch", "--config", config.path])
+        #expect(r.stdout.contains("* severity: error"))
+        #expect(r.stdout.contains("\"slow-seconds\":0.8"))
+    }
+}
