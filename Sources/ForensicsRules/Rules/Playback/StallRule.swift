@@ -133,7 +133,26 @@ public struct StallRule: Rule {
         let stalls = session.stalls
         // Computed once for every stall (each looks up its window in it).
         let failures = stalls.isEmpty ? [] : session.failures
-        for stall in stalls {
+        // The variant playing before each entry, in one pass (a per-stall walk back was quadratic).
+        var variantBefore: [Double?] = []
+        if !stalls.isEmpty {
+            variantBefore.reserveCapacity(session.entries.count)
+            var current: Double?
+            for e in session.entries {
+                variantBefore.append(current)
+                if let p = e.record.playerEvent {
+                    if p.kind == .variantSwitch, p.didSucceed != false, let v = p.toVariant?.bandwidth { current = v }
+                    if p.kind == .likelyToKeepUp || p.kind == .initialLikelyToKeepUp, let v = p.variant?.bandwidth { current = v }
+                }
+            }
+        }
+        for (n, stall) in stalls.enumerated() {
+            // Past `maxStallFindings`, the rest are one finding: a session with thousands of
+            // stalls (often a broken dump) must not make thousands of findings and causes.
+            if n == Self.maxStallFindings {
+                out.append(Self.remainder(Array(stalls[n...]), in: session, rule: self))
+                break
+            }
             let stallEntry = session.entries[stall.index]
             let candidates = causes(for: stall, in: session, failures: failures)
             let chosen = candidates.first
@@ -150,7 +169,7 @@ public struct StallRule: Rule {
                 "look_back_seconds": .number(options.lookBackSeconds),
             ]
             if stall.fromAccessLog { details["stall_count"] = .integer(stall.reportedCount) }
-            if let v = session.variant(before: stall.index)?.bandwidth { details["variant_bandwidth"] = .number(v) }
+            if variantBefore.indices.contains(stall.index), let v = variantBefore[stall.index] { details["variant_bandwidth"] = .number(v) }
             var explanation = chosen?.why ?? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
             if candidates.count > 1, let c = chosen {
                 let others = candidates.dropFirst()
@@ -187,12 +206,37 @@ public struct StallRule: Rule {
         return out
     }
 
+    /// The most stalls of one session that get a finding each.
+    static let maxStallFindings = 100
+
+    /// One finding for the stalls past `maxStallFindings`: how many, and how long in all.
+    static func remainder(_ rest: [Session.Stall], in session: Session, rule: StallRule) -> Finding {
+        let count = rest.reduce(0) { $0.addingReportingOverflow($1.reportedCount).overflow ? Int.max : $0 + $1.reportedCount }
+        let known = rest.compactMap(\.duration)
+        let total = known.reduce(0, +)
+        let evidence = rest.prefix(20).map { Finding.Evidence(session.entries[$0.index]) }
+        return rule.finding(
+            severity: .error, start: rest.first?.start, end: rest.last?.end ?? rest.last?.start,
+            title: "\(count) more stalls, not listed one by one (\(maxStallFindings) are above)"
+                + (known.isEmpty ? "" : " — \(NumberFormat.seconds(total)) stalled in all"),
+            cause: "unknown",
+            details: [
+                "stall_count": .integer(count), "duration": known.isEmpty ? .null : .number(total),
+                "explanation": .string("more than \(maxStallFindings) stalls in one session; their causes are not searched one by one"),
+            ],
+            evidence: evidence,
+            advice: "So many stalls in one session usually means a broken player state or a broken dump: look at the first stalls above and at the KPI table.")
+    }
+
     static func accessRow(_ session: Session, _ index: Int) -> AccessLogEntry? {
         guard session.entries.indices.contains(index), case .accessLog(let a) = session.entries[index].record.payload else { return nil }
         return a
     }
 
     /// `failures` is `session.failures`, in timeline order.
+    /// The most timeline entries a stall's look-back (and its in-flight search) reads.
+    static let maxWindowEntries = 1000
+
     func causes(for stall: Session.Stall, in session: Session, failures: [Session.Failure]) -> [CauseEvidence] {
         var from = stall.start + -options.lookBackSeconds
         var found: [CauseEvidence] = []
@@ -214,17 +258,22 @@ public struct StallRule: Rule {
                 while last + 1 < session.entries.count, let t = session.entries[last + 1].time, t <= periodEnd { last += 1 }
             }
         }
-        while first > 0, let t = session.entries[first - 1].time, t >= from { first -= 1 }
-        let window = Array(session.entries[first..<stall.index])
-            + (last > stall.index ? Array(session.entries[(stall.index + 1)...last]) : [])
-        // Requests still in flight when the window opens (a slow key started earlier) count too.
+        // At most `maxWindowEntries` entries before the stall: thousands of events at one instant
+        // (a hostile or broken dump) must not make every stall rescan all of them.
+        while first > 0, stall.index - first < Self.maxWindowEntries, let t = session.entries[first - 1].time, t >= from { first -= 1 }
+        last = min(last, stall.index + Self.maxWindowEntries)
+        var window = Array(session.entries[first..<stall.index])
+        if last > stall.index { window += session.entries[(stall.index + 1)...last] }
+        // Requests still in flight when the window opens (a slow key started earlier) count too;
+        // looked for among a bounded number of earlier entries.
         var inFlight: [TimelineEntry] = []
         var k = first - 1
-        while k >= 0, let t = session.entries[k].time, t >= from + -600 {
+        while k >= 0, first - k <= Self.maxWindowEntries, let t = session.entries[k].time, t >= from + -600 {
             let e = session.entries[k]
-            if e.record.request != nil, let end = e.endTime, end >= from { inFlight.insert(e, at: 0) }
+            if e.record.request != nil, let end = e.endTime, end >= from { inFlight.append(e) }
             k -= 1
         }
+        inFlight.reverse()
         // Seek.
         if let seek = window.last(where: { $0.record.playerEvent?.kind == .seek }), let t = seek.time,
             stall.start - t <= options.seekSeconds
@@ -335,4 +384,10 @@ public struct StallRule: Rule {
             "Nothing in the captured records explains this stall: capture metric events, a HAR or the proxy log for the next occurrence."
         }
     }
+}
+
+/// The stall rule's work bounds, for the documentation and the tests.
+public enum StallRuleLimits {
+    public static var maxStallFindings: Int { StallRule.maxStallFindings }
+    public static var maxWindowEntries: Int { StallRule.maxWindowEntries }
 }
