@@ -151,10 +151,24 @@ public struct Correlator: Sendable {
             guard case .errorLog(_, let uri) = entry.record.payload, let uri, let t = entry.time?.secondsSince1970,
                 let candidates = failedByKey[RequestKey(url: uri, range: nil)]
             else { continue }
-            // The nearest failed request not already claimed by another row.
+            // The nearest failed request not already claimed by another row. Candidates are in
+            // time order: start at the window's beginning (binary search) and read a bounded
+            // number, so many rows for one URL cannot make this quadratic.
             var best: (index: Int, distance: Double)?
-            for c in candidates where !taken.contains(c) {
+            let from = t - (requestMatchWindow + 1.5)
+            var lo = 0
+            var hi = candidates.count
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                if (entries[candidates[mid]].0.time?.secondsSince1970 ?? -.infinity) < from { lo = mid + 1 } else { hi = mid }
+            }
+            var scanned = 0
+            for c in candidates[lo...] {
+                scanned += 1
+                if scanned > Self.maxMatchCandidates { break }
+                if taken.contains(c) { continue }
                 guard let tc = entries[c].0.time?.secondsSince1970 else { continue }
+                if tc - t > requestMatchWindow + 1.5 { break }
                 let d = abs(tc - t)
                 if d <= requestMatchWindow + 1.5, d < (best?.distance ?? .infinity) { best = (c, d) }
             }
@@ -170,12 +184,18 @@ public struct Correlator: Sendable {
     /// The earliest candidate within the window. Candidates are in time order, so the scan starts
     /// from the newest and stops at the first one older than the window (no quadratic rescans of
     /// URLs requested thousands of times).
+    /// How many earlier views of the same request key one request is compared with, at most.
+    static let maxMatchCandidates = 64
+
     static func recentMatch(
         _ candidates: [Int], time t: Double, window: Double, in out: [TimelineEntry], accepts: (Int) -> Bool
     ) -> Int? {
         var best: Int?
         var k = candidates.count - 1
-        while k >= 0 {
+        // The most recent `maxMatchCandidates` only: thousands of requests for one URL at one
+        // instant (a hostile dump) must not make every request rescan all the earlier ones.
+        let stop = max(0, candidates.count - maxMatchCandidates)
+        while k >= stop {
             let i = candidates[k]
             let ti = out[i].time?.secondsSince1970 ?? -.infinity
             if t - ti > window { break }

@@ -97,31 +97,28 @@ struct Sessionizer {
             }
         }
         // 3. Neighbours in the same file (entries of one request path are logged together).
+        // The nearest assigned record before and after each one, from two linear passes (a walk
+        // per record was quadratic in a file where few records are assigned).
         for f in files.indices {
             let assigned = sessionOf[f]
-            for r in assigned.indices where assigned[r] == nil {
-                var before: Int?
-                var k = r - 1
-                while k >= 0 {
-                    if let s = assigned[k] {
-                        before = s
-                        break
+            var nearestBefore = [Int?](repeating: nil, count: assigned.count)
+            var last: Int?
+            for r in assigned.indices {
+                nearestBefore[r] = last
+                if let s = assigned[r] { last = s }
+            }
+            var next: Int?
+            for r in assigned.indices.reversed() {
+                if assigned[r] == nil {
+                    let before = nearestBefore[r]
+                    let after = next
+                    if let b = before, after == nil || after == b {
+                        sessionOf[f][r] = b
+                    } else if before == nil, let a = after {
+                        sessionOf[f][r] = a
                     }
-                    k -= 1
-                }
-                var after: Int?
-                k = r + 1
-                while k < assigned.count {
-                    if let s = assigned[k] {
-                        after = s
-                        break
-                    }
-                    k += 1
-                }
-                if let b = before, after == nil || after == b {
-                    sessionOf[f][r] = b
-                } else if before == nil, let a = after {
-                    sessionOf[f][r] = a
+                } else {
+                    next = assigned[r]
                 }
             }
         }
