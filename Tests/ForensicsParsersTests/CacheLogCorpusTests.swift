@@ -121,4 +121,19 @@ import Testing
         #expect(events.map(\.kind) == [.acceptRequest, .serverStop])
         #expect(events.first?.url == "https://a.example.com/" + String(repeating: "x", count: 100 - 28))
     }
+
+    /// One entry followed by many huge continuation lines keeps a bounded amount of text, says
+    /// so, and the next entry is read.
+    @Test func aHugeEntryIsBoundedWithADiagnostic() throws {
+        var parser = CacheLogParser(file: "k.log")
+        parser.maxEntryBytes = 1000
+        let line = String(repeating: "y", count: 300)
+        let log = "2026-11-21 10:00:00 +0000  KTVHCDownload           :   0x1, Complete\n"
+            + Array(repeating: line, count: 10).joined(separator: "\n")
+            + "\n2026-11-21 10:00:01 +0000  KTVHCHTTPServer         :   0x2, Start server success\n"
+        var reader = LineReader(MemoryByteSource(Array(log.utf8)), maxLineLength: 1 << 20)
+        let result = try parser.parse(lines: &reader)
+        #expect(result.records.compactMap(\.proxyEvent).map(\.kind) == [.downloadComplete, .serverStart])
+        #expect(result.diagnostics.contains { $0.location.line == 1 && $0.message.contains("7 continuation lines not kept") })
+    }
 }

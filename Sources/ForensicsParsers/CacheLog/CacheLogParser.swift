@@ -8,6 +8,9 @@ public struct CacheLogParser {
     public let file: String
     /// The most continuation lines kept for one entry; more are counted and dropped with a diagnostic.
     public let maxEntryLines: Int
+    /// The most bytes of continuation text kept for one entry (a dump of many 8 MiB lines must
+    /// not hold gigabytes); more lines are counted and dropped with a diagnostic.
+    public var maxEntryBytes = 16 << 20
 
     /// How many entries feed the version clues at most.
     static let entriesToObserve = 2000
@@ -28,6 +31,12 @@ public struct CacheLogParser {
         var rendering = false
         func flush(_ entry: CacheLogEntry?, into result: inout ParseResult) {
             guard let entry else { return }
+            if entry.droppedLines > 0 {
+                result.diagnostics.append(
+                    Diagnostic(
+                        SourceLocation(file: file, line: entry.line), .warning,
+                        "entry too long: \(entry.droppedLines) continuation line\(entry.droppedLines == 1 ? "" : "s") not kept"))
+            }
             // Joined once: the classifier and the version clues both read the whole message.
             let full = entry.fullText
             let classified = CacheLogClassifier.classify(entry, fullText: full)
@@ -67,6 +76,7 @@ public struct CacheLogParser {
         }
         let file = file
         let maxEntryLines = maxEntryLines
+        let maxEntryBytes = maxEntryBytes
         try reader.forEachLine { bytes, number, truncated in
             if truncated {
                 // First lines and continuation lines (a dumped header or body) alike.
@@ -89,7 +99,8 @@ public struct CacheLogParser {
             }
             if var entry = current {
                 current = nil
-                if entry.continuation.count < maxEntryLines {
+                if entry.continuation.count < maxEntryLines, entry.continuationBytes + bytes.count <= maxEntryBytes {
+                    entry.continuationBytes += bytes.count
                     entry.continuation.append(String(decoding: bytes, as: UTF8.self))
                 } else {
                     entry.droppedLines += 1
@@ -124,6 +135,7 @@ struct CacheLogEntry {
     var body: String
     var continuation: [String] = []
     var droppedLines = 0
+    var continuationBytes = 0
     var orphan = false
 
     /// The whole message: body and continuation lines joined.
