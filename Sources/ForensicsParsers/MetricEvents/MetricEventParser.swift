@@ -127,7 +127,7 @@ public struct MetricEventParser {
         let scan = JSONDocumentScanner.scan(doc, arrayPaths: [[], ["events"]])
         mapper.defaultSessionID = scan.topLevelStrings["sessionID"]
         for element in scan.elements {
-            doc.withUnsafeBufferPointer {
+            _ = doc.withUnsafeBufferPointer {
                 mapper.mapLine(UnsafeBufferPointer(rebasing: $0[element.range]), line: element.line + lineOffset, into: &result)
             }
         }
