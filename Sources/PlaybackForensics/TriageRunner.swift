@@ -14,6 +14,8 @@ public struct TriageRunner: Sendable {
     public var analyzer: Analyzer
     public var jobs: Int
     public var redactor: Redactor
+    /// What each bundle's report is narrowed to (sessions, time window, minimum severity).
+    public var narrowing = ReportNarrowing()
 
     public init(analyzer: Analyzer, jobs: Int, redactor: Redactor = Redactor()) {
         self.analyzer = analyzer
@@ -90,6 +92,7 @@ public struct TriageRunner: Sendable {
         let markdown = MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version)
         let json = JSONReporter(redactor: redactor, toolVersion: ToolInfo.version)
         let analyzer = self.analyzer
+        let narrowing = self.narrowing
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, names.count))) { _ in
             while let i = results.next() {
                 let name = names[i]
@@ -97,7 +100,7 @@ public struct TriageRunner: Sendable {
                 let safe = files[i]
                 var summary: BundleSummary
                 do {
-                    let report = try analyzer.analyze(path: path)
+                    let report = narrowing.apply(try analyzer.analyze(path: path))
                     if report.inputs.allSatisfy({ $0.records == 0 }) {
                         // Nothing playback-related: a stray file beside the bundles (a README) is
                         // skipped; a folder or archive without a log is unreadable, and named.

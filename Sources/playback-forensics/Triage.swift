@@ -31,13 +31,16 @@ struct Triage: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    @OptionGroup var narrow: NarrowingOptions
+
     func run() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         let rules = try ruleEngine(config: config)
         let analyzer = Analyzer(ingestor: try input.ingestor(), rules: rules)
-        let runner = TriageRunner(
+        var runner = TriageRunner(
             analyzer: analyzer, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             redactor: Redactor(enabled: !noRedact))
+        runner.narrowing = try narrow.narrowing()
         let showProgress = Output.stderrIsTerminal
         let summary: TriageSummary
         do {

@@ -41,4 +41,18 @@ import Testing
         #expect(r.stdout.contains("* severity: error"))
         #expect(r.stdout.contains("\"slow-seconds\":0.8"))
     }
+
+    @Test func triageNarrowsEachBundle() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-narrow-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLIRunner.repository.appendingPathComponent("SampleLogs/three-sessions.tar.gz"), to: input.appendingPathComponent("three.tar.gz"))
+        let out = root.appendingPathComponent("out")
+        let r = try CLIRunner.run(["triage", input.path, "--output", out.path, "--session", "2222"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let index = try String(contentsOf: out.appendingPathComponent("index.md"), encoding: .utf8)
+        #expect(index.contains("1 bundle · 1 session · 0 unreadable"))
+    }
 }
