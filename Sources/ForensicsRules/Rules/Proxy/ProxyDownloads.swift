@@ -17,11 +17,14 @@ enum ProxyDownloads {
         /// The data request pointer the download was made for (`request : <KTVHCDataRequest: 0x…>`).
         var request: String?
         var received: Int64?
+        /// Timeline indices of its entries, ascending (entries are met in timeline order).
         var indices: [Int]
 
         mutating func receive(atLeast bytes: Int64, at i: Int) {
             received = max(received ?? 0, bytes)
-            if !indices.contains(i) { indices.append(i) }
+            // Ascending: only the last can be `i` again. (`contains` here made a download of
+            // 100,000 chunks quadratic: 8.9 s for one 200,000-line log.)
+            if indices.last != i { indices.append(i) }
         }
     }
 
