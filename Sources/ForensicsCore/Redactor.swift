@@ -68,9 +68,14 @@ public struct Redactor: Sendable {
     func redactEncodedQueryParameters(_ text: String) -> String {
         guard Self.containsBytes(text, "%3D") || Self.containsBytes(text, "%3d") else { return text }
         let chars = Array(text.unicodeScalars)
-        func isEscape(_ i: Int, _ hex: String) -> Bool {
+        // `%XY`, X and Y compared with the letters of `hex` (upper case) in any case.
+        func isEscape(_ i: Int, _ hex: StaticString) -> Bool {
             guard i + 2 < chars.count, chars[i] == "%" else { return false }
-            return String(String.UnicodeScalarView(chars[(i + 1)...(i + 2)])).uppercased() == hex
+            let h = hex.utf8Start
+            func same(_ c: Unicode.Scalar, _ expected: UInt8) -> Bool {
+                c.value == UInt32(expected) || (expected >= 0x41 && expected <= 0x5A && c.value == UInt32(expected | 0x20))
+            }
+            return same(chars[i + 1], h[0]) && same(chars[i + 2], h[1])
         }
         var out = String.UnicodeScalarView()
         var i = 0

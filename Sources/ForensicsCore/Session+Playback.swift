@@ -246,18 +246,20 @@ extension Session {
         return nil
     }
 
-    /// The variant playing just before the entry at `index`: scans back to the last successful
-    /// switch or likely-to-keep-up that names one.
-    public func variant(before index: Int) -> Variant? {
-        var k = min(index, entries.count) - 1
-        while k >= 0 {
-            if let p = entries[k].record.playerEvent {
-                if p.kind == .variantSwitch, p.didSucceed != false, let v = p.toVariant { return v }
-                if p.kind == .likelyToKeepUp || p.kind == .initialLikelyToKeepUp, let v = p.variant { return v }
-            }
-            k -= 1
+    /// The variant playing just before each entry (by timeline index): the last successful switch
+    /// or likely-to-keep-up that names one. One pass for the whole session — a walk back per
+    /// entry asked for was quadratic with thousands of stalls.
+    public func variantsBefore() -> [Variant?] {
+        var out: [Variant?] = []
+        out.reserveCapacity(entries.count)
+        var current: Variant?
+        for e in entries {
+            out.append(current)
+            guard let p = e.record.playerEvent else { continue }
+            if p.kind == .variantSwitch, p.didSucceed != false, let v = p.toVariant { current = v }
+            if p.kind == .likelyToKeepUp || p.kind == .initialLikelyToKeepUp, let v = p.variant { current = v }
         }
-        return nil
+        return out
     }
 }
 

@@ -19,7 +19,7 @@ extension Session {
             if let status { return "HTTP \(status)" }
             if let error {
                 // A code-only report (`failure, -192701`) of the library's own errors names the library.
-                let library = error.code.map { (-192799 ... -192700).contains($0) } ?? false
+                let library = error.code.map(ProxyEvent.libraryErrorCodes.contains) ?? false
                 let domain = error.domain ?? (library ? "KTVHTTPCache error" : "error")
                 return "\(domain) \(error.code.map(String.init) ?? "")".trimmingCharacters(in: " ")
             }
@@ -91,10 +91,13 @@ extension Session.ProxyOriginFailure {
 }
 
 extension ProxyEvent {
+    /// KTVHTTPCache's own error codes (-192700 …, meaning by version).
+    public static let libraryErrorCodes = -192799 ... -192700
+
     /// A reader's failure carrying one of the library's own response errors (1.0.x logs only this:
     /// `record error : Error Domain=KTVHCErrorDomainResponseUnavailable Code=-192700`).
     public var isLibraryErrorOfReader: Bool {
         guard kind == .readerFailed, let code = error?.code else { return false }
-        return (-192799 ... -192700).contains(code)
+        return Self.libraryErrorCodes.contains(code)
     }
 }

@@ -256,6 +256,7 @@ public struct MarkdownReporter: Sendable {
                 if kept.count < Self.chartRequests * 4 { kept.insert(i) }
             }
         }
+        let essential = kept.count
         // Then the start (startup), then the neighbours of what is kept (the lead-up to an
         // incident); the healthy middle of a long session is what gets left out.
         for i in all.prefix(12) where kept.count < Self.chartRequests { kept.insert(i) }
@@ -314,9 +315,8 @@ public struct MarkdownReporter: Sendable {
         if !marks.isEmpty { out += ["    section Findings"] + marks }
         out += ["```", ""]
         if requests.count < all.count {
-            let relied = all.filter { kept.contains($0) && (s.entries[$0].record.request?.failed == true || reliedOn.contains(s.entries[$0].location)) }.count
             out.append(
-                "Requests drawn: \(requests.count) of \(all.count) — every failed request and every one a finding relies on (\(relied)), the first ones and their neighbours; the healthy rest is left out. `playback-forensics timeline` lists them all.")
+                "Requests drawn: \(requests.count) of \(all.count) — every failed request and every one a finding relies on (\(essential)), the first ones and their neighbours; the healthy rest is left out. `playback-forensics timeline` lists them all.")
             out.append("")
         }
         return out

@@ -31,3 +31,17 @@ import Testing
         #expect(!Redactor.mayNameSecretHeader("segment request https://cdn.example.com/v/s1.m4s → 404 in 0.045 s"))
     }
 }
+
+/// Query parameters percent-encoded inside another URL (a caching proxy's URL), in either case.
+@Suite struct RedactorEncodedQueryTests {
+    @Test(arguments: [
+        ("http://localhost:1/https%3A%2F%2Fcdn%2Ecom%2Fa%3Ftoken%3DSECRET/KTVHTTPCachePlaceHolder/x", "%3Ftoken%3DREDACTED/"),
+        ("http://localhost:1/request?url=https%3a%2f%2fcdn.com%2fa%3fx%3d1%26sig%3dSECRET%26y%3d2", "%26sig%3dREDACTED%26y%3d2"),
+        ("http://localhost:1/request?url=https%3A%2F%2Fcdn.com%2Fa%3Fpage%3D2", "%3Fpage%3D2"),
+    ])
+    func encodedParametersAreRedacted(text: String, expected: String) {
+        let out = Redactor().redact(text)
+        #expect(out.contains(expected), "\(out)")
+        #expect(!out.contains("SECRET"))
+    }
+}

@@ -19,7 +19,7 @@ import Testing
         let session = try #require(report.sessions.first)
         #expect(session.session.kpis.stallCount == 8000)
         let stalls = session.findings.filter { $0.ruleID == "stall" }
-        #expect(stalls.count == StallRuleLimits.maxStallFindings + 1)
+        #expect(stalls.count == StallRule.maxStallFindings + 1)
         let rest = try #require(stalls.first { $0.title.hasPrefix("7900 more stalls") }, "\(stalls.map(\.title).suffix(3))")
         #expect(rest.details["stall_count"] == .integer(7900))
     }
@@ -31,7 +31,7 @@ import Testing
         lines.append(#"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:05:00.000Z","sessionID":"S","rate":0,"previousRate":1}"#)
         let report = Analyzer().analyze(files: [("inflight.jsonl", Array((lines.joined(separator: "\n") + "\n").utf8))])
         let stall = try #require(report.sessions.first?.findings.first { $0.ruleID == "stall" })
-        #expect(stall.evidence.count <= 3 + 2 * StallRuleLimits.maxWindowEntries)
+        #expect(stall.evidence.count <= 3 + 2 * StallRule.maxWindowEntries)
     }
 }
 

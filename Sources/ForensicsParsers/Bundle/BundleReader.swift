@@ -68,7 +68,8 @@ public struct BundleReader {
             // lstat alone: `attributesOfItem` also reads extended attributes, a system call per
             // entry that triage paid thousands of times.
             var info = stat()
-            let isLink = lstat(full, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+            let listed = lstat(full, &info) == 0
+            let isLink = listed && (info.st_mode & S_IFMT) == S_IFLNK
             var target = full
             if isLink {
                 let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
@@ -78,12 +79,13 @@ public struct BundleReader {
                 }
                 target = resolved
             }
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir) else {
+            // One stat tells what the entry is: the lstat above for a plain entry, the link's target
+            // otherwise.
+            guard listed, !isLink || stat(target, &info) == 0 else {
                 diagnostics.append(Diagnostic(location, .warning, "broken link or unreadable entry: skipped"))
                 continue
             }
-            if isDir.boolValue {
+            if (info.st_mode & S_IFMT) == S_IFDIR {
                 let canonical = URL(fileURLWithPath: target).resolvingSymlinksInPath().path
                 guard visited.insert(canonical).inserted else {
                     diagnostics.append(Diagnostic(location, .warning, "directory loop: skipped"))
@@ -93,7 +95,7 @@ public struct BundleReader {
                          count: &count, diagnostics: &diagnostics, visit: visit)
                 continue
             }
-            if let kind = Self.specialFileKind(target) {
+            if let kind = Self.specialFileKind(mode: info.st_mode) {
                 diagnostics.append(Diagnostic(location, .warning, "\(kind), not a regular file: skipped"))
                 continue
             }
@@ -237,7 +239,11 @@ public struct BundleReader {
     static func specialFileKind(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
+        return specialFileKind(mode: info.st_mode)
+    }
+
+    static func specialFileKind(mode: mode_t) -> String? {
+        switch mode & S_IFMT {
         case S_IFREG, S_IFDIR: return nil
         case S_IFIFO: return "a FIFO"
         case S_IFSOCK: return "a socket"

@@ -261,19 +261,11 @@ enum CacheLogClassifier {
             }
             guard field == index else { return nil }
             while i < b.count, b[i] == 32 { i += 1 }
-            var value: Int64 = 0
-            var digits = 0
-            while i < b.count, b[i] >= 48, b[i] <= 57 {
-                let (m, o1) = value.multipliedReportingOverflow(by: 10)
-                let (a, o2) = m.addingReportingOverflow(Int64(b[i] - 48))
-                guard !o1, !o2 else { return nil }
-                value = a
-                digits += 1
-                i += 1
-            }
-            while i < b.count, b[i] == 32 { i += 1 }
-            guard digits > 0, i == b.count || b[i] == UInt8(ascii: ",") else { return nil }
-            return value
+            var end = i
+            while end < b.count, b[end] != UInt8(ascii: ",") { end += 1 }
+            while end > i, b[end - 1] == 32 { end -= 1 }
+            guard end > i else { return nil }
+            return DecimalScanner.int64(UnsafeBufferPointer(rebasing: b[i..<end]))
         }
     }
 

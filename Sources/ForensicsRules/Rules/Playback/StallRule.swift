@@ -133,19 +133,7 @@ public struct StallRule: Rule {
         let stalls = session.stalls
         // Computed once for every stall (each looks up its window in it).
         let failures = stalls.isEmpty ? [] : session.failures
-        // The variant playing before each entry, in one pass (a per-stall walk back was quadratic).
-        var variantBefore: [Double?] = []
-        if !stalls.isEmpty {
-            variantBefore.reserveCapacity(session.entries.count)
-            var current: Double?
-            for e in session.entries {
-                variantBefore.append(current)
-                if let p = e.record.playerEvent {
-                    if p.kind == .variantSwitch, p.didSucceed != false, let v = p.toVariant?.bandwidth { current = v }
-                    if p.kind == .likelyToKeepUp || p.kind == .initialLikelyToKeepUp, let v = p.variant?.bandwidth { current = v }
-                }
-            }
-        }
+        let variantBefore = stalls.isEmpty ? [] : session.variantsBefore()
         for (n, stall) in stalls.enumerated() {
             // Past `maxStallFindings`, the rest are one finding: a session with thousands of
             // stalls (often a broken dump) must not make thousands of findings and causes.
@@ -169,7 +157,9 @@ public struct StallRule: Rule {
                 "look_back_seconds": .number(options.lookBackSeconds),
             ]
             if stall.fromAccessLog { details["stall_count"] = .integer(stall.reportedCount) }
-            if variantBefore.indices.contains(stall.index), let v = variantBefore[stall.index] { details["variant_bandwidth"] = .number(v) }
+            if variantBefore.indices.contains(stall.index), let v = variantBefore[stall.index]?.bandwidth {
+                details["variant_bandwidth"] = .number(v)
+            }
             var explanation = chosen?.why ?? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
             if candidates.count > 1, let c = chosen {
                 let others = candidates.dropFirst()
@@ -207,7 +197,7 @@ public struct StallRule: Rule {
     }
 
     /// The most stalls of one session that get a finding each.
-    static let maxStallFindings = 100
+    public static let maxStallFindings = 100
 
     /// One finding for the stalls past `maxStallFindings`: how many, and how long in all.
     static func remainder(_ rest: [Session.Stall], in session: Session, rule: StallRule) -> Finding {
@@ -235,7 +225,7 @@ public struct StallRule: Rule {
 
     /// `failures` is `session.failures`, in timeline order.
     /// The most timeline entries a stall's look-back (and its in-flight search) reads.
-    static let maxWindowEntries = 1000
+    public static let maxWindowEntries = 1000
 
     func causes(for stall: Session.Stall, in session: Session, failures: [Session.Failure]) -> [CauseEvidence] {
         var from = stall.start + -options.lookBackSeconds
@@ -386,8 +376,3 @@ public struct StallRule: Rule {
     }
 }
 
-/// The stall rule's work bounds, for the documentation and the tests.
-public enum StallRuleLimits {
-    public static var maxStallFindings: Int { StallRule.maxStallFindings }
-    public static var maxWindowEntries: Int { StallRule.maxWindowEntries }
-}

@@ -136,6 +136,8 @@ public struct ProxyUnreachableRule: Rule {
         var pinged = false
         var stopped = false
         var requestsArrived = false
+        // The proxy itself was down or restarted (as opposed to dropping connections it had).
+        var serverIncident = false
         for item in session.proxyEntries {
             switch item.value.kind {
             case .serverStart:
@@ -143,6 +145,7 @@ public struct ProxyUnreachableRule: Rule {
                 if starts > 1, !stopped {
                     evidence.append(item.index)
                     reasons.append(pinged ? "the server was restarted after a foreground ping found it dead" : "the server was started again mid-session")
+                    serverIncident = true
                 } else if stopped {
                     context.append(item.index)
                 }
@@ -153,9 +156,11 @@ public struct ProxyUnreachableRule: Rule {
             case .serverPingFailed:
                 evidence.append(item.index)
                 reasons.append("the server's health ping failed")
+                serverIncident = true
             case .serverStartFailed, .serverRestartFailed:
                 evidence.append(item.index)
                 reasons.append("the server failed to (re)start" + (item.value.error.map { ": \($0.shortText)" } ?? ""))
+                serverIncident = true
             case .serverRestart:
                 if stopped {
                     // 2.x: stopped in the background, restarted in the foreground — by design, an
@@ -164,6 +169,7 @@ public struct ProxyUnreachableRule: Rule {
                 } else {
                     evidence.append(item.index)
                     reasons.append("the server was restarted")
+                    serverIncident = true
                 }
             case .serverStop:
                 stopped = true
@@ -195,7 +201,7 @@ public struct ProxyUnreachableRule: Rule {
         let indices = Array(Set(evidence)).sorted()
         guard let first = indices.first, let last = indices.last else { return [] }
         let unique = reasons.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        let onlyDropped = playerFailures > 0 && dropped == playerFailures && unique.allSatisfy { !$0.hasPrefix("the server") || $0.hasPrefix("the server had been") }
+        let onlyDropped = playerFailures > 0 && dropped == playerFailures && !serverIncident
         let headline = onlyDropped ? "Local caching proxy dropped the player's connections" : "Local caching proxy unreachable"
         return [
             finding(
