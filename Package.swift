@@ -55,6 +55,7 @@ let package = Package(
             name: "playback-forensics-fuzz",
             dependencies: ["ForensicsParsers", "ForensicsCore", "ForensicsReports", "PlaybackForensics"]
         ),
+        .testTarget(name: "ForensicsCoreTests", dependencies: ["ForensicsCore"]),
         .testTarget(
             name: "ForensicsParsersTests",
             dependencies: [

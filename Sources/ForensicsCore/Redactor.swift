@@ -1,209 +1,369 @@
-import Foundation
-
-/// Removes secrets from log-derived text before it goes into a report: signed-URL query
-/// parameters (`token`, `sig`, `signature`, `key`, `auth`, `Policy`, `Key-Pair-Id`, `X-Amz-*`,
-/// …), JWT-shaped values, `skd://` key identifiers and `Authorization`/`Cookie` header values.
+/// Removes secrets from log-derived text: signed-URL parameters wherever a URL carries them
+/// (query, path, matrix `;name=`, fragment, percent-encoded inside a proxy URL), credentials in
+/// `scheme://user:password@host`, JWT-shaped values, `skd://` key identifiers, Kaltura `/ks/…`
+/// path segments, and the values of secret headers (`Authorization`, `Cookie`, `Set-Cookie`,
+/// `x-auth-token`, `x-api-key`, …) written as `Name: value`, `Name : value`, `"name": "value"` or
+/// `"Name" = "value";`.
+///
+/// Why one byte scanner: the pipeline redacts every record right after parsing (see `redact(_:)`
+/// on `Record`), so the common case — a text with nothing to redact — must cost one pass over its
+/// bytes and no allocation. A secret is found at its separator (`=`, `:`, `@`, `%3D`), by reading
+/// the name just before it; the value after it is replaced by `REDACTED`.
 /// Reports are pasted into tickets and shared with partners; a customer's credentials must not be.
 public struct Redactor: Sendable {
     public var enabled: Bool
     public static let placeholder = "REDACTED"
 
-    /// Query parameter names (lower-cased) whose values are secrets.
+    public init(enabled: Bool = true) { self.enabled = enabled }
+
+    public func redact(_ text: String) -> String {
+        guard enabled, !text.isEmpty else { return text }
+        var copy = text  // withUTF8 needs a var; a native string is not copied
+        return copy.withUTF8 { bytes -> String in
+            var scanner = RedactionScanner(bytes)
+            scanner.scan()
+            guard !scanner.edits.isEmpty else { return text }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var at = 0
+            for edit in scanner.edits {
+                out.append(contentsOf: bytes[at..<edit.lowerBound])
+                out.append(contentsOf: Self.placeholder.utf8)
+                at = edit.upperBound
+            }
+            out.append(contentsOf: bytes[at...])
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// Query, path, cookie or fragment parameter names (lower-cased, percent-decoded) whose values
+    /// are secrets.
     static let secretParameters: Set<String> = [
         "token", "sig", "signature", "key", "auth", "policy", "key-pair-id", "hdnts", "hdnea", "access_token",
-        "api_key", "apikey", "jwt", "password", "secret", "session", "st", "expires_signature", "credential",
+        "api_key", "apikey", "jwt", "password", "passwd", "pwd", "secret", "session", "st", "expires_signature",
+        "credential", "code", "id_token", "refresh_token",
         // CDN and platform signing: Aliyun `auth_key`, Tencent `sign`, Kaltura `ks`, Wowza, HMACs, OAuth.
         "auth_key", "sign", "ks", "wowzatokenhash", "hmac", "client_secret",
     ]
 
-    public init(enabled: Bool = true) { self.enabled = enabled }
+    /// Whether a parameter name (raw bytes, possibly percent-encoded) names a secret.
+    static func isSecretParameter(_ raw: ArraySlice<UInt8>) -> Bool {
+        guard let name = decodedLowercasedName(raw) else { return false }
+        return secretParameters.contains(name) || name.hasPrefix("x-amz-") || name.hasPrefix("cloudfront-")
+            || name.hasSuffix("token") || name.hasSuffix("signature") || name.hasSuffix("secret")
+            || name.hasSuffix("password") || name.hasSuffix("sessionid") || name.hasSuffix("sessid")
+            || name.hasSuffix("key-pair-id") || name.hasSuffix("api_key") || name.hasSuffix("api-key")
+            || name.hasSuffix("apikey")
+    }
 
-    public func redact(_ text: String) -> String {
-        guard enabled else { return text }
-        var s = redactQueryParameters(text)
-        s = redactEncodedQueryParameters(s)
-        s = redactSKD(s)
-        s = redactJWTs(s)
-        s = redactHeaders(s)
+    /// Header names that are never query parameters.
+    static let headerOnlyNames: Set<String> = ["cookie", "set-cookie", "authorization", "proxy-authorization"]
+
+    /// Whether a header name names a credential. `X-Playback-Session-Id` is deliberately not one:
+    /// it is the identifier sessions are correlated by, not a secret.
+    static func isSecretHeader(_ raw: ArraySlice<UInt8>) -> Bool {
+        guard let name = decodedLowercasedName(raw) else { return false }
+        return name == "cookie" || name == "set-cookie" || name.contains("authorization") || name.hasSuffix("-auth")
+            || name.hasPrefix("x-auth") || name.contains("token") || name.contains("secret") || name.contains("password")
+            || name.contains("api-key") || name.contains("apikey") || name.contains("api_key")
+            || name.hasSuffix("signature") || name.hasPrefix("x-amz-security")
+    }
+
+    /// The name percent-decoded and ASCII lower-cased; nil when it is too long to be a name.
+    static func decodedLowercasedName(_ raw: ArraySlice<UInt8>) -> String? {
+        guard !raw.isEmpty, raw.count <= 64 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = raw.startIndex
+        while i < raw.endIndex {
+            var c = raw[i]
+            if c == UInt8(ascii: "%"), i + 2 < raw.endIndex, let h = hexValue(raw[i + 1]), let l = hexValue(raw[i + 2]) {
+                c = h << 4 | l
+                i += 3
+            } else {
+                i += 1
+            }
+            out.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c - 0x30
+        case 0x41...0x46: return c - 0x41 + 10
+        case 0x61...0x66: return c - 0x61 + 10
+        default: return nil
+        }
+    }
+}
+
+/// One pass over a text's bytes collecting the byte ranges to replace, in order and disjoint.
+struct RedactionScanner {
+    let b: UnsafeBufferPointer<UInt8>
+    var edits: [Range<Int>] = []
+    /// Inside a URL's query (after `?`, up to white space or a quote): values end at `&`, not `/`.
+    var inQuery = false
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { b = bytes }
+
+    static let placeholder = Array(Redactor.placeholder.utf8)
+
+    mutating func scan() {
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            var next = i + 1
+            switch c {
+            case UInt8(ascii: "?"): inQuery = true
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""),
+                UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"):
+                inQuery = false
+            case UInt8(ascii: "="): next = equals(at: i)
+            case UInt8(ascii: ":"): next = colon(at: i)
+            case UInt8(ascii: "@"): userInfo(at: i)
+            case UInt8(ascii: "%"): next = encodedEquals(at: i)
+            case UInt8(ascii: "e"): next = jwt(at: i)
+            case UInt8(ascii: "s"), UInt8(ascii: "S"): next = skd(at: i)
+            case UInt8(ascii: "/"): next = kalturaSession(at: i)
+            default: break
+            }
+            i = max(next, i + 1)
+        }
+    }
+
+    // MARK: - Byte classes
+
+    static func isNameByte(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "-")
+            || c == UInt8(ascii: "_") || c == UInt8(ascii: ".") || c == UInt8(ascii: "%")
+    }
+
+    static func isSpace(_ c: UInt8) -> Bool { c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") }
+
+    static func endsLine(_ c: UInt8) -> Bool { c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") }
+
+    /// Ends a parameter value: separators, white space, quotes, markup and JSON escapes; in a
+    /// path (outside a query) also the next path segment or matrix parameter.
+    func endsValue(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "&"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
+            UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "#"),
+            UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "\\"), UInt8(ascii: "|"), UInt8(ascii: ")"),
+            UInt8(ascii: "]"), UInt8(ascii: "}"):
+            return true
+        case UInt8(ascii: "/"), UInt8(ascii: "?"): return !inQuery
+        default: return false
+        }
+    }
+
+    /// The start of the name that ends just before `end` (name bytes only; the Kelvin sign, which
+    /// case-insensitive matching reads as `k`, counts as one).
+    func nameStart(before end: Int) -> Int {
+        var s = end
+        while s > 0 {
+            if Self.isNameByte(b[s - 1]) {
+                s -= 1
+            } else if s >= 3, b[s - 1] == 0xAA, b[s - 2] == 0x84, b[s - 3] == 0xE2 {
+                s -= 3
+            } else {
+                break
+            }
+            if end - s > 256 { break }
+        }
         return s
     }
 
-    static func isSecretName(_ name: Substring) -> Bool {
-        let lower = name.lowercased()
-        return secretParameters.contains(lower) || lower.hasPrefix("x-amz-") || lower.hasSuffix("token")
-            || lower.hasSuffix("signature")
-    }
-
-    func redactQueryParameters(_ text: String) -> String {
-        // Parameters are read only inside a query, after a `?`.
-        guard text.utf8.contains(UInt8(ascii: "?")), text.utf8.contains(UInt8(ascii: "=")) else { return text }
-        var out = ""
-        var i = text.startIndex
-        var inQuery = false
-        while i < text.endIndex {
-            let c = text[i]
-            if c == "?" { inQuery = true }
-            if c == " " || c == "\n" || c == "\"" || c == "<" || c == ">" { inQuery = false }
-            out.append(c)
-            i = text.index(after: i)
-            guard inQuery, c == "?" || c == "&" || c == ";" else { continue }
-            // Read NAME=VALUE after the separator.
-            guard let eq = text[i...].firstIndex(where: { $0 == "=" || $0 == "&" || $0 == " " || $0 == "#" }),
-                text[eq] == "="
-            else { continue }
-            let name = text[i..<eq]
-            guard Self.isSecretName(name) else { continue }
-            let valueStart = text.index(after: eq)
-            let valueEnd = text[valueStart...].firstIndex(where: { "& \n\"#<>".contains($0) }) ?? text.endIndex
-            out += name + "=" + Self.placeholder
-            i = valueEnd
-        }
-        return out
-    }
-
-    /// Query parameters of a URL carried percent-encoded inside another URL — a caching proxy's
-    /// URL holds the origin URL as `…%3Ftoken%3DSECRET…` (KTVHTTPCache 3.x path, 1.x/2.x `url=`):
-    /// `%3F`/`%26` open a parameter, `%3D` ends its name, and the value runs to the next `%26`,
-    /// `%23`, `/`, `&` or delimiter.
-    func redactEncodedQueryParameters(_ text: String) -> String {
-        guard Self.containsBytes(text, "%3D") || Self.containsBytes(text, "%3d") else { return text }
-        let chars = Array(text.unicodeScalars)
-        // `%XY`, X and Y compared with the letters of `hex` (upper case) in any case.
-        func isEscape(_ i: Int, _ hex: StaticString) -> Bool {
-            guard i + 2 < chars.count, chars[i] == "%" else { return false }
-            let h = hex.utf8Start
-            func same(_ c: Unicode.Scalar, _ expected: UInt8) -> Bool {
-                c.value == UInt32(expected) || (expected >= 0x41 && expected <= 0x5A && c.value == UInt32(expected | 0x20))
-            }
-            return same(chars[i + 1], h[0]) && same(chars[i + 2], h[1])
-        }
-        var out = String.UnicodeScalarView()
-        var i = 0
-        while i < chars.count {
-            guard isEscape(i, "3F") || isEscape(i, "26") else {
-                out.append(chars[i])
-                i += 1
-                continue
-            }
-            out.append(contentsOf: chars[i...(i + 2)])
-            i += 3
-            // NAME up to %3D (a name holds no delimiter).
-            var j = i
-            while j < chars.count, !isEscape(j, "3D"), !" \n\"<>&/?#%".unicodeScalars.contains(chars[j]) { j += 1 }
-            guard isEscape(j, "3D"), j > i else { continue }
-            let name = String(String.UnicodeScalarView(chars[i..<j]))
-            out.append(contentsOf: chars[i..<(j + 3)])
-            i = j + 3
-            guard Self.isSecretName(Substring(name)) else { continue }
-            var k = i
-            while k < chars.count, !isEscape(k, "26"), !isEscape(k, "23"), !" \n\"<>&/#".unicodeScalars.contains(chars[k]) { k += 1 }
-            out.append(contentsOf: Self.placeholder.unicodeScalars)
-            i = k
-        }
-        return String(out)
-    }
-
-    func redactSKD(_ text: String) -> String {
-        guard Self.containsBytes(text, "skd://") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let r = rest.range(of: "skd://") {
-            out += rest[..<r.upperBound] + Self.placeholder
-            rest = rest[r.upperBound...].drop(while: { !" \n\"'<>,;)]}".contains($0) })
-        }
-        return out + rest
-    }
-
-    func redactJWTs(_ text: String) -> String {
-        guard Self.containsBytes(text, "eyJ") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let r = rest.range(of: "eyJ") {
-            out += rest[..<r.lowerBound]
-            let token = rest[r.lowerBound...].prefix(while: { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
-            if token.split(separator: ".", omittingEmptySubsequences: false).count >= 3, token.count >= 20 {
-                out += Self.placeholder
+    func name(_ range: Range<Int>) -> ArraySlice<UInt8> {
+        var bytes: [UInt8] = []
+        var i = range.lowerBound
+        while i < range.upperBound {
+            if i + 2 < range.upperBound, b[i] == 0xE2, b[i + 1] == 0x84, b[i + 2] == 0xAA {
+                bytes.append(UInt8(ascii: "k"))
+                i += 3
             } else {
-                out += token
-            }
-            rest = rest[token.endIndex...]
-        }
-        return out + rest
-    }
-
-    /// Every header name below contains one of these, in any letter case.
-    static let headerNameCores: [[UInt8]] = ["authorization", "cookie", "x-api-key"].map { Array($0.utf8) }
-
-    /// True when the text may name a secret header: one of the name cores appears in the text
-    /// once letter case is folded. ASCII letters are folded byte by byte. Of all non-ASCII
-    /// characters only the Kelvin sign (U+212A, bytes E2 84 AA) lower-cases to a letter of the
-    /// cores (`k`), and Foundation's case-insensitive search matches it, so it is read as `k`
-    /// and redaction cannot be evaded with it. (İ lower-cases to `i` plus a combining dot, which
-    /// cannot complete a match; ß, ſ and ligatures fold to letters the cores do not use.)
-    static func mayNameSecretHeader(_ text: String) -> Bool {
-        var folded: [UInt8] = []
-        folded.reserveCapacity(text.utf8.count)
-        var text = text  // withUTF8 needs a var; a native string is not copied
-        text.withUTF8 { b in
-            var i = 0
-            while i < b.count {
-                let c = b[i]
-                if c == 0xE2, i + 2 < b.count, b[i + 1] == 0x84, b[i + 2] == 0xAA {
-                    folded.append(UInt8(ascii: "k"))
-                    i += 3
-                    continue
-                }
-                folded.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+                bytes.append(b[i])
                 i += 1
             }
         }
-        return headerNameCores.contains { core in
-            guard folded.count >= core.count else { return false }
-            for start in 0...(folded.count - core.count) where folded[start] == core[0] {
-                if core.indices.allSatisfy({ folded[start + $0] == core[$0] }) { return true }
-            }
-            return false
-        }
+        return bytes[...]
     }
 
-    /// Whether the text holds this ASCII byte sequence (for the cheap tests that let most texts
-    /// skip a redaction pass). Pass literals of two characters or more: a one-character
-    /// `StaticString` may be stored as a scalar, without UTF-8 bytes.
-    static func containsBytes(_ text: String, _ needle: StaticString) -> Bool {
-        let m = needle.utf8CodeUnitCount
-        var text = text
-        return text.withUTF8 { b in
-            guard b.count >= m else { return false }
-            let n = UnsafeBufferPointer(start: needle.utf8Start, count: m)
-            for start in 0...(b.count - m) where b[start] == n[0] {
-                if (1..<m).allSatisfy({ b[start + $0] == n[$0] }) { return true }
-            }
-            return false
-        }
+    func isPlaceholder(_ range: Range<Int>) -> Bool {
+        range.count == Self.placeholder.count && zip(b[range], Self.placeholder).allSatisfy { $0 == $1 }
     }
 
-    func redactHeaders(_ text: String) -> String {
-        // Twenty-five case-insensitive Foundation searches per text were over half of triage's
-        // time; almost no report text names one of these headers.
-        guard Self.mayNameSecretHeader(text) else { return text }
-        var out = text
-        for name in ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization", "X-Api-Key"] {
-            for sep in [": ", " = ", "\":\"", "=", ":"] {
-                let needle = name + sep
-                var searchFrom = out.startIndex
-                while let r = out.range(of: needle, options: .caseInsensitive, range: searchFrom..<out.endIndex) {
-                    let valueStart = out[r.upperBound...].firstIndex(where: { $0 != " " }) ?? out.endIndex
-                    let valueEnd = out[valueStart...].firstIndex(where: { "\n;\"".contains($0) }) ?? out.endIndex
-                    if out[valueStart..<valueEnd] == Substring(Self.placeholder) || valueStart == valueEnd {
-                        searchFrom = valueEnd
-                        continue
-                    }
-                    let startOffset = out.distance(from: out.startIndex, to: valueStart)
-                    out.replaceSubrange(valueStart..<valueEnd, with: Self.placeholder)
-                    searchFrom = out.index(out.startIndex, offsetBy: startOffset + Self.placeholder.count)
-                }
-            }
+    /// Records a replacement unless it is empty or already the placeholder; returns where to go on.
+    mutating func replace(_ range: Range<Int>) -> Int {
+        guard !range.isEmpty, !isPlaceholder(range) else { return range.upperBound }
+        let lower = max(range.lowerBound, edits.last?.upperBound ?? 0)
+        if lower < range.upperBound { edits.append(lower..<range.upperBound) }
+        return range.upperBound
+    }
+
+    // MARK: - Forms
+
+    /// `name=value` (query, path, cookie, fragment) or a header written `Name = value` /
+    /// `"Name" = "value";` (Foundation's dictionary description).
+    mutating func equals(at i: Int) -> Int {
+        guard let header = headerName(before: i) else { return i + 1 }
+        // `Name = value` or `"Name" = …` is a header; `name=value` is a parameter unless the name
+        // can only be a header (`set-cookie=…` in a dictionary description).
+        let spaced = header.quoted || header.name.upperBound < i
+        let n = name(header.name)
+        if Redactor.isSecretHeader(n), spaced || Redactor.headerOnlyNames.contains(Redactor.decodedLowercasedName(n) ?? "") {
+            return headerValue(after: i, toEndOfLine: false)
         }
-        return out
+        guard !spaced, Redactor.isSecretParameter(n) else { return i + 1 }
+        var e = i + 1
+        while e < b.count, !endsValue(b[e]) { e += 1 }
+        return replace((i + 1)..<e)
+    }
+
+    /// `Name: value` and `"name": "value"` headers.
+    mutating func colon(at i: Int) -> Int {
+        guard let header = headerName(before: i), Redactor.isSecretHeader(name(header.name)) else { return i + 1 }
+        return headerValue(after: i, toEndOfLine: true)
+    }
+
+    /// A header name before a separator at `i`: spaces, a closing quote (maybe JSON-escaped) and the
+    /// name are skipped back over.
+    func headerName(before i: Int) -> (name: Range<Int>, quoted: Bool)? {
+        var e = i
+        while e > 0, Self.isSpace(b[e - 1]) { e -= 1 }
+        var quoted = false
+        if e > 0, b[e - 1] == UInt8(ascii: "\"") {
+            quoted = true
+            e -= 1
+            if e > 0, b[e - 1] == UInt8(ascii: "\\") { e -= 1 }
+        }
+        let s = nameStart(before: e)
+        guard s < e else { return nil }
+        return (s..<e, quoted)
+    }
+
+    /// A header's value: quoted (to the closing quote) or bare (to the end of the line for `:`,
+    /// to `;` or the end of the line for Foundation's `=` form).
+    mutating func headerValue(after i: Int, toEndOfLine: Bool) -> Int {
+        var s = i + 1
+        while s < b.count, Self.isSpace(b[s]) { s += 1 }
+        if s < b.count, b[s] == UInt8(ascii: "\\"), s + 1 < b.count, b[s + 1] == UInt8(ascii: "\"") { s += 1 }
+        if s < b.count, b[s] == UInt8(ascii: "\"") {
+            s += 1
+            var e = s
+            while e < b.count, b[e] != UInt8(ascii: "\""), b[e] != UInt8(ascii: "\\"), !Self.endsLine(b[e]) { e += 1 }
+            return replace(s..<e)
+        }
+        var e = s
+        while e < b.count, !Self.endsLine(b[e]), toEndOfLine || b[e] != UInt8(ascii: ";") { e += 1 }
+        // A value that a report cell or JSON string closes stays inside it.
+        while e > s, b[e - 1] == UInt8(ascii: "\"") || Self.isSpace(b[e - 1]) { e -= 1 }
+        return replace(s..<e)
+    }
+
+    /// `scheme://user:password@host`: everything between `://` and `@` is a credential.
+    mutating func userInfo(at i: Int) {
+        var s = i
+        while s > 0, i - s < 1024 {
+            let c = b[s - 1]
+            if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") || c == UInt8(ascii: "@")
+                || c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "<")
+            {
+                break
+            }
+            s -= 1
+        }
+        guard s >= 3, s < i, b[s - 1] == UInt8(ascii: "/"), b[s - 2] == UInt8(ascii: "/"), b[s - 3] == UInt8(ascii: ":")
+        else { return }
+        _ = replace(s..<i)
+    }
+
+    /// `%3D` ending a parameter name that `%3F`, `%26`, `%23` or `%3B` opened: a URL carried
+    /// percent-encoded inside another (a caching proxy's URL holds the origin URL so). The value
+    /// runs to the next encoded separator or a delimiter.
+    mutating func encodedEquals(at i: Int) -> Int {
+        guard isEscape(i, 0x33, 0x44) else { return i + 1 }  // %3D
+        // Back over the name to the escape that opened it.
+        var s = i
+        while s > 0, i - s < 256, b[s - 1] != UInt8(ascii: "%"), Self.isNameByte(b[s - 1]) { s -= 1 }
+        guard s >= 1, b[s - 1] == UInt8(ascii: "%") else { return i + 3 }
+        let opener = s - 1
+        guard isEscape(opener, 0x33, 0x46) || isEscape(opener, 0x32, 0x36) || isEscape(opener, 0x32, 0x33)
+            || isEscape(opener, 0x33, 0x42)
+        else { return i + 3 }
+        let nameStart = opener + 3
+        guard nameStart < i, Redactor.isSecretParameter(Array(b[nameStart..<i])[...])
+        else { return i + 3 }
+        var e = i + 3
+        while e < b.count, !isEscape(e, 0x32, 0x36), !isEscape(e, 0x32, 0x33), !isEscape(e, 0x33, 0x42) {
+            let c = b[e]
+            if c == UInt8(ascii: "&") || c == UInt8(ascii: "/") || c == UInt8(ascii: "#") || c == UInt8(ascii: "?")
+                || c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") || c == UInt8(ascii: "\"")
+                || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") || c == UInt8(ascii: "\\")
+            {
+                break
+            }
+            e += 1
+        }
+        return replace((i + 3)..<e)
+    }
+
+    /// `%XY` at `i`, with X and Y the upper-case hex digits given (either letter case matches).
+    func isEscape(_ i: Int, _ x: UInt8, _ y: UInt8) -> Bool {
+        guard i + 2 < b.count, b[i] == UInt8(ascii: "%") else { return false }
+        return (b[i + 1] | 0x20) == (x | 0x20) && (b[i + 2] | 0x20) == (y | 0x20)
+    }
+
+    static func isTokenByte(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "-")
+            || c == UInt8(ascii: "_") || c == UInt8(ascii: ".")
+    }
+
+    /// A JWT: `eyJ…` with three dot-separated parts, 20 bytes or more.
+    mutating func jwt(at i: Int) -> Int {
+        guard i + 2 < b.count, b[i + 1] == UInt8(ascii: "y"), b[i + 2] == UInt8(ascii: "J") else { return i + 1 }
+        if i > 0, Self.isTokenByte(b[i - 1]) { return i + 1 }
+        var e = i
+        var dots = 0
+        while e < b.count, Self.isTokenByte(b[e]) {
+            if b[e] == UInt8(ascii: ".") { dots += 1 }
+            e += 1
+        }
+        guard dots >= 2, e - i >= 20 else { return e }
+        return replace(i..<e)
+    }
+
+    /// A FairPlay key identifier: everything after `skd://` up to a delimiter.
+    mutating func skd(at i: Int) -> Int {
+        let pattern: [UInt8] = Array("skd://".utf8)
+        guard i + pattern.count <= b.count else { return i + 1 }
+        for k in 0..<pattern.count where (b[i + k] | 0x20) != pattern[k] && b[i + k] != pattern[k] { return i + 1 }
+        let s = i + pattern.count
+        var e = s
+        while e < b.count {
+            let c = b[e]
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") || c == UInt8(ascii: "\"")
+                || c == UInt8(ascii: "'") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") || c == UInt8(ascii: ",")
+                || c == UInt8(ascii: ";") || c == UInt8(ascii: ")") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}")
+                || c == UInt8(ascii: "\\")
+            {
+                break
+            }
+            e += 1
+        }
+        return replace(s..<e)
+    }
+
+    /// Kaltura's session in the path: `/ks/<session>/`.
+    mutating func kalturaSession(at i: Int) -> Int {
+        guard i + 4 < b.count, (b[i + 1] | 0x20) == UInt8(ascii: "k"), (b[i + 2] | 0x20) == UInt8(ascii: "s"),
+            b[i + 3] == UInt8(ascii: "/")
+        else { return i + 1 }
+        let s = i + 4
+        var e = s
+        while e < b.count, Self.isTokenByte(b[e]) || b[e] == UInt8(ascii: "%") || b[e] == UInt8(ascii: "=") { e += 1 }
+        guard e > s else { return i + 1 }
+        _ = replace(s..<e)
+        return e
     }
 }

@@ -37,8 +37,7 @@ public struct Analyzer: Sendable {
     func assemble(bundle: String, outcomes: [Ingestor.Outcome], bundleDiagnostics: [Diagnostic]) -> AnalysisReport {
         var inputs: [AnalysisReport.Input] = []
         var sources: [SourceFile] = []
-        var diagnostics = bundleDiagnostics
-        var playlists: [Playlist] = []
+        var diagnostics = bundleDiagnostics.map(ingestor.redactor.redact)
         for outcome in outcomes.sorted(by: { $0.path < $1.path }) {
             var fileDiagnostics = outcome.diagnostics + (outcome.result?.diagnostics ?? [])
             let count = fileDiagnostics.count
@@ -56,7 +55,6 @@ public struct Analyzer: Sendable {
                     diagnostics: count, producer: outcome.result?.producer))
             if let result = outcome.result {
                 sources.append(SourceFile(path: result.file, format: result.format, records: result.records, clock: result.clock))
-                playlists.append(contentsOf: result.playlists)
             }
         }
         let correlation = Correlator().correlate(sources)
@@ -66,7 +64,7 @@ public struct Analyzer: Sendable {
         }
         diagnostics.sort { $0.location < $1.location }
         return AnalysisReport(
-            bundle: bundle, inputs: inputs, sessions: sessions, diagnostics: diagnostics,
+            bundle: ingestor.redactor.redact(bundle), inputs: inputs, sessions: sessions, diagnostics: diagnostics,
             unassignedRecords: correlation.unassigned.count)
     }
 }

@@ -31,7 +31,7 @@ struct Analyze: ParsableCommand {
     @OptionGroup var narrow: NarrowingOptions
 
     func run() throws {
-        let ingestor = try input.ingestor()
+        let ingestor = try input.ingestor(redact: !noRedact)
         let rules = try ruleEngine(config: config)
         let narrowing = try narrow.narrowing()
         let whole: AnalysisReport

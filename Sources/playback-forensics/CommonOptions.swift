@@ -22,7 +22,8 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: "Largest archive member read, e.g. 1G. Default: 2 GiB.")
     var maxMemberSize: ByteSize?
 
-    func ingestor() throws -> Ingestor {
+    /// The ingestor these options describe; `redact` is the command's `--no-redact` turned round.
+    func ingestor(redact: Bool) throws -> Ingestor {
         var limits = BundleLimits()
         if let v = maxDecompressedSize?.bytes {
             guard v > 0 else { throw ValidationError("--max-decompressed-size must be positive") }
@@ -56,6 +57,7 @@ struct InputOptions: ParsableArguments {
         }
         var ingestor = Ingestor(limits: limits, forcedFormat: format, timezoneOffset: offset)
         ingestor.timeZone = zone
+        ingestor.redactor = Redactor(enabled: redact)
         return ingestor
     }
 }

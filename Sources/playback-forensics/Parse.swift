@@ -20,7 +20,7 @@ struct Parse: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        let ingestor = try input.ingestor()
+        let ingestor = try input.ingestor(redact: !noRedact)
         var bundleDiagnostics: [Diagnostic] = []
         var outcomes: [Ingestor.Outcome] = []
         do {

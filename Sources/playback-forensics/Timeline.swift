@@ -23,7 +23,7 @@ struct Timeline: ParsableCommand {
     func run() throws {
         let analysis: AnalysisReport
         do {
-            analysis = try Analyzer(ingestor: try input.ingestor()).analyze(path: path)
+            analysis = try Analyzer(ingestor: try input.ingestor(redact: !noRedact)).analyze(path: path)
         } catch let e as ValidationError {
             throw e
         } catch {

@@ -36,7 +36,7 @@ struct Triage: ParsableCommand {
     func run() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         let rules = try ruleEngine(config: config)
-        let analyzer = Analyzer(ingestor: try input.ingestor(), rules: rules)
+        let analyzer = Analyzer(ingestor: try input.ingestor(redact: !noRedact), rules: rules)
         var runner = TriageRunner(
             analyzer: analyzer, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             redactor: Redactor(enabled: !noRedact))

@@ -12,6 +12,8 @@ public struct Ingestor: Sendable {
     public var timezoneOffset: Int?
     /// A named device zone (`--timezone Europe/Berlin`), applied with daylight saving per row.
     public var timeZone: TimeZone?
+    /// The redaction stage, run on every outcome before it leaves the ingestor (on by default).
+    public var redactor = Redactor()
 
     public init(limits: BundleLimits = BundleLimits(), forcedFormat: InputFormat? = nil, timezoneOffset: Int? = nil) {
         self.limits = limits
@@ -27,7 +29,12 @@ public struct Ingestor: Sendable {
         public var diagnostics: [Diagnostic]
     }
 
+    /// Reads, parses and redacts one member.
     public func ingest(_ member: BundleMember) -> Outcome {
+        redactor.redact(read(member))
+    }
+
+    func read(_ member: BundleMember) -> Outcome {
         var diagnostics: [Diagnostic] = []
         let location = SourceLocation(file: member.path, line: 0)
         do {
@@ -111,5 +118,29 @@ public struct Ingestor: Sendable {
                 Diagnostic(SourceLocation(file: path, line: reader.linesRead + 1), .error, "\(error)"))
         }
         return result
+    }
+}
+
+extension Redactor {
+    /// The redaction stage for one member's outcome: its name (a saved `index.m3u8?token=…`),
+    /// every record and every diagnostic.
+    public func redact(_ outcome: Ingestor.Outcome) -> Ingestor.Outcome {
+        guard enabled else { return outcome }
+        var out = outcome
+        out.path = redact(outcome.path)
+        out.diagnostics = outcome.diagnostics.map(redact)
+        if var result = outcome.result {
+            let file = redact(result.file)
+            result.file = file
+            result.records = result.records.map { record in
+                var r = redact(record)
+                r.location.file = file
+                return r
+            }
+            result.diagnostics = result.diagnostics.map(redact)
+            result.producer = result.producer.map(redact)
+            out.result = result
+        }
+        return out
     }
 }

@@ -1,0 +1,122 @@
+/// Redaction as a pipeline stage: every text a record carries — URLs, headers, messages, error
+/// descriptions, console lines, the file name in its location — is redacted once, right after
+/// parsing, so that everything downstream (correlation, rules, every report, `parse`, `timeline`,
+/// triage, JSON) only ever holds the redacted form and is safe by construction.
+///
+/// Why before correlation: the same secret redacts to the same text in every source, so a
+/// request seen by the proxy and by the player still matches; and no writer can forget a field.
+extension Redactor {
+    /// The record's texts; its location's file name is the caller's (one name serves a file's
+    /// records, see `Ingestor`).
+    public func redact(_ record: Record) -> Record {
+        guard enabled else { return record }
+        var r = record
+        r.sessionID = r.sessionID.map(redact)
+        switch r.payload {
+        case .request(let m): r.payload = .request(redact(m))
+        case .player(let e): r.payload = .player(redact(e))
+        case .error(let e): r.payload = .error(redact(e))
+        case .summary(var s):
+            s.error = s.error.map(redact)
+            r.payload = .summary(s)
+        case .accessLog(var a):
+            a.uri = a.uri.map(redact)
+            a.serverAddress = a.serverAddress.map(redact)
+            a.playbackType = a.playbackType.map(redact)
+            a.fields = redact(fields: a.fields)
+            r.payload = .accessLog(a)
+        case .errorLog(let e, let uri): r.payload = .errorLog(redact(e), uri: uri.map(redact))
+        case .proxy(let p): r.payload = .proxy(redact(p))
+        case .console(var c):
+            c.text = redact(c.text)
+            c.process = c.process.map(redact)
+            c.error = c.error.map(redact)
+            r.payload = .console(c)
+        case .playlist(var p):
+            p.url = p.url.map(redact)
+            p.variants = p.variants.map(redact)
+            p.segmentURIs = p.segmentURIs.map(redact)
+            r.payload = .playlist(p)
+        case .unknown(let t): r.payload = .unknown(redact(t))
+        }
+        return r
+    }
+
+    public func redact(_ d: Diagnostic) -> Diagnostic {
+        guard enabled else { return d }
+        var out = d
+        out.location.file = redact(d.location.file)
+        out.message = redact(d.message)
+        return out
+    }
+
+    public func redact(_ e: ErrorInfo) -> ErrorInfo {
+        var out = e
+        out.domain = e.domain.map(redact)
+        out.description = e.description.map(redact)
+        return out
+    }
+
+    public func redact(_ v: Variant) -> Variant {
+        var out = v
+        out.url = v.url.map(redact)
+        return out
+    }
+
+    func redact(_ m: MediaRequest) -> MediaRequest {
+        var out = m
+        out.url = redact(m.url)
+        out.playlistURL = m.playlistURL.map(redact)
+        out.serverAddress = m.serverAddress.map(redact)
+        out.error = m.error.map(redact)
+        out.requestHeaders = redact(headers: m.requestHeaders)
+        out.responseHeaders = redact(headers: m.responseHeaders)
+        return out
+    }
+
+    func redact(_ e: PlayerEvent) -> PlayerEvent {
+        var out = e
+        out.variant = e.variant.map(redact)
+        out.fromVariant = e.fromVariant.map(redact)
+        out.toVariant = e.toVariant.map(redact)
+        out.detail = e.detail.map(redact)
+        return out
+    }
+
+    func redact(_ p: ProxyEvent) -> ProxyEvent {
+        var out = p
+        out.url = p.url.map(redact)
+        out.requestURL = p.requestURL.map(redact)
+        out.message = redact(p.message)
+        out.references = p.references.map(redact)
+        out.headers = redact(headers: p.headers)
+        out.error = p.error.map(redact)
+        return out
+    }
+
+    /// Header values by name: a secret header's value goes whole, whatever it looks like; any
+    /// other value is redacted as text (a `Location` may carry a signed URL).
+    public func redact(headers: [String: String]) -> [String: String] {
+        guard enabled, !headers.isEmpty else { return headers }
+        var out = headers
+        for (name, value) in headers {
+            if Self.isSecretHeader(Array(name.utf8)[...]) {
+                out[name] = Self.placeholder
+            } else {
+                let redacted = redact(value)
+                if redacted != value { out[name] = redacted }
+            }
+        }
+        return out
+    }
+
+    /// Access-log columns by name: the same rule as headers (a column may be a header's value).
+    func redact(fields: [String: String]) -> [String: String] {
+        var out = fields
+        for (name, value) in fields {
+            let redacted = redact(value)
+            if redacted != value { out[name] = redacted }
+        }
+        return out
+    }
+}
