@@ -17,7 +17,7 @@ public struct AccessLogEntry: Hashable, Sendable, Codable {
     public var playbackType: String?
     public var downloadOverdue: Int?
     /// Every column as written, by field name, so nothing is lost (unknown columns included).
-    public var fields: [String: String]
+    public var fields: AccessLogFields
     /// Which dump of the log the row comes from: apps save the cumulative log several times per
     /// session, so the same row appears once per dump (see `Correlator`'s folding).
     public var dump: Dump?
@@ -37,11 +37,67 @@ public struct AccessLogEntry: Hashable, Sendable, Codable {
     /// What identifies the row across dumps: the same event keeps its URI, its start date (or
     /// `- -`) and its server address… but cumulative counters grow, and may even drop
     /// (FB22519249), between dumps.
-    public var identity: String {
-        [fields["uri"], fields["date"], fields["time"], fields["cs-guid"]].map { $0 ?? "-" }.joined(separator: " ")
+    public var identity: Identity {
+        Identity(uri: fields["uri"], date: fields["date"], time: fields["time"], session: fields["cs-guid"])
     }
 
-    public init(fields: [String: String]) {
+    public struct Identity: Hashable, Sendable {
+        public var uri, date, time, session: String?
+    }
+
+    public init(fields: AccessLogFields) {
         self.fields = fields
+    }
+}
+
+/// A row's columns by name. The names are the block's `#Fields` list, shared by every row of the
+/// block (copy on write), and each row keeps only its values: a dictionary per row was the
+/// largest part of an access log in memory (about 1 KiB a row).
+public struct AccessLogFields: Hashable, Sendable, Codable {
+    public private(set) var names: [String]
+    /// One value per name; nil where the row wrote `-`.
+    public private(set) var values: [String?]
+
+    public init(names: [String], values: [String?]) {
+        self.names = names
+        self.values = values
+    }
+
+    public init(_ dictionary: [String: String] = [:]) {
+        let sorted = dictionary.sorted { $0.key < $1.key }
+        names = sorted.map(\.key)
+        values = sorted.map(\.value)
+    }
+
+    public subscript(name: String) -> String? {
+        get {
+            guard let i = names.firstIndex(of: name) else { return nil }
+            return values[i]
+        }
+        set {
+            if let i = names.firstIndex(of: name) {
+                values[i] = newValue
+            } else if let newValue {
+                names.append(name)
+                values.append(newValue)
+            }
+        }
+    }
+
+    /// The columns that have a value, in the order written.
+    public var present: [(name: String, value: String)] {
+        zip(names, values).compactMap { name, value in value.map { (name, $0) } }
+    }
+
+    /// Every value passed through `transform`, names kept; storage is copied only when a value
+    /// changes.
+    public func mapValues(_ transform: (String) -> String) -> AccessLogFields {
+        var out = self
+        for (i, value) in values.enumerated() {
+            guard let value else { continue }
+            let changed = transform(value)
+            if changed != value { out.values[i] = changed }
+        }
+        return out
     }
 }

@@ -1,8 +1,10 @@
 /// One fact read from one input: when (source clock), where from (file:line), which session it
 /// claims (if any), and what it says.
 public struct Record: Sendable {
-    /// Boxed (`indirect`) so that records stay pointer-sized when timelines are sorted and copied.
-    public enum Payload: Sendable {
+    /// Boxed (`indirect`): a record is copied into the source list, the timeline and each session;
+    /// inline, every copy moved the largest payload's bytes (a media request's), boxed it is one
+    /// reference. Measured on 200,000 access-log rows: see Documentation/Architecture.md.
+    public indirect enum Payload: Sendable {
         case request(MediaRequest)
         case player(PlayerEvent)
         case error(ErrorInfo)

@@ -110,13 +110,8 @@ extension Redactor {
         return out
     }
 
-    /// Access-log columns by name: the same rule as headers (a column may be a header's value).
-    func redact(fields: [String: String]) -> [String: String] {
-        var out = fields
-        for (name, value) in fields {
-            let redacted = redact(value)
-            if redacted != value { out[name] = redacted }
-        }
-        return out
+    /// Access-log columns: every value redacted as text.
+    func redact(fields: AccessLogFields) -> AccessLogFields {
+        fields.mapValues(redact)
     }
 }

@@ -38,39 +38,47 @@ public struct Redactor: Sendable {
 
     /// Query, path, cookie or fragment parameter names (lower-cased, percent-decoded) whose values
     /// are secrets.
-    static let secretParameters: Set<String> = [
+    static let secretParameters: Set<[UInt8]> = Set([
         "token", "sig", "signature", "key", "auth", "policy", "key-pair-id", "hdnts", "hdnea", "access_token",
         "api_key", "apikey", "jwt", "password", "passwd", "pwd", "secret", "session", "st", "expires_signature",
         "credential", "code", "id_token", "refresh_token",
         // CDN and platform signing: Aliyun `auth_key`, Tencent `sign`, Kaltura `ks`, Wowza, HMACs, OAuth.
         "auth_key", "sign", "ks", "wowzatokenhash", "hmac", "client_secret",
-    ]
+    ].map { Array($0.utf8) })
+
+    static let secretParameterSuffixes: [[UInt8]] = [
+        "token", "signature", "secret", "password", "sessionid", "sessid", "key-pair-id", "api_key", "api-key", "apikey",
+    ].map { Array($0.utf8) }
 
     /// Whether a parameter name (raw bytes, possibly percent-encoded) names a secret.
     static func isSecretParameter(_ raw: ArraySlice<UInt8>) -> Bool {
-        guard let name = decodedLowercasedName(raw) else { return false }
-        return secretParameters.contains(name) || name.hasPrefix("x-amz-") || name.hasPrefix("cloudfront-")
-            || name.hasSuffix("token") || name.hasSuffix("signature") || name.hasSuffix("secret")
-            || name.hasSuffix("password") || name.hasSuffix("sessionid") || name.hasSuffix("sessid")
-            || name.hasSuffix("key-pair-id") || name.hasSuffix("api_key") || name.hasSuffix("api-key")
-            || name.hasSuffix("apikey")
+        guard let first = raw.first, isLetter(first) || first == UInt8(ascii: "%") || first == UInt8(ascii: "_"),
+            let name = decodedLowercasedName(raw)
+        else { return false }
+        return secretParameters.contains(name) || name.starts(with: "x-amz-".utf8) || name.starts(with: "cloudfront-".utf8)
+            || secretParameterSuffixes.contains { name.hasSuffix($0) }
     }
 
     /// Header names that are never query parameters.
-    static let headerOnlyNames: Set<String> = ["cookie", "set-cookie", "authorization", "proxy-authorization"]
+    static let headerOnlyNames: Set<[UInt8]> = Set(["cookie", "set-cookie", "authorization", "proxy-authorization"].map { Array($0.utf8) })
+
+    static let secretHeaderParts: [[UInt8]] = [
+        "authorization", "token", "secret", "password", "api-key", "apikey", "api_key",
+    ].map { Array($0.utf8) }
 
     /// Whether a header name names a credential. `X-Playback-Session-Id` is deliberately not one:
     /// it is the identifier sessions are correlated by, not a secret.
     static func isSecretHeader(_ raw: ArraySlice<UInt8>) -> Bool {
-        guard let name = decodedLowercasedName(raw) else { return false }
-        return name == "cookie" || name == "set-cookie" || name.contains("authorization") || name.hasSuffix("-auth")
-            || name.hasPrefix("x-auth") || name.contains("token") || name.contains("secret") || name.contains("password")
-            || name.contains("api-key") || name.contains("apikey") || name.contains("api_key")
-            || name.hasSuffix("signature") || name.hasPrefix("x-amz-security")
+        guard let first = raw.first, isLetter(first), let name = decodedLowercasedName(raw) else { return false }
+        return headerOnlyNames.contains(name) || name.hasSuffix(Array("-auth".utf8)) || name.starts(with: "x-auth".utf8)
+            || name.hasSuffix(Array("signature".utf8)) || name.starts(with: "x-amz-security".utf8)
+            || secretHeaderParts.contains { name.containsBytes($0) }
     }
 
+    static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+
     /// The name percent-decoded and ASCII lower-cased; nil when it is too long to be a name.
-    static func decodedLowercasedName(_ raw: ArraySlice<UInt8>) -> String? {
+    static func decodedLowercasedName(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
         guard !raw.isEmpty, raw.count <= 64 else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
@@ -85,7 +93,7 @@ public struct Redactor: Sendable {
             }
             out.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     static func hexValue(_ c: UInt8) -> UInt8? {
@@ -211,7 +219,7 @@ struct RedactionScanner {
         // can only be a header (`set-cookie=…` in a dictionary description).
         let spaced = header.quoted || header.name.upperBound < i
         let n = name(header.name)
-        if Redactor.isSecretHeader(n), spaced || Redactor.headerOnlyNames.contains(Redactor.decodedLowercasedName(n) ?? "") {
+        if Redactor.isSecretHeader(n), spaced || Redactor.headerOnlyNames.contains(Redactor.decodedLowercasedName(n) ?? []) {
             return headerValue(after: i, toEndOfLine: false)
         }
         guard !spaced, Redactor.isSecretParameter(n) else { return i + 1 }
@@ -365,5 +373,19 @@ struct RedactionScanner {
         guard e > s else { return i + 1 }
         _ = replace(s..<e)
         return e
+    }
+}
+
+extension Array where Element == UInt8 {
+    func hasSuffix(_ suffix: [UInt8]) -> Bool {
+        count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
+    }
+
+    func containsBytes(_ needle: [UInt8]) -> Bool {
+        guard count >= needle.count, let first = needle.first else { return needle.isEmpty }
+        for start in 0...(count - needle.count) where self[start] == first {
+            if self[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
     }
 }

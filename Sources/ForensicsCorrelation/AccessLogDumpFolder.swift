@@ -37,7 +37,7 @@ enum AccessLogDumpFolder {
             return a.file != b.file ? a.file < b.file : a.block < b.block
         }
         struct RowKey: Hashable {
-            var identity: String
+            var identity: AccessLogEntry.Identity
             var occurrence: Int
         }
         var kept: [RowKey: Int] = [:]
@@ -45,7 +45,7 @@ enum AccessLogDumpFolder {
         var removed: Set<Int> = []
         var repeatedDumps: Set<DumpID> = []
         for dump in dumps {
-            var occurrences: [String: Int] = [:]
+            var occurrences: [AccessLogEntry.Identity: Int] = [:]
             for i in (rowsByDump[dump] ?? []).sorted(by: { entries[$0].0.location.line < entries[$1].0.location.line }) {
                 guard case .accessLog(let a) = entries[i].0.record.payload else { continue }
                 let identity = a.identity

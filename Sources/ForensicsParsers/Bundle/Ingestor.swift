@@ -124,18 +124,19 @@ public struct Ingestor: Sendable {
 extension Redactor {
     /// The redaction stage for one member's outcome: its name (a saved `index.m3u8?token=…`),
     /// every record and every diagnostic.
-    public func redact(_ outcome: Ingestor.Outcome) -> Ingestor.Outcome {
+    public func redact(_ outcome: consuming Ingestor.Outcome) -> Ingestor.Outcome {
         guard enabled else { return outcome }
         var out = outcome
-        out.path = redact(outcome.path)
-        out.diagnostics = outcome.diagnostics.map(redact)
-        if var result = outcome.result {
+        out.path = redact(out.path)
+        out.diagnostics = out.diagnostics.map(redact)
+        if var result = out.result {
+            out.result = nil  // the records are redacted in place, not copied
             let file = redact(result.file)
             result.file = file
-            result.records = result.records.map { record in
-                var r = redact(record)
+            for i in result.records.indices {
+                var r = redact(result.records[i])
                 r.location.file = file
-                return r
+                result.records[i] = r
             }
             result.diagnostics = result.diagnostics.map(redact)
             result.producer = result.producer.map(redact)
