@@ -32,6 +32,8 @@ public struct AnalysisReport: Sendable {
     public var sessions: [SessionResult]
     public var diagnostics: [Diagnostic]
     public var unassignedRecords: Int
+    /// Why the bundle was not read to the end (a bundle limit: records, bytes, time), or nil.
+    public var incomplete: String?
 
     public init(bundle: String, inputs: [Input], sessions: [SessionResult], diagnostics: [Diagnostic], unassignedRecords: Int) {
         self.bundle = bundle

@@ -19,17 +19,18 @@ public struct Analyzer: Sendable {
     /// Analyzes a bundle on disk (directory, archive, file, or `-` for stdin).
     public func analyze(path: String) throws -> AnalysisReport {
         var bundleDiagnostics: [Diagnostic] = []
-        var outcomes: [Ingestor.Outcome] = []
-        try BundleReader(limits: ingestor.limits).read(path: path, diagnostics: &bundleDiagnostics) { member in
-            outcomes.append(ingestor.ingest(member))
-        }
-        return assemble(bundle: path, outcomes: outcomes, bundleDiagnostics: bundleDiagnostics)
+        var incomplete: String?
+        let outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics, incomplete: &incomplete)
+        var report = assemble(bundle: path, outcomes: outcomes, bundleDiagnostics: bundleDiagnostics)
+        report.incomplete = incomplete
+        return report
     }
 
     /// Analyzes files given in memory (tests, rule examples).
     public func analyze(files: [(name: String, bytes: [UInt8])], bundle: String = "memory") -> AnalysisReport {
+        let budget = BundleBudget(limits: ingestor.limits)
         let outcomes = files.map { file in
-            ingestor.ingest(BundleMember(path: file.name, open: { MemoryByteSource(file.bytes) }))
+            ingestor.ingest(BundleMember(path: file.name, open: { MemoryByteSource(file.bytes) }), budget: budget)
         }
         return assemble(bundle: bundle, outcomes: outcomes, bundleDiagnostics: [])
     }

@@ -118,6 +118,13 @@ public struct TriageReporter: Sendable {
             for f in fails { out.append("| \(text.escape(f.host)) | \(text.escape(f.status)) | \(f.count) | \(f.sessions) |") }
         }
         out.append("")
+        let incomplete = t.bundles.filter { $0.incomplete != nil }
+        if !incomplete.isEmpty {
+            out.append("## Bundles read in part")
+            out.append("")
+            for b in incomplete { out.append("- \(text.escape(b.name)): \(text.escape(b.incomplete ?? ""))") }
+            out.append("")
+        }
         if !failed.isEmpty {
             out.append("## Unreadable bundles")
             out.append("")
@@ -138,6 +145,7 @@ public struct TriageReporter: Sendable {
                     ("name", .string(redactor.redact(b.name))), ("report", .string(b.error == nil ? "bundles/\(redactor.redact(b.file)).json" : "")),
                     ("error", .optional(b.error.map(redactor.redact))), ("sessions", .integer(b.sessions.count)),
                     ("input_problems", .integer(b.inputProblems)), ("skipped", .bool(b.skipped)),
+                    ("incomplete", .optional(b.incomplete)),
                 ])
             })),
             ("sessions_ranked", .array(rows.map { r in

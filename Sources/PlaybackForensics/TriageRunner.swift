@@ -209,6 +209,8 @@ public struct BundleSummary: Sendable {
     public var skipped = false
     public var sessions: [SessionLine] = []
     public var inputProblems = 0
+    /// Why the bundle was not read to the end (its time limit, a bundle limit), or nil.
+    public var incomplete: String?
 
     init(name: String, file: String, error: String) {
         self.name = name
@@ -220,6 +222,7 @@ public struct BundleSummary: Sendable {
         self.name = name
         self.file = file
         inputProblems = report.diagnostics.filter { $0.severity >= .error }.count
+        incomplete = report.incomplete
         sessions = report.sessions.map { r in
             let ordered = r.findings.sorted { $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1) }
             var counts: [String: [Severity: Int]] = [:]

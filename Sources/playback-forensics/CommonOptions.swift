@@ -22,6 +22,15 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: "Largest archive member read, e.g. 1G. Default: 2 GiB.")
     var maxMemberSize: ByteSize?
 
+    @Option(name: .long, help: "Most bytes read from one bundle after decompression, every member counted, e.g. 4G. Default: 1 GiB.")
+    var maxBundleSize: ByteSize?
+
+    @Option(name: .long, help: "Most records kept from one file; the rest of the file is not read. Default: 250000.")
+    var maxRecordsPerFile: Int?
+
+    @Option(name: .long, help: "Most records kept from one bundle; later files are not read. Default: 500000.")
+    var maxRecords: Int?
+
     /// The ingestor these options describe; `redact` is the command's `--no-redact` turned round.
     func ingestor(redact: Bool) throws -> Ingestor {
         var limits = BundleLimits()
@@ -36,6 +45,18 @@ struct InputOptions: ParsableArguments {
         if let v = maxMemberSize?.bytes {
             guard v > 0 else { throw ValidationError("--max-member-size must be positive") }
             limits.maxMemberSize = v
+        }
+        if let v = maxBundleSize?.bytes {
+            guard v > 0 else { throw ValidationError("--max-bundle-size must be positive") }
+            limits.maxBundleBytes = v
+        }
+        if let v = maxRecordsPerFile {
+            guard v > 0 else { throw ValidationError("--max-records-per-file must be positive") }
+            limits.maxRecordsPerFile = v
+        }
+        if let v = maxRecords {
+            guard v > 0 else { throw ValidationError("--max-records must be positive") }
+            limits.maxRecordsPerBundle = v
         }
         var format: InputFormat?
         if let id = logFormat {

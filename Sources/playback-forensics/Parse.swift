@@ -22,11 +22,9 @@ struct Parse: ParsableCommand {
     func run() throws {
         let ingestor = try input.ingestor(redact: !noRedact)
         var bundleDiagnostics: [Diagnostic] = []
-        var outcomes: [Ingestor.Outcome] = []
+        let outcomes: [Ingestor.Outcome]
         do {
-            try BundleReader(limits: ingestor.limits).read(path: path, diagnostics: &bundleDiagnostics) { member in
-                outcomes.append(ingestor.ingest(member))
-            }
+            outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics)
         } catch {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)

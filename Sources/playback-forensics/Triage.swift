@@ -29,6 +29,9 @@ struct Triage: ParsableCommand {
     @Flag(name: .long, help: "Replace an earlier triage's output in --output (a non-empty output directory is refused otherwise).")
     var force = false
 
+    @Option(name: .long, help: "Seconds one bundle may spend being read; a slower bundle is analyzed with what was read by then and listed as read in part. Default: 120.")
+    var bundleTimeLimit: Double = 120
+
     @OptionGroup var input: InputOptions
 
     @OptionGroup var narrow: NarrowingOptions
@@ -36,7 +39,10 @@ struct Triage: ParsableCommand {
     func run() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         let rules = try ruleEngine(config: config)
-        let analyzer = Analyzer(ingestor: try input.ingestor(redact: !noRedact), rules: rules)
+        guard bundleTimeLimit > 0, bundleTimeLimit <= 86_400 else { throw ValidationError("--bundle-time-limit must be between 0 and 86400 seconds") }
+        var ingestor = try input.ingestor(redact: !noRedact)
+        ingestor.limits.timeLimit = .milliseconds(Int(bundleTimeLimit * 1000))
+        let analyzer = Analyzer(ingestor: ingestor, rules: rules)
         var runner = TriageRunner(
             analyzer: analyzer, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             redactor: Redactor(enabled: !noRedact))

@@ -15,6 +15,9 @@ public struct ExtendedLogParser {
     /// included. Used instead of `timezoneOffset` when set.
     public var timeZone: TimeZone?
 
+    /// Most records read from the file (the bundle's budget decides).
+    public var maxRecords = Int.max
+
     public init(file: String, timezoneOffset: Int? = nil) {
         self.file = file
         self.timezoneOffset = timezoneOffset
@@ -31,11 +34,12 @@ public struct ExtendedLogParser {
         var dumpDate: Timestamp?
         var blockLine = 0
         while let line = try reader.next() {
+            if result.reachedRecordLimit(maxRecords, line: line.number) { break }
             let location = SourceLocation(file: file, line: line.number)
             let text = line.text
             if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             if line.truncated {
-                result.diagnostics.append(Diagnostic(location, .error, "line too long, cut and skipped"))
+                result.diagnose(Diagnostic(location, .error, "line too long, cut and skipped"))
                 continue
             }
             if text.hasPrefix("#") {
@@ -56,13 +60,13 @@ public struct ExtendedLogParser {
                 continue
             }
             guard let names = fields else {
-                result.diagnostics.append(Diagnostic(location, .error, "row before any #Fields directive"))
+                result.diagnose(Diagnostic(location, .error, "row before any #Fields directive"))
                 continue
             }
             let values = Self.tokenize(text)
             let isErrorRow = names.contains("status") || names.contains("comment")
             guard values.count == names.count else {
-                result.diagnostics.append(
+                result.diagnose(
                     Diagnostic(location, .error, "row has \(values.count) fields, #Fields names \(names.count)"))
                 continue
             }
@@ -78,7 +82,7 @@ public struct ExtendedLogParser {
                 // Keep whole seconds only: the fraction repeats the seconds.
                 let whole = t.split(separator: ".").first.map(String.init) ?? t
                 time = localToUTC(TimestampParser.parse("\(d) \(whole)", defaultOffsetSeconds: timezoneOffset ?? 0))
-                if time == nil { result.diagnostics.append(Diagnostic(location, .warning, "unreadable date/time '\(d) \(t)'")) }
+                if time == nil { result.diagnose(Diagnostic(location, .warning, "unreadable date/time '\(d) \(t)'")) }
             }
             let session = row["cs-guid"]
             if isErrorRow || format == .errorLog {
@@ -103,7 +107,7 @@ public struct ExtendedLogParser {
                 a.switchBitrate = fieldCheck.bitrate(row, "c-switch-bitrate")
                 a.droppedFrames = fieldCheck.count(row, "c-frames-dropped")
                 a.downloadOverdue = fieldCheck.count(row, "c-overdue")
-                result.diagnostics.append(contentsOf: fieldCheck.diagnostics)
+                result.diagnose(contentsOf: fieldCheck.diagnostics)
                 a.playbackType = row["s-playback-type"]
                 a.dump = AccessLogEntry.Dump(date: dumpDate, block: blockLine)
                 result.records.append(Record(time: time, location: location, format: .accessLog, sessionID: session, payload: .accessLog(a)))

@@ -46,6 +46,25 @@ public struct BundleReader {
         }
     }
 
+    /// Reads an archive found inside the bundle (spooled to `path`), naming its members under
+    /// `display` (`outer.zip/inner.tar.gz/member`).
+    public func read(
+        archive path: String, displayedAs display: String, diagnostics: inout [Diagnostic],
+        visit: (BundleMember) throws -> Void
+    ) throws {
+        try readFile(path: path, display: display, diagnostics: &diagnostics, visit: visit)
+    }
+
+    /// Whether bytes start an archive the reader expands (zip, tar).
+    public static func isArchive(_ prefix: [UInt8]) -> Bool {
+        if prefix.count >= 4, prefix[0] == 0x50, prefix[1] == 0x4B, prefix[2] == 0x03 || prefix[2] == 0x05,
+            prefix[3] == 0x04 || prefix[3] == 0x06
+        {
+            return true
+        }
+        return TarReader.looksLikeTar(Array(prefix.prefix(512)))
+    }
+
     private func walk(
         directory: String, display: String, root: String, depth: Int, visited: inout Set<String>, count: inout Int,
         diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
@@ -183,6 +202,16 @@ public struct BundleReader {
             return
         }
         var entries = listed.filter { !$0.isDirectory && !$0.isSymbolicLink && !Self.isPlatformClutter($0.name) }
+        let overlapping = Self.overlappingMembers(entries)
+        if !overlapping.isEmpty {
+            // A zip whose members share their compressed bytes (a "zip bomb" without recursion)
+            // declares terabytes from a few kilobytes: only the first member of each run is read.
+            diagnostics.append(
+                Diagnostic(
+                    SourceLocation(file: display, line: 0), .error,
+                    "\(overlapping.count) member\(overlapping.count == 1 ? "" : "s") overlap another member's data (a crafted archive): not read"))
+            entries = entries.enumerated().filter { !overlapping.contains($0.offset) }.map(\.element)
+        }
         if entries.count > limits.maxMembers {
             diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "more than \(limits.maxMembers) members: the rest is not read"))
             entries = Array(entries.prefix(limits.maxMembers))
@@ -196,6 +225,28 @@ public struct BundleReader {
             let limit = limits.maxMemberSize
             try visit(BundleMember(path: name, open: { try archive.source(for: entry, name: name, limit: limit) }))
         }
+    }
+
+    /// Indices of members whose local header lies inside the data of a member before it (by
+    /// offset): an honest archive stores each member's bytes once, one after the other. The end
+    /// of a member is at least its header (30 bytes) plus its compressed size.
+    static func overlappingMembers(_ entries: [ZipArchiveReader.Member]) -> Set<Int> {
+        let order = entries.indices.sorted { entries[$0].localHeaderOffset < entries[$1].localHeaderOffset }
+        var out: Set<Int> = []
+        var end: UInt64 = 0
+        var first = true
+        for i in order {
+            let m = entries[i]
+            if !first, m.localHeaderOffset < end {
+                out.insert(i)
+                continue
+            }
+            first = false
+            let (sum, overflow) = m.localHeaderOffset.addingReportingOverflow(30)
+            let (memberEnd, overflow2) = sum.addingReportingOverflow(m.compressedSize)
+            end = overflow || overflow2 ? UInt64.max : memberEnd
+        }
+        return out
     }
 
     /// Copies standard input to a new file only this user can read; refuses more than `limit` bytes.

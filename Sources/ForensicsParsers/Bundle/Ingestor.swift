@@ -27,14 +27,85 @@ public struct Ingestor: Sendable {
         public var format: InputFormat?
         public var result: ParseResult?
         public var diagnostics: [Diagnostic]
+        /// An archive inside the bundle, spooled to this private file to be expanded in turn.
+        var spooledArchive: String?
     }
 
-    /// Reads, parses and redacts one member.
-    public func ingest(_ member: BundleMember) -> Outcome {
-        redactor.redact(read(member))
+    /// Reads, parses and redacts one member. With a bundle's budget, the member keeps at most the
+    /// records and bytes the bundle has left, and is not read at all once the budget is spent.
+    public func ingest(_ member: BundleMember, budget: BundleBudget? = nil) -> Outcome {
+        if let budget, let reason = budget.exhausted {
+            let d = Diagnostic(SourceLocation(file: member.path, line: 0), .warning, "not read: \(reason)")
+            return redactor.redact(Outcome(path: member.path, format: nil, result: nil, diagnostics: [d]))
+        }
+        let outcome = read(member, budget: budget)
+        budget?.add(records: outcome.result?.records.count ?? 0)
+        return redactor.redact(outcome)
     }
 
-    func read(_ member: BundleMember) -> Outcome {
+    /// Reads every member of a bundle on disk (directory, archive, file, or `-` for stdin) within
+    /// one budget of the limits: the one read loop `analyze`, `timeline`, `parse` and triage share.
+    public func ingestBundle(path: String, diagnostics: inout [Diagnostic]) throws -> [Outcome] {
+        var incomplete: String?
+        return try ingestBundle(path: path, diagnostics: &diagnostics, incomplete: &incomplete)
+    }
+
+    /// The same, telling why the bundle was not read to the end (`incomplete`), when a bundle
+    /// limit stopped it.
+    public func ingestBundle(path: String, diagnostics: inout [Diagnostic], incomplete: inout String?) throws -> [Outcome] {
+        let budget = BundleBudget(limits: limits)
+        defer {
+            if let reason = budget.exhausted {
+                incomplete = reason
+                diagnostics.append(
+                    Diagnostic(SourceLocation(file: path == "-" ? "stdin" : path, line: 0), .error, "bundle not read to the end: \(reason)"))
+            }
+        }
+        var outcomes: [Outcome] = []
+        var nested: [Diagnostic] = []
+        try BundleReader(limits: limits).read(path: path, diagnostics: &diagnostics) { member in
+            ingestExpanding(member, budget: budget, depth: 1, into: &outcomes, diagnostics: &nested)
+        }
+        diagnostics.append(contentsOf: nested)
+        return outcomes
+    }
+
+    /// Ingests a member; an archive inside the bundle (a zip in a zip, a tar.gz in a folder's
+    /// zip) is expanded, its members named under it, to `maxArchiveDepth` levels.
+    func ingestExpanding(
+        _ member: BundleMember, budget: BundleBudget, depth: Int, into outcomes: inout [Outcome],
+        diagnostics: inout [Diagnostic]
+    ) {
+        let outcome = ingest(member, budget: budget)
+        guard let spooled = outcome.spooledArchive else {
+            outcomes.append(outcome)
+            return
+        }
+        defer { try? FileManager.default.removeItem(atPath: spooled) }
+        guard depth < limits.maxArchiveDepth else {
+            outcomes.append(
+                Outcome(
+                    path: outcome.path, format: nil, result: nil,
+                    diagnostics: [
+                        Diagnostic(
+                            SourceLocation(file: outcome.path, line: 0), .error,
+                            "archive nested more than \(limits.maxArchiveDepth) levels deep: not read")
+                    ]))
+            return
+        }
+        var walk: [Diagnostic] = []
+        var deeper: [Diagnostic] = []
+        do {
+            try BundleReader(limits: limits).read(archive: spooled, displayedAs: member.path, diagnostics: &walk) { inner in
+                ingestExpanding(inner, budget: budget, depth: depth + 1, into: &outcomes, diagnostics: &deeper)
+            }
+        } catch {
+            walk.append(Diagnostic(SourceLocation(file: outcome.path, line: 0), .error, "\(error)"))
+        }
+        diagnostics.append(contentsOf: (walk + deeper).map(redactor.redact))
+    }
+
+    func read(_ member: BundleMember, budget: BundleBudget? = nil) -> Outcome {
         var diagnostics: [Diagnostic] = []
         let location = SourceLocation(file: member.path, line: 0)
         do {
@@ -44,11 +115,23 @@ public struct Ingestor: Sendable {
                 diagnostics.append(Diagnostic(location, .warning, "empty file"))
                 return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
             }
-            var source: PeekableByteSource
-            if GzipByteSource.isGzip(magic) {
-                source = PeekableByteSource(try GzipByteSource(raw, name: member.path, limit: limits.maxDecompressedSize))
-            } else {
-                source = raw
+            var source = raw
+            // Stacked gzip (a `.gz` of a `.gz`) is unwrapped layer by layer, to a small depth.
+            var layers = 0
+            while GzipByteSource.isGzip(try source.peek(2)) {
+                guard layers < limits.maxArchiveDepth else {
+                    diagnostics.append(
+                        Diagnostic(location, .error, "gzip nested more than \(limits.maxArchiveDepth) times: not read"))
+                    return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+                }
+                layers += 1
+                source = PeekableByteSource(try GzipByteSource(source, name: member.path, limit: limits.maxDecompressedSize))
+            }
+            if layers > 1 {
+                diagnostics.append(Diagnostic(location, .info, "gzip inside gzip (\(layers) layers): unwrapped"))
+            }
+            if let budget {
+                source = PeekableByteSource(BudgetedByteSource(base: source, budget: budget, path: member.path))
             }
             var prefix: [UInt8]
             do {
@@ -56,6 +139,13 @@ public struct Ingestor: Sendable {
             } catch {
                 diagnostics.append(Diagnostic(location, .error, "\(error)"))
                 return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+            }
+            if forcedFormat == nil, BundleReader.isArchive(prefix) {
+                // Expanded by the bundle walk (`ingestExpanding`), from a private copy: a zip
+                // needs random access, and a member's bytes can be read only once.
+                var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+                out.spooledArchive = try Self.spool(&source, limit: limits.maxMemberSize, name: member.path)
+                return out
             }
             if CROnlyLineEndingSource.applies(to: prefix) {
                 diagnostics.append(Diagnostic(location, .info, "lines end in CR alone (classic Mac): read as line breaks"))
@@ -70,7 +160,19 @@ public struct Ingestor: Sendable {
                 diagnostics.append(Diagnostic(location, .warning, "format not recognised: not used (force one with --log-format)"))
                 return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
             }
-            var result = try parse(&source, format: format, path: member.path, diagnostics: &diagnostics)
+            let maxRecords = min(limits.maxRecordsPerFile, budget?.recordsLeft ?? Int.max)
+            var result = try parse(&source, format: format, path: member.path, maxRecords: maxRecords, diagnostics: &diagnostics)
+            // A parser that reads a whole document first (HAR, a metric document) may hold more.
+            if result.records.count > maxRecords {
+                result.records.removeLast(result.records.count - maxRecords)
+                _ = result.reachedRecordLimit(maxRecords, line: result.records.last?.location.line ?? 0)
+            }
+            if result.unkeptDiagnostics > 0 {
+                result.diagnostics.append(
+                    Diagnostic(
+                        location, .warning,
+                        "\(result.unkeptDiagnostics) more diagnostics not kept (at most \(ParseResult.maxDiagnostics) per file)"))
+            }
             result.diagnostics.insert(contentsOf: diagnostics, at: 0)
             return Outcome(path: member.path, format: format, result: result, diagnostics: [])
         } catch {
@@ -79,12 +181,44 @@ public struct Ingestor: Sendable {
         }
     }
 
-    func parse(_ source: inout PeekableByteSource, format: InputFormat, path: String, diagnostics: inout [Diagnostic]) throws
-        -> ParseResult
-    {
+    /// Copies a member's bytes to a new private temporary file; refuses more than `limit` bytes.
+    static func spool(_ source: inout PeekableByteSource, limit: Int, name: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("playback-forensics-nested-\(UUID().uuidString)").path
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw InputError.unreadable(path: name, reason: "cannot create a temporary file") }
+        defer { close(fd) }
+        var total = 0
+        do {
+            while let chunk = try source.nextChunk() {
+                total = total.addingReportingOverflow(chunk.count).partialValue
+                guard total <= limit else { throw InputError.tooLarge(path: name, limit: limit) }
+                try chunk.withUnsafeBytes { raw in
+                    var offset = 0
+                    while offset < raw.count {
+                        let n = write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                        guard n > 0 else { throw InputError.unreadable(path: name, reason: "cannot write a temporary file") }
+                        offset += n
+                    }
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return path
+    }
+
+    func parse(
+        _ source: inout PeekableByteSource, format: InputFormat, path: String, maxRecords: Int = .max,
+        diagnostics: inout [Diagnostic]
+    ) throws -> ParseResult {
         if format == .har {
             do {
-                return try HARParser(file: path, maxDocumentSize: limits.maxDecompressedSize).parse(&source)
+                var parser = HARParser(file: path, maxDocumentSize: limits.maxDecompressedSize, maxBodySize: limits.maxHARBodySize)
+                parser.maxBodiesSize = limits.maxHARBodiesSize
+                parser.maxRecords = maxRecords
+                return try parser.parse(&source)
             } catch {
                 var r = ParseResult(file: path, format: .har)
                 r.diagnostics.append(Diagnostic(SourceLocation(file: path, line: 0), .error, "\(error)"))
@@ -95,13 +229,18 @@ public struct Ingestor: Sendable {
         var result: ParseResult
         switch format {
         case .metricEvents:
-            result = try MetricEventParser(file: path).parse(lines: &reader)
+            var parser = MetricEventParser(file: path)
+            parser.maxRecords = maxRecords
+            result = try parser.parse(lines: &reader)
         case .accessLog, .errorLog:
             var parser = ExtendedLogParser(file: path, timezoneOffset: timezoneOffset)
             parser.timeZone = timeZone
+            parser.maxRecords = maxRecords
             result = try parser.parse(lines: &reader, format: format)
         case .cacheLog:
-            result = try CacheLogParser(file: path).parse(lines: &reader)
+            var parser = CacheLogParser(file: path)
+            parser.maxRecords = maxRecords
+            result = try parser.parse(lines: &reader)
         case .playlist:
             let parsed = try PlaylistParser(file: path, url: nil).parse(lines: &reader)
             result = ParseResult(file: path, format: .playlist)

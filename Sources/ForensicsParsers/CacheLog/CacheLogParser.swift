@@ -15,6 +15,9 @@ public struct CacheLogParser {
     /// How many entries feed the version clues at most.
     static let entriesToObserve = 2000
 
+    /// Most records read from the file (the bundle's budget decides).
+    public var maxRecords = Int.max
+
     public init(file: String, maxEntryLines: Int = 4096) {
         self.file = file
         self.maxEntryLines = maxEntryLines
@@ -32,7 +35,7 @@ public struct CacheLogParser {
         func flush(_ entry: CacheLogEntry?, into result: inout ParseResult) {
             guard let entry else { return }
             if entry.droppedLines > 0 {
-                result.diagnostics.append(
+                result.diagnose(
                     Diagnostic(
                         SourceLocation(file: file, line: entry.line), .warning,
                         "entry too long: \(entry.droppedLines) continuation line\(entry.droppedLines == 1 ? "" : "s") not kept"))
@@ -77,21 +80,25 @@ public struct CacheLogParser {
         let file = file
         let maxEntryLines = maxEntryLines
         let maxEntryBytes = maxEntryBytes
+        let maxRecords = maxRecords
+        do {
         try reader.forEachLine { bytes, number, truncated in
             if truncated {
                 // First lines and continuation lines (a dumped header or body) alike.
-                result.diagnostics.append(
+                result.diagnose(
                     Diagnostic(SourceLocation(file: file, line: number), .warning, "line too long, cut"))
             }
             if let head = CacheLogLine.head(bytes) {
                 flush(current, into: &result)
+                current = nil
+                if result.reachedRecordLimit(maxRecords, line: number) { throw CacheLogRecordLimitReached() }
                 current = CacheLogEntry(line: number, time: head.time, prefix: head.prefix, body: head.body)
                 return
             }
             if current == nil {
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
                 // Text before the first entry: the tail of an entry cut off by the excerpt.
-                result.diagnostics.append(
+                result.diagnose(
                     Diagnostic(
                         SourceLocation(file: file, line: number), .info,
                         "continuation text before the first log entry (excerpt starts mid-entry)"))
@@ -108,6 +115,7 @@ public struct CacheLogParser {
                 current = entry
             }
         }
+        } catch is CacheLogRecordLimitReached {}
         flush(current, into: &result)
         if earliest.isFinite { version.observe(date: String(Timestamp(earliest).iso8601.prefix(10))) }
         version.applyDate()
@@ -120,7 +128,7 @@ public struct CacheLogParser {
             guard let event = record.proxyEvent, event.kind == .generic, event.tag.hasPrefix("KTVHC"),
                 !CacheLogClassifier.knownUntypedTags.contains(event.tag)
             else { continue }
-            result.diagnostics.append(
+            result.diagnose(
                 Diagnostic(record.location, .info, "unrecognised \(event.tag) entry: kept as generic text"))
         }
         return result
@@ -206,3 +214,6 @@ enum CacheLogLine {
     }
 }
 
+
+/// Thrown from the line loop to stop reading at the record limit.
+private struct CacheLogRecordLimitReached: Error {}

@@ -7,9 +7,13 @@ import ForensicsCore
 public struct HARParser {
     public let file: String
     public let maxDocumentSize: Int
+    /// Largest decoded body; all decoded bodies of the capture together.
     public let maxBodySize: Int
+    public var maxBodiesSize: Int = 256 << 20
+    /// Most records read from the file (the bundle's budget decides).
+    public var maxRecords = Int.max
 
-    public init(file: String, maxDocumentSize: Int = 1 << 30, maxBodySize: Int = 256 << 20) {
+    public init(file: String, maxDocumentSize: Int = 1 << 30, maxBodySize: Int = 16 << 20) {
         self.file = file
         self.maxDocumentSize = maxDocumentSize
         self.maxBodySize = maxBodySize
@@ -20,27 +24,29 @@ public struct HARParser {
         let bytes = try readAll(&source, limit: maxDocumentSize, name: file)
         let scan = JSONDocumentScanner.scan(bytes, arrayPaths: [["log", "entries"]])
         if let error = scan.error {
-            result.diagnostics.append(Diagnostic(SourceLocation(file: file, line: 1), .error, error))
+            result.diagnose(Diagnostic(SourceLocation(file: file, line: 1), .error, error))
         }
+        var bodyBytes = 0
         for element in scan.elements {
+            if result.reachedRecordLimit(maxRecords, line: element.line) { break }
             let location = SourceLocation(file: file, line: element.line)
             guard let entry = try? JSONValue.parse(bytes[element.range]), case .object = entry else {
-                result.diagnostics.append(Diagnostic(location, .error, "HAR entry is not a valid JSON object"))
+                result.diagnose(Diagnostic(location, .error, "HAR entry is not a valid JSON object"))
                 continue
             }
-            map(entry, location: location, into: &result)
+            map(entry, location: location, bodyBytes: &bodyBytes, into: &result)
         }
         return result
     }
 
-    func map(_ entry: JSONValue, location: SourceLocation, into result: inout ParseResult) {
+    func map(_ entry: JSONValue, location: SourceLocation, bodyBytes: inout Int, into result: inout ParseResult) {
         guard let url = entry["request"]?["url"]?.string else {
-            result.diagnostics.append(Diagnostic(location, .warning, "HAR entry without request.url"))
+            result.diagnose(Diagnostic(location, .warning, "HAR entry without request.url"))
             return
         }
         let started = entry["startedDateTime"]?.string.flatMap { TimestampParser.parse($0) }
         if started == nil {
-            result.diagnostics.append(Diagnostic(location, .warning, "HAR entry without a readable startedDateTime"))
+            result.diagnose(Diagnostic(location, .warning, "HAR entry without a readable startedDateTime"))
         }
         let requestHeaders = Self.headers(entry["request"]?["headers"])
         let responseHeaders = Self.headers(entry["response"]?["headers"])
@@ -48,7 +54,8 @@ public struct HARParser {
         let contentType = Self.header("content-type", responseHeaders) ?? content?["mimeType"]?.string
         var body: String?
         if let text = content?["text"]?.string {
-            body = decodeBody(text, encoding: content?["encoding"]?.string, location: location, into: &result)
+            body = decodeBody(
+                text, encoding: content?["encoding"]?.string, location: location, bodyBytes: &bodyBytes, into: &result)
         }
         var request = MediaRequest(kind: MediaRequest.guessKind(url: url, contentType: contentType, body: body), url: url)
         request.start = started
@@ -76,7 +83,7 @@ public struct HARParser {
         if let body, body.contains("#EXTM3U") || body.contains("#EXTINF") || body.contains("#EXT-X-") {
             let parsed = PlaylistParser(file: file, url: url).parse(text: body)
             for d in parsed.diagnostics {
-                result.diagnostics.append(Diagnostic(location, d.severity, "playlist body of \(url), line \(d.location.line): \(d.message)"))
+                result.diagnose(Diagnostic(location, d.severity, "playlist body of \(url), line \(d.location.line): \(d.message)"))
             }
             result.playlists.append(parsed.playlist)
             let time = request.end ?? started
@@ -85,12 +92,26 @@ public struct HARParser {
         }
     }
 
-    /// Body text: base64-decoded when the HAR says so, gunzipped when the bytes are gzip.
-    func decodeBody(_ text: String, encoding: String?, location: SourceLocation, into result: inout ParseResult) -> String? {
+    /// Body text: base64-decoded when the HAR says so, gunzipped when the bytes are gzip. Every
+    /// decoded byte counts against the capture's `maxBodiesSize`: 40 entries each inflating to a
+    /// 250 MB playlist from 1 KB of base64 must not cost 10 GB.
+    func decodeBody(
+        _ text: String, encoding: String?, location: SourceLocation, bodyBytes: inout Int, into result: inout ParseResult
+    ) -> String? {
+        let left = maxBodiesSize - bodyBytes
+        guard left > 0, text.utf8.count <= maxBodySize else {
+            result.diagnose(
+                Diagnostic(
+                    location, .warning,
+                    left > 0
+                        ? "response body larger than \(maxBodySize) bytes: not read"
+                        : "response body not read: the capture's bodies already hold \(maxBodiesSize) bytes"))
+            return nil
+        }
         var bytes: [UInt8]
         if encoding?.lowercased() == "base64" {
             guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                result.diagnostics.append(Diagnostic(location, .warning, "response body is not valid base64"))
+                result.diagnose(Diagnostic(location, .warning, "response body is not valid base64"))
                 return nil
             }
             bytes = [UInt8](data)
@@ -99,13 +120,15 @@ public struct HARParser {
         }
         if GzipByteSource.isGzip(bytes) {
             do {
-                var gz = try GzipByteSource(MemoryByteSource(bytes), name: file, limit: maxBodySize)
-                bytes = try readAll(&gz, limit: maxBodySize, name: file)
+                let limit = min(maxBodySize, left)
+                var gz = try GzipByteSource(MemoryByteSource(bytes), name: file, limit: limit)
+                bytes = try readAll(&gz, limit: limit, name: file)
             } catch {
-                result.diagnostics.append(Diagnostic(location, .warning, "response body: \(error)"))
+                result.diagnose(Diagnostic(location, .warning, "response body: \(error)"))
                 return nil
             }
         }
+        bodyBytes = bodyBytes.addingReportingOverflow(bytes.count).partialValue
         return String(decoding: bytes, as: UTF8.self)
     }
 

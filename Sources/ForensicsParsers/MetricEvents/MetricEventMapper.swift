@@ -29,22 +29,22 @@ struct MetricEventMapper {
         do {
             value = try JSONByteParser.parse(bytes, keys: keyCache)
         } catch {
-            result.diagnostics.append(Diagnostic(location, .error, "not valid JSON: \(Self.short(error))"))
+            result.diagnose(Diagnostic(location, .error, "not valid JSON: \(Self.short(error))"))
             return false
         }
         guard case .object = value else {
-            result.diagnostics.append(Diagnostic(location, .error, "event is not a JSON object"))
+            result.diagnose(Diagnostic(location, .error, "event is not a JSON object"))
             return false
         }
         if value["type"] == nil, case .array? = value["events"] { return true }
         guard seenLines.insert(ByteFingerprint.of(bytes)).inserted else {
-            result.diagnostics.append(Diagnostic(location, .warning, "duplicate of an earlier event: not counted twice"))
+            result.diagnose(Diagnostic(location, .warning, "duplicate of an earlier event: not counted twice"))
             return false
         }
         eventCount += 1
         if let d = value["date"].flatMap(MetricValues.date) {
             if let last = lastDate, last - d > Self.backwardsTolerance {
-                result.diagnostics.append(
+                result.diagnose(
                     Diagnostic(location, .warning, "time goes backwards by \(NumberFormat.seconds(last - d)) (device clock changed?)"))
             }
             lastDate = d
@@ -60,7 +60,7 @@ struct MetricEventMapper {
 
     mutating func map(_ e: JSONValue, location: SourceLocation, nestedIn: String?, into result: inout ParseResult) {
         guard let type = e["type"]?.string else {
-            result.diagnostics.append(Diagnostic(location, .warning, "event without \"type\": kept as unknown"))
+            result.diagnose(Diagnostic(location, .warning, "event without \"type\": kept as unknown"))
             result.records.append(Record(time: nil, location: location, format: .metricEvents, sessionID: nil, payload: .unknown("(no type)")))
             return
         }
@@ -68,7 +68,7 @@ struct MetricEventMapper {
         if let d = e["date"] {
             date = MetricValues.date(d)
             if date == nil, !d.isNull {
-                result.diagnostics.append(Diagnostic(location, .warning, "\(type): unreadable date"))
+                result.diagnose(Diagnostic(location, .warning, "\(type): unreadable date"))
             }
         }
         let sessionID = e["sessionID"]?.string ?? defaultSessionID
@@ -147,13 +147,13 @@ struct MetricEventMapper {
             if let err = MetricValues.error(e) {
                 add(date, .error(err))
             } else {
-                result.diagnostics.append(Diagnostic(location, .warning, "error event without \"error\""))
+                result.diagnose(Diagnostic(location, .warning, "error event without \"error\""))
                 add(date, .error(ErrorInfo(domain: nil, code: nil, description: nil, didRecover: e["didRecover"]?.bool)))
             }
         case "PlaybackModeSwitchEvent":
             add(date, .player(PlayerEvent(kind: .playbackModeSwitch, mediaTime: mediaTime, detail: e["playbackMode"]?.string)))
         default:
-            result.diagnostics.append(Diagnostic(location, .info, "unknown event type \(type): kept as unknown"))
+            result.diagnose(Diagnostic(location, .info, "unknown event type \(type): kept as unknown"))
             add(date, .unknown(type))
         }
     }

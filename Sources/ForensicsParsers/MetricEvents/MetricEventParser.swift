@@ -7,6 +7,9 @@ public struct MetricEventParser {
     /// The largest JSON document (array or object form) read into memory.
     public let maxDocumentSize: Int
 
+    /// Most records read from the file (the bundle's budget decides).
+    public var maxRecords = Int.max
+
     public init(file: String, maxDocumentSize: Int = 512 << 20) {
         self.file = file
         self.maxDocumentSize = maxDocumentSize
@@ -19,16 +22,18 @@ public struct MetricEventParser {
         var firstLine = 0
         let file = file
         let maxDocumentSize = maxDocumentSize
+        let maxRecords = maxRecords
         // Thrown to stop reading once the document is over the limit.
         struct DocumentTooLarge: Error {}
         do {
             try reader.forEachLine { bytes, number, truncated in
+                if document == nil, result.reachedRecordLimit(maxRecords, line: number) { throw DocumentTooLarge() }
                 if var doc = document {
                     document = nil
                     doc.append(contentsOf: bytes)
                     doc.append(10)
                     guard doc.count <= maxDocumentSize else {
-                        result.diagnostics.append(
+                        result.diagnose(
                             Diagnostic(
                                 SourceLocation(file: file, line: firstLine), .error,
                                 "JSON document larger than \(maxDocumentSize) bytes"))
@@ -39,7 +44,7 @@ public struct MetricEventParser {
                 }
                 guard let first = bytes.first(where: { $0 != 32 && $0 != 9 }) else { return }
                 if truncated {
-                    result.diagnostics.append(
+                    result.diagnose(
                         Diagnostic(SourceLocation(file: file, line: number), .error, "line too long, cut and skipped"))
                     return
                 }
@@ -96,7 +101,7 @@ public struct MetricEventParser {
                 }
                 if asLines.1.records.count > asDocument.1.records.count {
                     (mapper, result) = asLines
-                    result.diagnostics.append(
+                    result.diagnose(
                         Diagnostic(
                             SourceLocation(file: file, line: firstLine), .warning,
                             "not one JSON document: read line by line (JSON Lines)"))
@@ -132,7 +137,7 @@ public struct MetricEventParser {
             }
         }
         if let error = scan.error {
-            result.diagnostics.append(Diagnostic(SourceLocation(file: mapper.file, line: firstLine), .error, error))
+            result.diagnose(Diagnostic(SourceLocation(file: mapper.file, line: firstLine), .error, error))
             return false
         }
         return true

@@ -5,6 +5,8 @@ public enum InputError: Error, CustomStringConvertible, Equatable {
     case tooLarge(path: String, limit: Int)
     case corruptCompression(path: String, reason: String)
     case unsupported(path: String, reason: String)
+    /// A bundle limit (bytes, time) stopped the reading; what was read before is kept.
+    case limitReached(path: String, what: String)
 
     public var description: String {
         switch self {
@@ -12,6 +14,7 @@ public enum InputError: Error, CustomStringConvertible, Equatable {
         case .tooLarge(let path, let limit): "\(path): larger than the limit of \(limit) bytes (see --max-decompressed-size)"
         case .corruptCompression(let path, let reason): "\(path): corrupt compressed data: \(reason)"
         case .unsupported(let path, let reason): "\(path): \(reason)"
+        case .limitReached(let path, let what): "\(path): not read further: \(what)"
         }
     }
 }
