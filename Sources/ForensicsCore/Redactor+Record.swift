@@ -9,9 +9,8 @@ extension Redactor {
     /// The record's texts; its location's file name is the caller's (one name serves a file's
     /// records, see `Ingestor`).
     public func redact(_ record: Record) -> Record {
-        guard enabled else { return record }
-        var r = record
-        r.sessionID = r.sessionID.map(redact)
+                var r = record
+        r.sessionID = r.sessionID.map(clean)
         switch r.payload {
         case .request(let m): r.payload = .request(redact(m))
         case .player(let e): r.payload = .player(redact(e))
@@ -20,54 +19,53 @@ extension Redactor {
             s.error = s.error.map(redact)
             r.payload = .summary(s)
         case .accessLog(var a):
-            a.uri = a.uri.map(redact)
-            a.serverAddress = a.serverAddress.map(redact)
-            a.playbackType = a.playbackType.map(redact)
+            a.uri = a.uri.map(clean)
+            a.serverAddress = a.serverAddress.map(clean)
+            a.playbackType = a.playbackType.map(clean)
             a.fields = redact(fields: a.fields)
             r.payload = .accessLog(a)
-        case .errorLog(let e, let uri): r.payload = .errorLog(redact(e), uri: uri.map(redact))
+        case .errorLog(let e, let uri): r.payload = .errorLog(redact(e), uri: uri.map(clean))
         case .proxy(let p): r.payload = .proxy(redact(p))
         case .console(var c):
-            c.text = redact(c.text)
-            c.process = c.process.map(redact)
+            c.text = clean(c.text)
+            c.process = c.process.map(clean)
             c.error = c.error.map(redact)
             r.payload = .console(c)
         case .playlist(var p):
-            p.url = p.url.map(redact)
+            p.url = p.url.map(clean)
             p.variants = p.variants.map(redact)
-            p.segmentURIs = p.segmentURIs.map(redact)
+            p.segmentURIs = p.segmentURIs.map(clean)
             r.payload = .playlist(p)
-        case .unknown(let t): r.payload = .unknown(redact(t))
+        case .unknown(let t): r.payload = .unknown(clean(t))
         }
         return r
     }
 
     public func redact(_ d: Diagnostic) -> Diagnostic {
-        guard enabled else { return d }
         var out = d
-        out.location.file = redact(d.location.file)
-        out.message = redact(d.message)
+        out.location.file = clean(d.location.file)
+        out.message = clean(d.message)
         return out
     }
 
     public func redact(_ e: ErrorInfo) -> ErrorInfo {
         var out = e
-        out.domain = e.domain.map(redact)
-        out.description = e.description.map(redact)
+        out.domain = e.domain.map(clean)
+        out.description = e.description.map(clean)
         return out
     }
 
     public func redact(_ v: Variant) -> Variant {
         var out = v
-        out.url = v.url.map(redact)
+        out.url = v.url.map(clean)
         return out
     }
 
     func redact(_ m: MediaRequest) -> MediaRequest {
         var out = m
-        out.url = redact(m.url)
-        out.playlistURL = m.playlistURL.map(redact)
-        out.serverAddress = m.serverAddress.map(redact)
+        out.url = clean(m.url)
+        out.playlistURL = m.playlistURL.map(clean)
+        out.serverAddress = m.serverAddress.map(clean)
         out.error = m.error.map(redact)
         out.requestHeaders = redact(headers: m.requestHeaders)
         out.responseHeaders = redact(headers: m.responseHeaders)
@@ -79,16 +77,17 @@ extension Redactor {
         out.variant = e.variant.map(redact)
         out.fromVariant = e.fromVariant.map(redact)
         out.toVariant = e.toVariant.map(redact)
-        out.detail = e.detail.map(redact)
+        out.detail = e.detail.map(clean)
         return out
     }
 
     func redact(_ p: ProxyEvent) -> ProxyEvent {
         var out = p
-        out.url = p.url.map(redact)
-        out.requestURL = p.requestURL.map(redact)
-        out.message = redact(p.message)
-        out.references = p.references.map(redact)
+        out.url = p.url.map(clean)
+        out.requestURL = p.requestURL.map(clean)
+        out.message = clean(p.message)
+        out.tag = clean(p.tag)
+        out.references = p.references.map(clean)
         out.headers = redact(headers: p.headers)
         out.error = p.error.map(redact)
         return out
@@ -97,21 +96,17 @@ extension Redactor {
     /// Header values by name: a secret header's value goes whole, whatever it looks like; any
     /// other value is redacted as text (a `Location` may carry a signed URL).
     public func redact(headers: [String: String]) -> [String: String] {
-        guard enabled, !headers.isEmpty else { return headers }
-        var out = headers
+        guard !headers.isEmpty else { return headers }
+        var out: [String: String] = [:]
+        out.reserveCapacity(headers.count)
         for (name, value) in headers {
-            if Self.isSecretHeader(Array(name.utf8)[...]) {
-                out[name] = Self.placeholder
-            } else {
-                let redacted = redact(value)
-                if redacted != value { out[name] = redacted }
-            }
+            out[clean(name)] = enabled && Self.isSecretHeader(Array(name.utf8)[...]) ? Self.placeholder : clean(value)
         }
         return out
     }
 
-    /// Access-log columns: every value redacted as text.
+    /// Access-log columns: every value cleaned as text.
     func redact(fields: AccessLogFields) -> AccessLogFields {
-        fields.mapValues(redact)
+        fields.mapValues(clean)
     }
 }

@@ -36,6 +36,39 @@ public struct Redactor: Sendable {
         }
     }
 
+    /// The pipeline stage's treatment of one log text: control and bidi-override characters made
+    /// visible (always — a terminal escape or a right-to-left override in a log must neither act on
+    /// a terminal nor disguise what a report shows), then secrets redacted (when enabled).
+    public func clean(_ text: String) -> String {
+        let visible = Self.visibleControls(text)
+        return enabled ? redact(visible) : visible
+    }
+
+    /// Replaces C0/C1 control characters (but tab and line feed), DEL and the bidirectional
+    /// formatting characters (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069) with `\u{XXXX}`.
+    public static func visibleControls(_ text: String) -> String {
+        var needed = false
+        for b in text.utf8 where b < 0x20 && b != 0x09 && b != 0x0A || b == 0x7F || b == 0xC2 || b == 0xE2 || b == 0xD8 {
+            needed = true
+            break
+        }
+        guard needed else { return text }
+        var out = String.UnicodeScalarView()
+        var changed = false
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            let control = (v < 0x20 && v != 0x09 && v != 0x0A) || (v >= 0x7F && v <= 0x9F)
+            let bidi = v == 0x061C || v == 0x200E || v == 0x200F || (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
+            if control || bidi {
+                changed = true
+                out.append(contentsOf: "\\u{\(String(v, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return changed ? String(out) : text
+    }
+
     /// Query, path, cookie or fragment parameter names (lower-cased, percent-decoded) whose values
     /// are secrets.
     static let secretParameters: Set<[UInt8]> = Set([

@@ -87,7 +87,7 @@ public struct TriageRunner: Sendable {
         let names = try Self.bundles(in: directory)
         let bundleDir = output + "/bundles"
         try FileManager.default.createDirectory(atPath: bundleDir, withIntermediateDirectories: true)
-        let files = Self.uniqueFileNames(names.map(redactor.redact))
+        let files = Self.uniqueFileNames(names.map(redactor.clean))
         let results = ResultBox(count: names.count)
         let markdown = MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version)
         let json = JSONReporter(redactor: redactor, toolVersion: ToolInfo.version)
@@ -95,8 +95,9 @@ public struct TriageRunner: Sendable {
         let narrowing = self.narrowing
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, names.count))) { _ in
             while let i = results.next() {
-                let name = names[i]
-                let path = directory + "/" + name
+                // Shown cleaned: a bundle's name is log-derived text too (a signed query, an override).
+                let name = redactor.clean(names[i])
+                let path = directory + "/" + names[i]
                 let safe = files[i]
                 var summary: BundleSummary
                 do {

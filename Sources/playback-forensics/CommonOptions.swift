@@ -13,7 +13,7 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: "Time zone of sources that write local time without an offset (access/error logs): +01:00, -05:00, or a zone name such as Europe/Berlin or CET (daylight saving applied per row). Default: unknown — found by clock alignment when another source shares requests, else reported as \"device local time, zone unknown\".")
     var timezone: String?
 
-    @Option(name: .long, help: "Largest decompressed size of one file (gzip-bomb limit), e.g. 512MiB or 2G. Default: 2 GiB.")
+    @Option(name: .long, help: "Largest decompressed size of one file (gzip-bomb limit), e.g. 512MiB or 2G. Default: 512 MiB.")
     var maxDecompressedSize: ByteSize?
 
     @Option(name: .long, help: "Longest line kept; longer lines are cut. E.g. 1MiB. Default: 8 MiB.")

@@ -6,8 +6,9 @@
 /// and still decompressed 12 GB. The record limits bound memory (a record with its timeline entry
 /// costs about 2 KiB); the byte limit bounds the work of reading.
 public struct BundleLimits: Sendable {
-    /// Largest decompressed size of one member (gzip bomb defence).
-    public var maxDecompressedSize: Int = 2 << 30
+    /// Largest decompressed size of one member (gzip bomb defence). Half the bundle's byte
+    /// limit, so that one oversized member leaves its neighbours room.
+    public var maxDecompressedSize: Int = 512 << 20
     /// Largest member of an archive (zip or tar).
     public var maxMemberSize: Int = 2 << 30
     /// Longest line a line-based parser keeps; longer lines are cut.

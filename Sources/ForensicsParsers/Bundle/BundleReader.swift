@@ -36,9 +36,14 @@ public struct BundleReader {
         }
         if isDirectory.boolValue {
             let root = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-            var visited: Set<String> = [root]
+            let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw InputError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+            defer { close(fd) }
+            var info = stat()
+            fstat(fd, &info)
+            var visited: Set<FileIdentity> = [FileIdentity(info)]
             var count = 0
-            try walk(directory: root, display: "", root: root, depth: 0, visited: &visited, count: &count,
+            try walk(directory: fd, path: root, display: "", root: root, depth: 0, visited: &visited, count: &count,
                      diagnostics: &diagnostics, visit: visit)
         } else {
             let name = URL(fileURLWithPath: path).lastPathComponent
@@ -65,52 +70,67 @@ public struct BundleReader {
         return TarReader.looksLikeTar(Array(prefix.prefix(512)))
     }
 
+    /// A directory entry's identity, to find loops whatever the path.
+    struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ info: stat) {
+            device = UInt64(truncatingIfNeeded: info.st_dev)
+            inode = UInt64(truncatingIfNeeded: info.st_ino)
+        }
+    }
+
+    /// Walks a directory by descriptor: entries are named by their raw bytes and opened relative
+    /// to their directory (`openat`), so that a file name that is not UTF-8, or a path longer than
+    /// `PATH_MAX`, is read like any other (named with U+FFFD where its bytes are not UTF-8).
     private func walk(
-        directory: String, display: String, root: String, depth: Int, visited: inout Set<String>, count: inout Int,
-        diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
+        directory: Int32, path: String, display: String, root: String, depth: Int, visited: inout Set<FileIdentity>,
+        count: inout Int, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
     ) throws {
         guard depth <= limits.maxDepth else {
             diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .warning, "directory nesting deeper than \(limits.maxDepth): not read"))
             return
         }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        } catch {
-            diagnostics.append(Diagnostic(SourceLocation(file: display.isEmpty ? "." : display, line: 0), .error, "cannot list directory: \(error.localizedDescription)"))
+        guard let names = Self.rawNames(directory) else {
+            diagnostics.append(Diagnostic(SourceLocation(file: display.isEmpty ? "." : display, line: 0), .error, "cannot list directory: \(String(cString: strerror(errno)))"))
             return
         }
-        for name in names where !Self.isPlatformClutter(name) {
-            let full = directory + "/" + name
+        for raw in names {
+            let name = String(decoding: raw.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if Self.isPlatformClutter(name) { continue }
+            let full = path + "/" + name
             let shown = display.isEmpty ? name : display + "/" + name
             let location = SourceLocation(file: shown, line: 0)
             // lstat alone: `attributesOfItem` also reads extended attributes, a system call per
             // entry that triage paid thousands of times.
             var info = stat()
-            let listed = lstat(full, &info) == 0
+            let listed = fstatat(directory, raw, &info, AT_SYMLINK_NOFOLLOW) == 0
             let isLink = listed && (info.st_mode & S_IFMT) == S_IFLNK
-            var target = full
             if isLink {
                 let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
                 guard resolved == root || resolved.hasPrefix(root + "/") else {
                     diagnostics.append(Diagnostic(location, .warning, "symbolic link pointing outside the bundle: skipped"))
                     continue
                 }
-                target = resolved
             }
             // One stat tells what the entry is: the lstat above for a plain entry, the link's target
             // otherwise.
-            guard listed, !isLink || stat(target, &info) == 0 else {
+            guard listed, !isLink || fstatat(directory, raw, &info, 0) == 0 else {
                 diagnostics.append(Diagnostic(location, .warning, "broken link or unreadable entry: skipped"))
                 continue
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                let canonical = URL(fileURLWithPath: target).resolvingSymlinksInPath().path
-                guard visited.insert(canonical).inserted else {
+                guard visited.insert(FileIdentity(info)).inserted else {
                     diagnostics.append(Diagnostic(location, .warning, "directory loop: skipped"))
                     continue
                 }
-                try walk(directory: target, display: shown, root: root, depth: depth + 1, visited: &visited,
+                let child = openat(directory, raw, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard child >= 0 else {
+                    diagnostics.append(Diagnostic(location, .error, "cannot read directory: \(String(cString: strerror(errno)))"))
+                    continue
+                }
+                defer { close(child) }
+                try walk(directory: child, path: full, display: shown, root: root, depth: depth + 1, visited: &visited,
                          count: &count, diagnostics: &diagnostics, visit: visit)
                 continue
             }
@@ -125,12 +145,48 @@ public struct BundleReader {
             }
             // One entry that cannot be read (no permission, deleted since the listing) costs
             // only itself.
+            let fd = openat(directory, raw, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else {
+                diagnostics.append(Diagnostic(location, .error, "cannot read: \(String(cString: strerror(errno)))"))
+                continue
+            }
+            defer { close(fd) }
             do {
-                try readFile(path: target, display: shown, diagnostics: &diagnostics, visit: visit)
+                try readFile(path: Self.reopenablePath(fd: fd, fallback: full), display: shown, diagnostics: &diagnostics, visit: visit)
             } catch let error as InputError {
                 diagnostics.append(Diagnostic(location, .error, "cannot read: \(error.description)"))
             }
         }
+    }
+
+    /// A directory's entry names as raw, NUL-terminated bytes, sorted byte-wise (deterministic);
+    /// nil when it cannot be listed.
+    static func rawNames(_ directory: Int32) -> [[CChar]]? {
+        let fd = dup(directory)
+        guard fd >= 0, let dir = fdopendir(fd) else { return nil }
+        defer { closedir(dir) }
+        rewinddir(dir)
+        var names: [[CChar]] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [CChar] in
+                let bytes = raw.bindMemory(to: CChar.self)
+                let length = bytes.firstIndex(of: 0) ?? bytes.count
+                return Array(bytes[0..<length]) + [0]
+            }
+            if name == [0x2E, 0] || name == [0x2E, 0x2E, 0] { continue }
+            names.append(name)
+        }
+        return names.sorted { $0.lexicographicallyPrecedes($1) { UInt8(bitPattern: $0) < UInt8(bitPattern: $1) } }
+    }
+
+    /// A path that opens the file behind `fd` anew (its own offset): `/proc/self/fd/N` on Linux,
+    /// whatever the file's real path (too long, not UTF-8). Elsewhere the path itself.
+    static func reopenablePath(fd: Int32, fallback: String) -> String {
+        #if os(Linux)
+        return "/proc/self/fd/\(fd)"
+        #else
+        return fallback
+        #endif
     }
 
     /// A file: an archive (zip, tar, tar.gz) is expanded; anything else is one member.

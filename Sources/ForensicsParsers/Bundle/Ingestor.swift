@@ -264,13 +264,12 @@ extension Redactor {
     /// The redaction stage for one member's outcome: its name (a saved `index.m3u8?token=…`),
     /// every record and every diagnostic.
     public func redact(_ outcome: consuming Ingestor.Outcome) -> Ingestor.Outcome {
-        guard enabled else { return outcome }
         var out = outcome
-        out.path = redact(out.path)
+        out.path = clean(out.path)
         out.diagnostics = out.diagnostics.map(redact)
         if var result = out.result {
             out.result = nil  // the records are redacted in place, not copied
-            let file = redact(result.file)
+            let file = clean(result.file)
             result.file = file
             for i in result.records.indices {
                 var r = redact(result.records[i])
@@ -278,7 +277,7 @@ extension Redactor {
                 result.records[i] = r
             }
             result.diagnostics = result.diagnostics.map(redact)
-            result.producer = result.producer.map(redact)
+            result.producer = result.producer.map(clean)
             out.result = result
         }
         return out
