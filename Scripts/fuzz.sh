@@ -6,7 +6,13 @@
 # .build-fuzz/corpus/TARGET.
 #
 # Usage: Scripts/fuzz.sh [SECONDS] [TARGET…]      (default 1800 s; all six targets)
-# Environment: RUNS (default 10000000), MAX_LEN (default 16384 bytes).
+# Environment: RUNS (default 10000000), MAX_LEN (default 16384 bytes; the bundle target 262144),
+# DICT (default Fuzz/bundle.dict, given to every target).
+#
+# Seeds: ../shared/corpus, SampleLogs/, Fuzz/regressions/ and the structure-aware inputs of
+# Scripts/fuzz_inputs.py (tar with octal, base-256 and negative sizes; zips with overlapping,
+# nested and corrupt members; stacked and cut gzip; HAR with open ranges and gzip bodies; logs
+# with Int64 limits), so that mutations start from archives whose structure is already right.
 #
 # Why MAX_LEN is 16 KiB: the seeds include whole playlists and dumps of hundreds of KiB; letting
 # every mutation grow that large made each execution parse 200 KiB, about 1,900 exec/s on the
@@ -19,6 +25,8 @@ shift || true
 targets=${*:-"playlist har metric-events access-log cache-log bundle"}
 runs=${RUNS:-10000000}
 max_len=${MAX_LEN:-16384}
+bundle_max_len=${BUNDLE_MAX_LEN:-262144}
+dict=${DICT:-Fuzz/bundle.dict}
 scratch=.build-fuzz
 swift build -c release --scratch-path "$scratch" --product playback-forensics-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library -Xswiftc -use-ld=lld >/dev/null
@@ -39,12 +47,16 @@ i=0
 while IFS= read -r f; do
   i=$((i + 1)); cp "$f" "$seeds/seed-$i"
 done < <(find ../shared/corpus SampleLogs Fuzz/regressions -type f ! -name '*.md' 2>/dev/null | sort)
+python3 Scripts/fuzz_inputs.py seeds "$seeds/structured" >/dev/null
+mv "$seeds"/structured/* "$seeds"/ && rmdir "$seeds/structured"
 for t in $targets; do
   mkdir -p "Fuzz/crashes/$t" "$scratch/corpus/$t"
-  echo "== $t (at most $seconds s or $runs runs, max_len $max_len) at $commit"
+  len=$max_len
+  if [ "$t" = bundle ]; then len=$bundle_max_len; fi
+  echo "== $t (at most $seconds s or $runs runs, max_len $len, dict $dict) at $commit"
   start=$(date +%s)
   PF_FUZZ_TARGET=$t "$bin" "$scratch/corpus/$t" "$seeds" -max_total_time="$seconds" -runs="$runs" \
-    -max_len="$max_len" -rss_limit_mb=4096 -timeout=20 -artifact_prefix="Fuzz/crashes/$t/" -print_final_stats=1 2>&1 \
+    -max_len="$len" -dict="$dict" -rss_limit_mb=4096 -timeout=20 -artifact_prefix="Fuzz/crashes/$t/" -print_final_stats=1 2>&1 \
     | grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY|Done |DONE" || true
   echo "   elapsed $(( $(date +%s) - start )) s; crashes: $(find "Fuzz/crashes/$t" -type f | wc -l)"
 done

@@ -35,12 +35,11 @@ NEIGHBOUR_SOURCE = os.path.join(ROOT, "SampleLogs", "slow-key-startup", "metrics
 NEIGHBOUR = "neighbour-metrics.jsonl"
 BIDI = [chr(c) for c in list(range(0x202A, 0x202F)) + list(range(0x2066, 0x206A))]
 
-args = [a for a in sys.argv[1:]]
-KEEP = "--keep" in args
-ONLY = args[args.index("--only") + 1:] if "--only" in args else []
-positional = [a for a in args if not a.startswith("--") and a not in ONLY]
-BIN = os.path.abspath(positional[0]) if positional else os.path.join(ROOT, ".build", "release", "playback-forensics")
-WORK = tempfile.mkdtemp(prefix="pf-hostile-")
+# Set by main (the generators below are also used by Scripts/fuzz_inputs.py, without running).
+KEEP = False
+ONLY = []
+BIN = os.path.join(ROOT, ".build", "release", "playback-forensics")
+WORK = None
 failures = []
 results = []
 
@@ -619,6 +618,13 @@ CASES = [
 ]
 
 if __name__ == "__main__":
+    args = sys.argv[1:]
+    KEEP = "--keep" in args
+    ONLY = args[args.index("--only") + 1:] if "--only" in args else []
+    positional = [a for a in args if not a.startswith("--") and a not in ONLY]
+    if positional:
+        BIN = os.path.abspath(positional[0])
+    WORK = tempfile.mkdtemp(prefix="pf-hostile-")
     if not os.path.exists(BIN):
         sys.exit("no binary at %s: swift build -c release --product playback-forensics" % BIN)
     NEIGHBOUR_RECORDS = neighbour_records()
