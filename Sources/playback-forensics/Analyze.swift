@@ -8,19 +8,19 @@ struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Analyze one bundle (folder, .zip, .tar.gz, file, or - for stdin) and report per session.")
 
-    @Argument(help: "The bundle to analyze.")
+    @Argument(help: "The bundle to analyze.", completion: .file())
     var path: String
 
-    @Option(name: .long, help: "Report format: markdown or json.")
+    @Option(name: .long, help: "Report format: markdown or json.", completion: .list(["markdown", "json"]))
     var report: ReportFormat = .markdown
 
-    @Option(name: .long, help: "Write the report to this file instead of stdout.")
+    @Option(name: .long, help: "Write the report to this file instead of stdout.", completion: .file())
     var output: String?
 
-    @Option(name: .long, help: "Rule configuration (YAML or JSON): thresholds, severities, enabled rules.")
+    @Option(name: .long, help: "Rule configuration (YAML or JSON): thresholds, severities, enabled rules.", completion: .file(extensions: ["yml", "yaml", "json"]))
     var config: String?
 
-    @Option(name: .long, help: "Exit with status 2 when a finding at or above this severity exists (info, warning, error, critical).")
+    @Option(name: .long, help: "Exit with status 2 when a finding at or above this severity exists (info, warning, error, critical).", completion: .list(Severity.allCases.map(\.rawValue)))
     var failOn: Severity?
 
     @Flag(name: .long, help: "Do not redact tokens, signatures, keys and credentials in the report.")

@@ -7,7 +7,7 @@ import PlaybackForensics
 
 /// Options shared by the commands that read bundles.
 struct InputOptions: ParsableArguments {
-    @Option(name: .long, help: "Force a format for every file instead of recognising it (\(InputFormat.allCases.map(\.rawValue).joined(separator: ", "))).")
+    @Option(name: .long, help: "Force a format for every file instead of recognising it (\(InputFormat.allCases.map(\.rawValue).joined(separator: ", "))).", completion: .list(InputFormat.allCases.map(\.rawValue)))
     var logFormat: String?
 
     @Option(name: .long, help: "Time zone of sources that write local time without an offset (access/error logs): +01:00, -05:00, or a zone name such as Europe/Berlin or CET (daylight saving applied per row). Default: unknown — found by clock alignment when another source shares requests, else reported as \"device local time, zone unknown\".")

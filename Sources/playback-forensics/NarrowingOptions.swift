@@ -13,7 +13,7 @@ struct NarrowingOptions: ParsableArguments {
     @Option(name: .long, help: "Only sessions and findings at or before this time (ISO 8601).")
     var until: String?
 
-    @Option(name: .long, help: "Only findings at or above this severity (info, warning, error, critical).")
+    @Option(name: .long, help: "Only findings at or above this severity (info, warning, error, critical).", completion: .list(Severity.allCases.map(\.rawValue)))
     var minSeverity: Severity?
 
     func narrowing() throws -> ReportNarrowing {

@@ -8,7 +8,7 @@ struct Parse: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the records and diagnostics of one file (or of every file of a bundle).")
 
-    @Argument(help: "The file (or bundle) to parse.")
+    @Argument(help: "The file (or bundle) to parse.", completion: .file())
     var path: String
 
     @Flag(name: .long, help: "Print JSON instead of text.")

@@ -5,10 +5,10 @@ import PlaybackForensics
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the rules, or describe one rule.")
 
-    @Argument(help: "A rule identifier, e.g. slow-key-fetch.")
+    @Argument(help: "A rule identifier, e.g. slow-key-fetch.", completion: .list(RuleRegistry.descriptions.map(\.identifier)))
     var id: String?
 
-    @Option(name: .long, help: "Rule configuration to show the effective options of.")
+    @Option(name: .long, help: "Rule configuration to show the effective options of.", completion: .file(extensions: ["yml", "yaml", "json"]))
     var config: String?
 
     func run() throws {

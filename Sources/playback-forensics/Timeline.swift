@@ -7,7 +7,7 @@ struct Timeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print each session's aligned timeline: relative and wall time, source file:line, record.")
 
-    @Argument(help: "The bundle.")
+    @Argument(help: "The bundle.", completion: .file())
     var path: String
 
     @Flag(name: .long, help: "Print JSON instead of text.")

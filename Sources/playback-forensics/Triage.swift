@@ -8,19 +8,19 @@ struct Triage: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Triage a directory of bundles (each subdirectory, archive or file is one user bundle) in parallel.")
 
-    @Argument(help: "The directory of bundles.")
+    @Argument(help: "The directory of bundles.", completion: .directory)
     var directory: String
 
-    @Option(name: .long, help: "Where to write index.md, triage.json and bundles/.")
+    @Option(name: .long, help: "Where to write index.md, triage.json and bundles/.", completion: .directory)
     var output: String
 
     @Option(name: .long, help: "Bundles analyzed in parallel (default: the number of cores).")
     var jobs: Int?
 
-    @Option(name: .long, help: "Rule configuration (YAML or JSON).")
+    @Option(name: .long, help: "Rule configuration (YAML or JSON).", completion: .file(extensions: ["yml", "yaml", "json"]))
     var config: String?
 
-    @Option(name: .long, help: "Exit with status 2 when a finding at or above this severity exists.")
+    @Option(name: .long, help: "Exit with status 2 when a finding at or above this severity exists.", completion: .list(Severity.allCases.map(\.rawValue)))
     var failOn: Severity?
 
     @Flag(name: .long, help: "Do not redact secrets.")

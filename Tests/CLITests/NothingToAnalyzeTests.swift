@@ -93,3 +93,15 @@ import Testing
         #expect(!plain.stdout.contains("\u{1B}["))
     }
 }
+
+/// Shell completions offer the values an option takes: rule ids, formats, severities.
+@Suite struct CompletionTests {
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionsOfferRuleIdsFormatsAndSeverities(shell: String) throws {
+        let r = try CLIRunner.run(["--generate-completion-script", shell])
+        #expect(r.status == 0)
+        for value in ["slow-key-fetch", "proxy-cache-ineffective", "metric-events", "har-capture", "critical"] {
+            #expect(r.stdout.contains(value), "\(shell) completion lacks \(value)")
+        }
+    }
+}
