@@ -3,6 +3,9 @@ import ForensicsCore
 /// The JSON report, exactly per `shared/spec/report-json.md` (schema_version 1). Every
 /// log-derived string goes through the redactor.
 public struct JSONReporter: Sendable {
+    /// The one schema version of every JSON output (reports, timeline, parse, triage, JSON Lines).
+    public static let schemaVersion = 1
+
     public var redactor: Redactor
     public var toolVersion: String
 
@@ -17,7 +20,7 @@ public struct JSONReporter: Sendable {
 
     public func document(_ report: AnalysisReport) -> JSONOut {
         .object([
-            ("schema_version", .integer(1)),
+            ("schema_version", .integer(Self.schemaVersion)),
             ("tool", .object([("name", .string("playback-forensics")), ("version", .string(toolVersion))])),
             ("inputs", .array(report.inputs.map(input))),
             ("sessions", .array(report.sessions.map(session))),

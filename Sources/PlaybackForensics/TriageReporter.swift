@@ -138,7 +138,7 @@ public struct TriageReporter: Sendable {
         let rows = rows(t)
         let reporter = JSONReporter(toolVersion: ToolInfo.version)
         return JSONOut.object([
-            ("schema_version", .integer(1)),
+            ("schema_version", .integer(JSONReporter.schemaVersion)),
             ("tool", .object([("name", .string("playback-forensics")), ("version", .string(ToolInfo.version))])),
             ("bundles", .array(t.bundles.map { b in
                 .object([

@@ -14,6 +14,9 @@ struct Parse: ParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(name: .long, help: "Print JSON Lines: one record per line, with its file.")
+    var jsonLines = false
+
     @Flag(name: .long, help: "Do not redact tokens, signatures, keys and credentials.")
     var noRedact = false
 
@@ -30,25 +33,38 @@ struct Parse: ParsableCommand {
             throw ExitCode(1)
         }
         let redactor = Redactor(enabled: !noRedact)
+        if jsonLines {
+            var lines = ""
+            for o in outcomes {
+                for r in o.result?.records ?? [] {
+                    lines += JSONOut.object(
+                        [("schema_version", .integer(JSONReporter.schemaVersion)), ("path", .string(redactor.redact(o.path)))]
+                            + RecordJSON.fields(r)
+                    ).renderLine()
+                }
+            }
+            Output.stdout(lines)
+            return
+        }
         if json {
             let files: [JSONOut] = outcomes.map { o in
                 let diags = o.diagnostics + (o.result?.diagnostics ?? [])
                 return .object([
                     ("path", .string(redactor.redact(o.path))), ("format", .optional(o.format?.rawValue)),
-                    ("records", .array((o.result?.records ?? []).map { r in
-                        .object([
-                            ("line", .integer(r.location.line)), ("time", .time(r.time)), ("session_id", .optional(r.sessionID)),
-                            ("summary", .string(redactor.redact(r.summary))),
-                        ])
-                    })),
+                    ("records", .array((o.result?.records ?? []).map(RecordJSON.record))),
                     ("diagnostics", .array(diags.map { d in
                         .object([("line", .integer(d.location.line)), ("severity", .string(d.severity.rawValue)), ("message", .string(redactor.redact(d.message)))])
                     })),
                 ])
             }
-            Output.stdout(JSONOut.object([("files", .array(files)), ("bundle_diagnostics", .array(bundleDiagnostics.map { d in
-                .object([("file", .string(redactor.redact(d.location.file))), ("severity", .string(d.severity.rawValue)), ("message", .string(redactor.redact(d.message)))])
-            }))]).render())
+            Output.stdout(JSONOut.object([
+                ("schema_version", .integer(JSONReporter.schemaVersion)),
+                ("tool", .object([("name", .string("playback-forensics")), ("version", .string(ToolInfo.version))])),
+                ("files", .array(files)),
+                ("bundle_diagnostics", .array(bundleDiagnostics.map { d in
+                    .object([("file", .string(redactor.redact(d.location.file))), ("severity", .string(d.severity.rawValue)), ("message", .string(redactor.redact(d.message)))])
+                })),
+            ]).render())
             return
         }
         var out: [String] = []

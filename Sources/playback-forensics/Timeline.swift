@@ -13,6 +13,9 @@ struct Timeline: ParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(name: .long, help: "Print JSON Lines: one entry per line, with its session id.")
+    var jsonLines = false
+
     @Flag(name: .long, help: "Do not redact secrets.")
     var noRedact = false
 
@@ -44,23 +47,39 @@ struct Timeline: ParsableCommand {
             if let until = narrowing.until, t > until { return false }
             return true
         }
+        func entryJSON(_ e: TimelineEntry, start: Timestamp?) -> [(String, JSONOut)] {
+            [
+                ("time", .time(e.time)),
+                ("relative", .optional(e.time.flatMap { t in start.map { (((t - $0) * 1000).rounded()) / 1000 } })),
+                ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)),
+                ("source", .string(e.record.format.rawValue)),
+                ("summary", .string(redactor.redact(e.record.summary))),
+                ("other_views", .array(e.otherViews.map { .string(redactor.redact("\($0.location)")) })),
+                ("record", RecordJSON.record(e.record)),
+                ("views", .array(e.otherViews.map(RecordJSON.record))),
+            ]
+        }
+        if jsonLines {
+            var lines = ""
+            for r in sessions {
+                for e in r.session.entries where inWindow(e) {
+                    lines += JSONOut.object(
+                        [("schema_version", .integer(JSONReporter.schemaVersion)), ("session_id", .string(r.session.id))]
+                            + entryJSON(e, start: r.session.start)
+                    ).renderLine()
+                }
+            }
+            Output.stdout(lines)
+            return
+        }
         if json {
             let doc = JSONOut.object([
-                ("schema_version", .integer(1)),
+                ("schema_version", .integer(JSONReporter.schemaVersion)),
                 ("sessions", .array(sessions.map { r in
                     let start = r.session.start
                     return .object([
                         ("session_id", .string(r.session.id)),
-                        ("entries", .array(r.session.entries.filter(inWindow).map { e in
-                            .object([
-                                ("time", .time(e.time)),
-                                ("relative", .optional(e.time.flatMap { t in start.map { (((t - $0) * 1000).rounded()) / 1000 } })),
-                                ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)),
-                                ("source", .string(e.record.format.rawValue)),
-                                ("summary", .string(redactor.redact(e.record.summary))),
-                                ("other_views", .array(e.otherViews.map { .string(redactor.redact("\($0.location)")) })),
-                            ])
-                        })),
+                        ("entries", .array(r.session.entries.filter(inWindow).map { .object(entryJSON($0, start: start)) })),
                     ])
                 })),
             ])

@@ -56,3 +56,34 @@ import Testing
         #expect(index.contains("1 bundle · 1 session · 0 unreadable"))
     }
 }
+
+/// Records in JSON are fields, not prose: the 404s are found by `status`.
+@Suite struct StructuredRecordTests {
+    @Test func timelineJSONLinesCarryTypedRequestFields() throws {
+        let r = try CLIRunner.run(["timeline", "SampleLogs/cdn-404-stall", "--json-lines"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count > 10)
+        var notFound = 0
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["schema_version"] as? Int == 1)
+            let record = try #require(object["record"] as? [String: Any])
+            if let request = record["request"] as? [String: Any], request["status"] as? Int == 404 { notFound += 1 }
+        }
+        #expect(notFound >= 2)
+    }
+
+    @Test func parseJSONRecordsAreFieldsWithASchemaVersion() throws {
+        let r = try CLIRunner.run(["parse", "SampleLogs/access-error-logs-only/errorlog.txt", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["schema_version"] as? Int == 1)
+        let files = try #require(object["files"] as? [[String: Any]])
+        let record = try #require((files.first?["records"] as? [[String: Any]])?.first)
+        #expect(record["kind"] as? String == "error-log-row")
+        #expect(((record["error_log_row"] as? [String: Any])?["error"] as? [String: Any])?["http_status"] as? Int == 404)
+        let lines = try CLIRunner.run(["parse", "SampleLogs/access-error-logs-only", "--json-lines"]).stdout.split(separator: "\n")
+        #expect(lines.count >= 4)
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"schema_version\":1,\"path\":") })
+    }
+}
