@@ -307,21 +307,28 @@ public struct BundleReader {
 
     /// Copies standard input to a new file only this user can read; refuses more than `limit` bytes.
     static func spoolStandardInput(limit: Int) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("playback-forensics-stdin-\(UUID().uuidString)").path
+        var source = PeekableByteSource(FileByteSource(handle: FileHandle.standardInput))
+        return try spool(&source, limit: limit, name: "stdin")
+    }
+
+    /// Copies a byte source to a new private temporary file (stdin, an archive inside the bundle);
+    /// refuses more than `limit` bytes.
+    static func spool(_ source: inout PeekableByteSource, limit: Int, name: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("playback-forensics-spool-\(UUID().uuidString)").path
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw InputError.unreadable(path: "stdin", reason: "cannot create a temporary file") }
+        guard fd >= 0 else { throw InputError.unreadable(path: name, reason: "cannot create a temporary file") }
         defer { close(fd) }
-        var source = FileByteSource(handle: FileHandle.standardInput)
         var total = 0
         do {
             while let chunk = try source.nextChunk() {
-                total += chunk.count
-                guard total <= limit else { throw InputError.tooLarge(path: "stdin", limit: limit) }
+                total = total.addingReportingOverflow(chunk.count).partialValue
+                guard total <= limit else { throw InputError.tooLarge(path: name, limit: limit) }
                 try chunk.withUnsafeBytes { raw in
                     var offset = 0
                     while offset < raw.count {
                         let n = write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                        guard n > 0 else { throw InputError.unreadable(path: "stdin", reason: "cannot write a temporary file") }
+                        guard n > 0 else { throw InputError.unreadable(path: name, reason: "cannot write a temporary file") }
                         offset += n
                     }
                 }

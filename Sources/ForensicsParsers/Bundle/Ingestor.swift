@@ -144,7 +144,7 @@ public struct Ingestor: Sendable {
                 // Expanded by the bundle walk (`ingestExpanding`), from a private copy: a zip
                 // needs random access, and a member's bytes can be read only once.
                 var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
-                out.spooledArchive = try Self.spool(&source, limit: limits.maxMemberSize, name: member.path)
+                out.spooledArchive = try BundleReader.spool(&source, limit: limits.maxMemberSize, name: member.path)
                 return out
             }
             if CROnlyLineEndingSource.applies(to: prefix) {
@@ -179,34 +179,6 @@ public struct Ingestor: Sendable {
             diagnostics.append(Diagnostic(location, .error, "\(error)"))
             return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
         }
-    }
-
-    /// Copies a member's bytes to a new private temporary file; refuses more than `limit` bytes.
-    static func spool(_ source: inout PeekableByteSource, limit: Int, name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("playback-forensics-nested-\(UUID().uuidString)").path
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw InputError.unreadable(path: name, reason: "cannot create a temporary file") }
-        defer { close(fd) }
-        var total = 0
-        do {
-            while let chunk = try source.nextChunk() {
-                total = total.addingReportingOverflow(chunk.count).partialValue
-                guard total <= limit else { throw InputError.tooLarge(path: name, limit: limit) }
-                try chunk.withUnsafeBytes { raw in
-                    var offset = 0
-                    while offset < raw.count {
-                        let n = write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                        guard n > 0 else { throw InputError.unreadable(path: name, reason: "cannot write a temporary file") }
-                        offset += n
-                    }
-                }
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw error
-        }
-        return path
     }
 
     func parse(
