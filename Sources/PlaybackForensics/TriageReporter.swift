@@ -148,13 +148,7 @@ public struct TriageReporter: Sendable {
                     ("incomplete", .optional(b.incomplete)),
                 ])
             })),
-            ("sessions_ranked", .array(rows.map { r in
-                .object([
-                    ("bundle", .string(r.bundle.name)), ("session_id", .string(r.session.id)),
-                    ("worst_severity", .optional(r.session.worst?.rawValue)), ("top_rule_id", .optional(r.session.topRule)),
-                    ("top_finding", .optional(r.session.topFinding)), ("kpis", reporter.kpis(r.session.kpis)),
-                ])
-            })),
+            ("sessions_ranked", .array(rows.map { .object(rankedSession($0, reporter: reporter)) })),
             ("counts", .array(ruleCounts(t).map { rule, c in
                 .object([("rule_id", .string(rule))] + Severity.allCases.map { ($0.rawValue, .integer(c[$0] ?? 0)) })
             })),
@@ -169,5 +163,25 @@ public struct TriageReporter: Sendable {
                 .object([("host", .string(f.host)), ("status", .string(f.status)), ("count", .integer(f.count)), ("sessions", .integer(f.sessions))])
             })),
         ]).render()
+    }
+
+    func rankedSession(_ r: Row, reporter: JSONReporter) -> [(String, JSONOut)] {
+        [
+            ("bundle", .string(redactor.redact(r.bundle.name))), ("session_id", .string(r.session.id)),
+            ("worst_severity", .optional(r.session.worst?.rawValue)), ("top_rule_id", .optional(r.session.topRule)),
+            ("top_finding", .optional(r.session.topFinding)), ("kpis", reporter.kpis(r.session.kpis)),
+        ]
+    }
+
+    /// JSON Lines: one ranked session per line, worst first (what `triage.json`'s
+    /// `sessions_ranked` holds), each with the schema version and its bundle's report file.
+    public func jsonLines(_ t: TriageSummary) -> String {
+        let reporter = JSONReporter(toolVersion: ToolInfo.version)
+        return rows(t).map { r in
+            JSONOut.object(
+                [("schema_version", .integer(JSONReporter.schemaVersion))] + rankedSession(r, reporter: reporter)
+                    + [("report", .string("bundles/\(redactor.redact(r.bundle.file)).json"))]
+            ).renderLine()
+        }.joined()
     }
 }

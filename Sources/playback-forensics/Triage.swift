@@ -26,6 +26,9 @@ struct Triage: ParsableCommand {
     @Flag(name: .long, help: "Do not redact secrets.")
     var noRedact = false
 
+    @Flag(name: .long, help: "Also print the ranked sessions to stdout as JSON Lines, worst first.")
+    var jsonLines = false
+
     @Flag(name: .long, help: "Replace an earlier triage's output in --output (a non-empty output directory is refused otherwise).")
     var force = false
 
@@ -68,6 +71,7 @@ struct Triage: ParsableCommand {
         do {
             try Output.write(reporter.markdown(summary), to: output + "/index.md")
             try Output.write(reporter.json(summary), to: output + "/triage.json")
+            if jsonLines { Output.stdout(reporter.jsonLines(summary)) }
         } catch {
             Output.stderr("playback-forensics: cannot write to \(output): \(error.localizedDescription)\n")
             throw ExitCode(1)

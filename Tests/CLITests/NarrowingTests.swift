@@ -86,4 +86,24 @@ import Testing
         #expect(lines.count >= 4)
         #expect(lines.allSatisfy { $0.hasPrefix("{\"schema_version\":1,\"path\":") })
     }
+
+    @Test func triagePrintsRankedSessionsAsJSONLines() throws {
+        let fleet = FileManager.default.temporaryDirectory.appendingPathComponent("pf-jl-\(UUID().uuidString)")
+        let out = fleet.appendingPathExtension("out")
+        defer {
+            try? FileManager.default.removeItem(at: fleet)
+            try? FileManager.default.removeItem(at: out)
+        }
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        for name in ["cdn-404-stall", "slow-key-startup"] {
+            try FileManager.default.copyItem(atPath: "SampleLogs/\(name)", toPath: fleet.appendingPathComponent(name).path)
+        }
+        let r = try CLIRunner.run(["triage", fleet.path, "--output", out.path, "--json-lines"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        #expect(first["schema_version"] as? Int == 1)
+        #expect((first["report"] as? String)?.hasPrefix("bundles/") == true)
+    }
 }
