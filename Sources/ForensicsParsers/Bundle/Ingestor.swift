@@ -34,6 +34,21 @@ public struct Ingestor: Sendable {
     /// Reads, parses and redacts one member. With a bundle's budget, the member keeps at most the
     /// records and bytes the bundle has left, and is not read at all once the budget is spent.
     public func ingest(_ member: BundleMember, budget: BundleBudget? = nil) -> Outcome {
+        var outcome = ingestKeepingArchive(member, budget: budget)
+        if let spooled = outcome.spooledArchive {
+            // Only the bundle walk (`ingestBundle`) expands an archive inside a bundle.
+            try? FileManager.default.removeItem(atPath: spooled)
+            outcome.spooledArchive = nil
+            outcome.diagnostics.append(
+                Diagnostic(
+                    SourceLocation(file: outcome.path, line: 0), .warning,
+                    "an archive: its members are read when it is part of a bundle on disk"))
+        }
+        return outcome
+    }
+
+    /// `ingest`, leaving an archive found inside the bundle spooled for `ingestExpanding`.
+    func ingestKeepingArchive(_ member: BundleMember, budget: BundleBudget?) -> Outcome {
         if let budget, let reason = budget.exhausted {
             let d = Diagnostic(SourceLocation(file: member.path, line: 0), .warning, "not read: \(reason)")
             return redactor.redact(Outcome(path: member.path, format: nil, result: nil, diagnostics: [d]))
@@ -76,7 +91,7 @@ public struct Ingestor: Sendable {
         _ member: BundleMember, budget: BundleBudget, depth: Int, into outcomes: inout [Outcome],
         diagnostics: inout [Diagnostic]
     ) {
-        let outcome = ingest(member, budget: budget)
+        let outcome = ingestKeepingArchive(member, budget: budget)
         guard let spooled = outcome.spooledArchive else {
             outcomes.append(outcome)
             return
