@@ -1,6 +1,6 @@
 import ForensicsCore
 
-/// The JSON report, exactly per `shared/spec/report-json.md` (schema_version 1). Every
+/// The JSON report, per `Documentation/report-json.md` (the team's `shared/spec/report-json.md`, extended; schema_version 1). Every
 /// log-derived string goes through the redactor.
 public struct JSONReporter: Sendable {
     /// The one schema version of every JSON output (reports, timeline, parse, triage, JSON Lines).
