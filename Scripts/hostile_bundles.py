@@ -129,6 +129,30 @@ def check_markdown(case, markdown):
             return
 
 
+HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "h5", "h6", "p", "ul", "li",
+             "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "strong", "a", "details", "summary",
+             "svg", "text", "line", "rect", "polygon"}
+
+
+def check_html(case, page):
+    """The HTML report holds only the elements the tool writes, no comment, and no event handler."""
+    from html.parser import HTMLParser
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag not in HTML_TAGS:
+                failures.append("%s: element <%s> in the HTML report" % (case, tag))
+            for name, _ in attrs:
+                if name.startswith("on"):
+                    failures.append("%s: event handler %s in the HTML report" % (case, name))
+
+        def handle_comment(self, data):
+            failures.append("%s: comment in the HTML report" % case)
+    Tags().feed(page)
+    if "ALL CLEAR" in page and ("<h1>ALL CLEAR" in page or "<h2>ALL CLEAR" in page):
+        failures.append("%s: a log text made a heading in the HTML report" % case)
+
+
 def neighbour_records():
     rc, out, _ = run("setup", ["parse", "--json", NEIGHBOUR_SOURCE])
     data = json.loads(out)
@@ -551,16 +575,19 @@ def case_secrets():
     open(os.path.join(b, "error.log"), "w").write(errlog)
     open(os.path.join(b, "access.log"), "w").write(ACCESS_HEAD + access_row(1, uri="https://cdn.example.com/p/1/ks/PLANTEDkp/index.m3u8?hdnts=PLANTEDah"))
     open(os.path.join(b, "index.m3u8?token=PLANTEDfn"), "w").write("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts?sig=PLANTEDpl\n")
-    for argv in (["analyze", b], ["analyze", b, "--report", "json"], ["timeline", b], ["timeline", b, "--json"],
-                 ["parse", b], ["parse", b, "--json"]):
-        rc, out, _ = run("secrets: %s" % argv[0], argv)
+    for argv in (["analyze", b], ["analyze", b, "--report", "json"], ["analyze", b, "--report", "html"], ["timeline", b],
+                 ["timeline", b, "--json"], ["timeline", b, "--json-lines"], ["parse", b], ["parse", b, "--json"],
+                 ["parse", b, "--json-lines"]):
+        rc, out, _ = run("secrets: %s" % " ".join(argv[:1] + argv[2:]), argv)
         if argv == ["analyze", b]:
             check_markdown("secrets", out)
+        if "html" in argv:
+            check_html("secrets", out)
     d = os.path.join(WORK, "fleet-secrets")
     os.makedirs(d, exist_ok=True)
     shutil.copytree(b, os.path.join(d, "bundle-token=PLANTEDbn"), dirs_exist_ok=True)
     out = os.path.join(WORK, "fleet-secrets-out")
-    run("secrets: triage", ["triage", d, "--output", out, "--force"],
+    run("secrets: triage", ["triage", d, "--output", out, "--force", "--json-lines"],
         files_to_check=[os.path.join(out, "index.md"), os.path.join(out, "triage.json")])
     for name in os.listdir(os.path.join(out, "bundles")):
         expect("secrets triage", "PLANTED" not in name, "a report file is named with the secret: %s" % name)
@@ -577,10 +604,13 @@ def case_injection():
     open(os.path.join(b, "error%s.log" % bidi), "w").write(ERROR_HEAD + "".join(
         "2026/11/21 10:00:0%d.000 https://cdn.example.com/v/s%d\u202E.ts %s 203.0.113.7 404 \"CoreMediaErrorDomain\" \"HTTP 404 \u202Eevil \x1b]8;;http://evil.example\x07link\x1b]8;;\x07 \x1b[2J \x1b]0;title\x07\" en0\n"
         % (i, i, GUID) for i in range(3)))
-    for argv in (["analyze", b], ["analyze", b, "--report", "json"], ["timeline", b], ["parse", b], ["parse", b, "--json"]):
-        rc, out, _ = run("injection: %s" % argv[0], argv)
+    for argv in (["analyze", b], ["analyze", b, "--report", "json"], ["analyze", b, "--report", "html"], ["timeline", b],
+                 ["parse", b], ["parse", b, "--json"]):
+        rc, out, _ = run("injection: %s" % " ".join(argv[:1] + argv[2:]), argv)
         if argv == ["analyze", b]:
             check_markdown("injection: analyze", out)
+        if "html" in argv:
+            check_html("injection: analyze --report html", out)
     d = os.path.join(WORK, "fleet-names")
     os.makedirs(d, exist_ok=True)
     for name in ("a b", "a_b", "a?b", "n" * 252):

@@ -105,10 +105,12 @@ def main() -> None:
     parser.add_argument("--install", action="store_true")
     args = parser.parse_args()
     need(args.install or os.environ.get("CI") == "true")
-    cache = os.path.join(tempfile.gettempdir(), "playback-forensics-render")
-    dist = mermaid_dist(cache)
+    is_html = args.report.endswith(".html")
     with tempfile.TemporaryDirectory() as site:
-        os.symlink(dist, os.path.join(site, "mermaid"))
+        if not is_html:
+            # The HTML report is self-contained; only Markdown needs the Mermaid bundle.
+            cache = os.path.join(tempfile.gettempdir(), "playback-forensics-render")
+            os.symlink(mermaid_dist(cache), os.path.join(site, "mermaid"))
         text = open(args.report, encoding="utf-8").read()
         if args.report.endswith(".html"):
             page = text
@@ -123,7 +125,13 @@ def main() -> None:
         handler = functools.partial(Quiet, directory=site)
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        height = args.height or max(900, 22 * text.count("\n") + 600)
+        if is_html:
+            import re
+            rows = sum(text.count(t) for t in ("<tr", "<p>", "<h", "<li>", "<summary"))
+            svg = sum(float(h) for h in re.findall(r'<svg[^>]* height="([0-9.]+)"', text))
+            height = args.height or int(max(900, 30 * rows + svg + 600))
+        else:
+            height = args.height or max(900, 22 * text.count("\n") + 600)
         url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
         try:
             subprocess.run(

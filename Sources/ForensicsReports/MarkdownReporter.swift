@@ -9,6 +9,10 @@ public struct MarkdownReporter: Sendable {
     public var toolVersion: String
     /// Timeline entries shown around each finding, before and after its anchor.
     public var excerptRadius = 3
+    /// How timelines are drawn: Mermaid (GitHub renders it) or the tool's own SVG (the HTML report).
+    public var chartStyle: ChartStyle = .mermaid
+
+    public enum ChartStyle: Sendable { case mermaid, svg }
 
     public init(redactor: Redactor = Redactor(), toolVersion: String) {
         self.text = MarkdownText(redactor: redactor)
@@ -268,55 +272,53 @@ public struct MarkdownReporter: Sendable {
                 }
             }
         }
-        var requests: [String] = []
+        var rows: [TimelineChart.Row] = []
         for i in all where kept.contains(i) {
             guard let r = s.entries[i].record.request, let t = s.entries[i].time else { continue }
             let end = max(s.entries[i].endTime ?? t, t + 0.001)
             let label = redactedLabel("\(r.kind.rawValue) \(r.url.split(separator: "/").last ?? "")")
-            let tag = r.failed ? "crit, " : ""
-            requests.append("    \(label) :\(tag)\(Self.ms(t)), \(Self.ms(end))")
+            rows.append(.init(section: .requests, label: label, mark: r.failed ? .failedRequest : .request, start: t, end: end))
         }
-        var stalls: [String] = []
+        let requestsDrawn = rows.count
         for st in s.stalls where inWindow(st.start) {
             // An access-log row counts stalls without saying when or for how long: a marker at
             // the row's start, never a bar that would claim a duration.
             if st.fromAccessLog {
                 let label = redactedLabel("\(st.reportedCount) stall\(st.reportedCount == 1 ? "" : "s") in this row time unknown")
-                stalls.append("    \(label) :crit, milestone, \(Self.ms(st.start)), 0ms")
+                rows.append(.init(section: .stalls, label: label, mark: .stallWithoutDuration, start: st.start, end: st.start))
                 continue
             }
             let end = st.end ?? s.end ?? st.start + 1
-            stalls.append("    stall :crit, \(Self.ms(st.start)), \(Self.ms(max(end, st.start + 0.001)))")
+            rows.append(.init(section: .stalls, label: "stall", mark: .stall, start: st.start, end: max(end, st.start + 0.001)))
         }
         // Failures no request shows (error-log rows, player error events): marks of their own.
-        var errors: [String] = []
         for f in s.failures.prefix(60) where s.entries[f.index].record.request == nil {
             guard let t = f.time, inWindow(t) else { continue }
             let name = f.url.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
-            errors.append("    \(redactedLabel("\(f.statusText) \(name)")) :crit, milestone, \(Self.ms(t)), 0ms")
+            rows.append(.init(section: .errors, label: redactedLabel("\(f.statusText) \(name)"), mark: .error, start: t, end: t))
         }
-        var marks: [String] = []
         for f in findings where f.severity >= .warning {
             guard let t = f.start, inWindow(t) else { continue }
             // A finding with a window is a bar over it, so the chart spans what it is about.
             if let end = f.end, end - t >= 0.001 {
-                marks.append("    \(redactedLabel(f.ruleID)) :active, \(Self.ms(t)), \(Self.ms(end))")
+                rows.append(.init(section: .findings, label: redactedLabel(f.ruleID), mark: .finding, start: t, end: end))
             } else {
-                marks.append("    \(redactedLabel(f.ruleID)) :milestone, \(Self.ms(t)), 0ms")
+                rows.append(.init(section: .findings, label: redactedLabel(f.ruleID), mark: .findingInstant, start: t, end: t))
             }
         }
-        guard !requests.isEmpty || !stalls.isEmpty || !errors.isEmpty else { return [] }
+        guard !rows.isEmpty, rows.contains(where: { $0.section != .findings }) else { return [] }
         let title = window.map { "Close-up from \($0.lowerBound.iso8601(s.timeBasis))" } ?? "Session from \(start.iso8601(s.timeBasis))"
-        var out = [window == nil ? "### Timeline" : "#### Close-up of the findings", "", "```mermaid", "gantt", "    dateFormat x",
-                   "    axisFormat \(window == nil ? "%M:%S" : "%M:%S.%L")", "    title \(title)"]
-        if !requests.isEmpty { out += ["    section Requests"] + requests }
-        if !errors.isEmpty { out += ["    section Errors"] + errors }
-        if !stalls.isEmpty { out += ["    section Stalls"] + stalls }
-        if !marks.isEmpty { out += ["    section Findings"] + marks }
-        out += ["```", ""]
-        if requests.count < all.count {
+        let chart = TimelineChart(
+            title: title, closeUp: window != nil, sessionStart: start, from: window?.lowerBound, rows: rows)
+        var out = [window == nil ? "### Timeline" : "#### Close-up of the findings", ""]
+        switch chartStyle {
+        case .mermaid: out += MermaidGantt.lines(chart)
+        case .svg: out += ["```pf-svg"] + SVGTimeline.lines(chart) + ["```"]
+        }
+        out.append("")
+        if requestsDrawn < all.count {
             out.append(
-                "Requests drawn: \(requests.count) of \(all.count) — every failed request and every one a finding relies on (\(essential)), the first ones and their neighbours; the healthy rest is left out. `playback-forensics timeline` lists them all.")
+                "Requests drawn: \(requestsDrawn) of \(all.count) — every failed request and every one a finding relies on (\(essential)), the first ones and their neighbours; the healthy rest is left out. `playback-forensics timeline` lists them all.")
             out.append("")
         }
         return out

@@ -11,7 +11,7 @@ struct Analyze: ParsableCommand {
     @Argument(help: "The bundle to analyze.", completion: .file())
     var path: String
 
-    @Option(name: .long, help: "Report format: markdown or json.", completion: .list(["markdown", "json"]))
+    @Option(name: .long, help: "Report format: markdown, json, or html (one self-contained file, timelines as inline SVG).", completion: .list(["markdown", "json", "html"]))
     var report: ReportFormat = .markdown
 
     @Option(name: .long, help: "Write the report to this file instead of stdout.", completion: .file())
@@ -57,6 +57,7 @@ struct Analyze: ParsableCommand {
             switch report {
             case .markdown: MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version).render(analysis)
             case .json: JSONReporter(redactor: redactor, toolVersion: ToolInfo.version).render(analysis)
+            case .html: HTMLReporter(redactor: redactor, toolVersion: ToolInfo.version).render(analysis)
             }
         if let output {
             do {

@@ -84,7 +84,7 @@ struct InputOptions: ParsableArguments {
 }
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case markdown, json
+    case markdown, json, html
 }
 
 extension Severity: ExpressibleByArgument {}

@@ -1,0 +1,218 @@
+import ForensicsCore
+
+/// The HTML report (`--report html`): one self-contained file — no script, no network, no font
+/// or stylesheet to fetch — with the same content as the Markdown summary and the timelines drawn
+/// as inline SVG. What a support engineer attaches to a ticket or sends to a CDN partner.
+///
+/// Why from the Markdown: the content is written once (`MarkdownReporter`) and this writer turns
+/// exactly the Markdown that writer produces into HTML — headings, paragraphs, tables, lists,
+/// code spans, bold, links, the report's own `<details>` — so the two can never tell different
+/// stories. Log text arrives already escaped (`MarkdownText`: entities for `<`, `>`, `&`,
+/// backslashes before Markdown punctuation); nothing else in it can become markup.
+public struct HTMLReporter: Sendable {
+    public var markdown: MarkdownReporter
+
+    public init(redactor: Redactor = Redactor(), toolVersion: String) {
+        markdown = MarkdownReporter(redactor: redactor, toolVersion: toolVersion)
+        markdown.chartStyle = .svg
+    }
+
+    public func render(_ report: AnalysisReport) -> String {
+        let body = MarkdownSubsetHTML.convert(markdown.render(report))
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="playback-forensics \(SVGTimeline.escape(markdown.toolVersion))">
+            <title>Playback forensics report</title>
+            <style>\(Self.style)</style>
+            </head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+    }
+
+    static let style = """
+        body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;max-width:1100px;margin:24px auto;padding:0 16px}\
+        h1{font-size:24px;border-bottom:1px solid #d0d7de;padding-bottom:6px}h2{font-size:20px;border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}\
+        h3{font-size:17px;margin-top:24px}h4{font-size:15px;margin-top:20px}\
+        table{border-collapse:collapse;margin:8px 0 16px;display:block;overflow-x:auto}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}\
+        th{background:#f6f8fa}tr:nth-child(even) td{background:#fbfcfd}code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#eff1f3;padding:1px 4px;border-radius:4px}\
+        pre{background:#f6f8fa;padding:8px;overflow-x:auto}details{margin:8px 0 16px}summary{cursor:pointer;color:#0969da}\
+        svg.timeline{display:block;margin:8px 0 16px;max-width:100%;height:auto;font:11px -apple-system,"Segoe UI",Helvetica,Arial,sans-serif}\
+        svg .title{font-weight:600;font-size:12px}svg .section{font-weight:600;fill:#57606a}svg .label{fill:#1f2328}\
+        svg .tick{fill:#57606a;text-anchor:middle}svg .grid{stroke:#d8dee4;stroke-width:1}\
+        svg .req{fill:#4e79a7}svg .req-failed{fill:#d1242f}svg .err{fill:#d1242f}svg .stall{fill:#e36209}svg .finding{fill:#8250df;fill-opacity:.55}
+        """
+}
+
+/// Converts the Markdown `MarkdownReporter` writes (and only that) to HTML.
+enum MarkdownSubsetHTML {
+    static func convert(_ markdown: String) -> String {
+        var out: [String] = []
+        var paragraph: [String] = []
+        var list: [String] = []
+        var table: [String] = []
+        func flush() {
+            if !paragraph.isEmpty {
+                out.append("<p>" + paragraph.map(inline).joined(separator: " ") + "</p>")
+                paragraph = []
+            }
+            if !list.isEmpty {
+                out.append("<ul>" + list.map { "<li>" + inline($0) + "</li>" }.joined() + "</ul>")
+                list = []
+            }
+            if !table.isEmpty {
+                out.append(renderTable(table))
+                table = []
+            }
+        }
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var i = 0
+        while i < lines.count {
+            let line = lines[i]
+            i += 1
+            if line.hasPrefix("```") {
+                flush()
+                let kind = String(line.dropFirst(3))
+                var block: [String] = []
+                while i < lines.count, lines[i] != "```" {
+                    block.append(lines[i])
+                    i += 1
+                }
+                i += 1
+                // The tool's own SVG passes as it is; any other block is shown as text.
+                out.append(kind == "pf-svg" ? block.joined(separator: "\n") : "<pre><code>" + escape(block.joined(separator: "\n")) + "</code></pre>")
+                continue
+            }
+            if line == "<details><summary>Timeline around this finding</summary>" || line == "</details>" {
+                flush()
+                out.append(line)
+                continue
+            }
+            if line.isEmpty {
+                flush()
+                continue
+            }
+            if line.hasPrefix("|") {
+                if !paragraph.isEmpty || !list.isEmpty { flush() }
+                table.append(line)
+                continue
+            }
+            if !table.isEmpty { flush() }
+            if let level = headingLevel(line) {
+                flush()
+                out.append("<h\(level)>" + inline(String(line.dropFirst(level + 1))) + "</h\(level)>")
+                continue
+            }
+            if line.hasPrefix("- ") || line.hasPrefix("* ") {
+                if !paragraph.isEmpty { flush() }
+                list.append(String(line.dropFirst(2)))
+                continue
+            }
+            paragraph.append(line)
+        }
+        flush()
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    static func headingLevel(_ line: String) -> Int? {
+        let hashes = line.prefix { $0 == "#" }.count
+        guard (1...6).contains(hashes), line.dropFirst(hashes).first == " " else { return nil }
+        return hashes
+    }
+
+    static func renderTable(_ rows: [String]) -> String {
+        let cells = rows.map(splitRow)
+        guard let header = cells.first else { return "" }
+        var out = "<table><thead><tr>" + header.map { "<th>" + inline($0) + "</th>" }.joined() + "</tr></thead><tbody>"
+        for row in cells.dropFirst() where !row.allSatisfy({ $0.allSatisfy { $0 == "-" || $0 == ":" || $0 == " " } && !$0.isEmpty }) {
+            out += "<tr>" + row.map { "<td>" + inline($0) + "</td>" }.joined() + "</tr>"
+        }
+        return out + "</tbody></table>"
+    }
+
+    /// A table row's cells: split at `|` not preceded by a backslash (`\|` is a literal bar).
+    static func splitRow(_ line: String) -> [String] {
+        var cells: [String] = []
+        var current = ""
+        var escaped = false
+        for c in line.trimmingCharacters(in: " ") {
+            if escaped {
+                current.append(c == "|" ? "|" : "\\")
+                if c != "|" { current.append(c) }
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if c == "|" {
+                cells.append(current)
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        if escaped { current.append("\\") }
+        cells.append(current)
+        // The row's leading and trailing bars make an empty first and last cell.
+        if cells.first?.trimmingCharacters(in: " ").isEmpty == true { cells.removeFirst() }
+        if cells.last?.trimmingCharacters(in: " ").isEmpty == true { cells.removeLast() }
+        return cells.map { $0.trimmingCharacters(in: " ") }
+    }
+
+    /// Inline Markdown: backslash escapes, code spans, `**bold**`, `[text](link)`; the entities
+    /// Markdown text already carries stay; any other `<`, `>` or `&` is escaped.
+    static func inline(_ text: String) -> String {
+        let chars = Array(text)
+        var out = ""
+        var i = 0
+        var bold = false
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\\", i + 1 < chars.count, chars[i + 1].isASCII, chars[i + 1].isPunctuation || chars[i + 1].isSymbol {
+                out += escape(String(chars[i + 1]))
+                i += 2
+            } else if c == "`", let close = chars[(i + 1)...].firstIndex(of: "`") {
+                out += "<code>" + escape(String(chars[(i + 1)..<close])) + "</code>"
+                i = close + 1
+            } else if c == "*", i + 1 < chars.count, chars[i + 1] == "*" {
+                out += bold ? "</strong>" : "<strong>"
+                bold.toggle()
+                i += 2
+            } else if c == "[", let mid = chars[i...].firstIndex(of: "]"), mid + 1 < chars.count, chars[mid + 1] == "(",
+                let close = chars[(mid + 1)...].firstIndex(of: ")")
+            {
+                let href = String(chars[(mid + 2)..<close])
+                let safe = href.hasPrefix("http://") || href.hasPrefix("https://") || !href.contains(":")
+                out += safe ? "<a href=\"\(escape(href))\">" + inline(String(chars[(i + 1)..<mid])) + "</a>" : inline(String(chars[(i + 1)..<mid]))
+                i = close + 1
+            } else if c == "&" {
+                let rest = String(chars[i..<min(chars.count, i + 6)])
+                out += ["&amp;", "&lt;", "&gt;", "&quot;"].contains(where: rest.hasPrefix) ? "&" : "&amp;"
+                i += 1
+            } else {
+                out += escape(String(c))
+                i += 1
+            }
+        }
+        if bold { out += "</strong>" }
+        return out
+    }
+
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}
