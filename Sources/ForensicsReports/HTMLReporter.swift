@@ -18,7 +18,12 @@ public struct HTMLReporter: Sendable {
     }
 
     public func render(_ report: AnalysisReport) -> String {
-        let body = MarkdownSubsetHTML.convert(markdown.render(report))
+        var body = MarkdownSubsetHTML.convert(markdown.render(report))
+        // Severity marks as coloured shapes of the page's own font: a machine without an emoji
+        // font (a server, a CI runner) showed the Markdown's emoji as empty boxes.
+        for (emoji, severity) in [("🟥", "critical"), ("🔴", "error"), ("🟠", "warning"), ("🔵", "info")] {
+            body = body.replacingOccurrences(of: emoji, with: "<span class=\"sev sev-\(severity)\">\(severity == "critical" ? "■" : "●")</span>")
+        }
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -46,6 +51,7 @@ public struct HTMLReporter: Sendable {
         svg.timeline{display:block;margin:8px 0 16px;max-width:100%;height:auto;font:11px -apple-system,"Segoe UI",Helvetica,Arial,sans-serif}\
         svg .title{font-weight:600;font-size:12px}svg .section{font-weight:600;fill:#57606a}svg .label{fill:#1f2328}\
         svg .tick{fill:#57606a;text-anchor:middle}svg .grid{stroke:#d8dee4;stroke-width:1}\
+        .sev{font-size:15px}.sev-critical{color:#a40e26}.sev-error{color:#d1242f}.sev-warning{color:#e36209}.sev-info{color:#0969da}\
         svg .req{fill:#4e79a7}svg .req-failed{fill:#d1242f}svg .err{fill:#d1242f}svg .stall{fill:#e36209}svg .finding{fill:#8250df;fill-opacity:.55}
         """
 }
