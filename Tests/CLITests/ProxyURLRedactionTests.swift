@@ -46,7 +46,7 @@ import Testing
         let dir = try plantedBundle()
         defer { try? FileManager.default.removeItem(at: dir) }
         let commands: [[String]] = [
-            ["analyze", dir.path], ["analyze", dir.path, "--report", "json"], ["timeline", dir.path],
+            ["analyze", dir.path], ["analyze", dir.path, "--report", "json"], ["analyze", dir.path, "--report", "html"], ["timeline", dir.path],
             ["timeline", dir.path, "--json"], ["parse", dir.path], ["parse", dir.path, "--json"],
         ]
         for command in commands {
