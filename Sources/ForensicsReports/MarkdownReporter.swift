@@ -324,11 +324,6 @@ public struct MarkdownReporter: Sendable {
         return out
     }
 
-    static func ms(_ t: Timestamp) -> String {
-        let v = (t.secondsSince1970 * 1000).rounded()
-        return Timestamp.isPlausible(t.secondsSince1970) ? String(Int64(v)) : "0"
-    }
-
     /// A Mermaid task name from log text: redacted first (the label's sanitising would otherwise
     /// take `?token=` apart and leave the secret as a plain word).
     func redactedLabel(_ s: String) -> String { Self.mermaidLabel(text.redactor.redact(s)) }

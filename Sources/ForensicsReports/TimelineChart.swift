@@ -41,20 +41,34 @@ struct TimelineChart {
 }
 
 /// A timeline as a Mermaid gantt block.
+///
+/// Times are written as milliseconds since the session began, read by Mermaid as milliseconds
+/// since 1970 (`dateFormat x`), and the axis prints them with `%s` (seconds since 1970): so the
+/// axis counts seconds since the session began whatever the reader's time zone — `%M:%S` of wall
+/// time shifted by half an hour in India and said nothing about the session.
 enum MermaidGantt {
     static func lines(_ chart: TimelineChart) -> [String] {
-        var out = ["```mermaid", "gantt", "    dateFormat x", "    axisFormat \(chart.closeUp ? "%M:%S.%L" : "%M:%S")", "    title \(chart.title)"]
+        var out = [
+            "```mermaid", "gantt", "    dateFormat x", "    axisFormat \(chart.closeUp ? "+%s.%L s" : "+%s s")",
+            "    title \(chart.title) (axis: seconds since the session began)",
+        ]
         for (section, rows) in chart.sections {
             out.append("    section \(section.rawValue)")
-            for r in rows { out.append("    " + line(r)) }
+            for r in rows { out.append("    " + line(r, since: chart.sessionStart)) }
         }
         out.append("```")
         return out
     }
 
-    static func line(_ r: TimelineChart.Row) -> String {
-        let start = MarkdownReporter.ms(r.start)
-        let end = MarkdownReporter.ms(r.end)
+    static func ms(_ t: Timestamp, since origin: Timestamp) -> String {
+        let v = ((t - origin) * 1000).rounded()
+        guard v.isFinite, abs(v) < 1e15 else { return "0" }
+        return String(Int64(v))
+    }
+
+    static func line(_ r: TimelineChart.Row, since origin: Timestamp) -> String {
+        let start = ms(r.start, since: origin)
+        let end = ms(r.end, since: origin)
         switch r.mark {
         case .request: return "\(r.label) :\(start), \(end)"
         case .failedRequest: return "\(r.label) :crit, \(start), \(end)"
