@@ -52,7 +52,7 @@ public struct HTMLReporter: Sendable {
         svg .title{font-weight:600;font-size:12px}svg .section{font-weight:600;fill:#57606a}svg .label{fill:#1f2328}\
         svg .tick{fill:#57606a;text-anchor:middle}svg .grid{stroke:#d8dee4;stroke-width:1}\
         .sev{font-size:15px}.sev-critical{color:#a40e26}.sev-error{color:#d1242f}.sev-warning{color:#e36209}.sev-info{color:#0969da}\
-        svg .req{fill:#4e79a7}svg .req-failed{fill:#d1242f}svg .err{fill:#d1242f}svg .stall{fill:#e36209}svg .finding{fill:#8250df;fill-opacity:.55}
+        svg .req{fill:#4e79a7}svg .req-failed{fill:#d1242f}svg .err{fill:#d1242f}svg .stall{fill:#e36209}svg .switch{fill:#1a7f37}svg .finding{fill:#8250df;fill-opacity:.55}
         """
 }
 

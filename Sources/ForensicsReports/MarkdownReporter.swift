@@ -291,6 +291,16 @@ public struct MarkdownReporter: Sendable {
             let end = st.end ?? s.end ?? st.start + 1
             rows.append(.init(section: .stalls, label: "stall", mark: .stall, start: st.start, end: max(end, st.start + 0.001)))
         }
+        // Variant switches the player made (a down-switch is often the incident's middle step).
+        var switches = 0
+        for e in s.entries where switches < 60 {
+            guard let p = e.record.playerEvent, p.kind == .variantSwitch, p.didSucceed != false, let t = e.time, inWindow(t) else { continue }
+            // "20 Mbit/s" loses its slash in a Mermaid name; "20 Mbit" reads better than "20 Mbit s".
+            func rate(_ v: Variant?) -> String { v.map { $0.label.replacingOccurrences(of: "/s", with: "") } ?? "unknown" }
+            let label = redactedLabel("switch \(rate(p.fromVariant)) to \(rate(p.toVariant))")
+            rows.append(.init(section: .switches, label: label, mark: .variantSwitch, start: t, end: t))
+            switches += 1
+        }
         // Failures no request shows (error-log rows, player error events): marks of their own.
         for f in s.failures.prefix(60) where s.entries[f.index].record.request == nil {
             guard let t = f.time, inWindow(t) else { continue }

@@ -72,6 +72,7 @@ enum SVGTimeline {
         case .request: "req"
         case .failedRequest: "req-failed"
         case .error: "err"
+        case .variantSwitch: "switch"
         case .stall, .stallWithoutDuration: "stall"
         case .finding, .findingInstant: "finding"
         }

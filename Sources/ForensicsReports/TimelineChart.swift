@@ -6,13 +6,15 @@ import ForensicsCore
 /// began (Mermaid can only print wall-clock time, in the reader's time zone).
 struct TimelineChart {
     enum Section: String, CaseIterable {
-        case requests = "Requests", errors = "Errors", stalls = "Stalls", findings = "Findings"
+        case requests = "Requests", errors = "Errors", switches = "Switches", stalls = "Stalls", findings = "Findings"
     }
 
     enum Mark {
-        case request, failedRequest, error, stall, stallWithoutDuration, finding, findingInstant
+        case request, failedRequest, error, variantSwitch, stall, stallWithoutDuration, finding, findingInstant
 
-        var isInstant: Bool { self == .error || self == .stallWithoutDuration || self == .findingInstant }
+        var isInstant: Bool {
+            self == .error || self == .variantSwitch || self == .stallWithoutDuration || self == .findingInstant
+        }
     }
 
     struct Row {
@@ -74,6 +76,7 @@ enum MermaidGantt {
         case .failedRequest: return "\(r.label) :crit, \(start), \(end)"
         case .stall: return "\(r.label) :crit, \(start), \(end)"
         case .stallWithoutDuration, .error: return "\(r.label) :crit, milestone, \(start), 0ms"
+        case .variantSwitch: return "\(r.label) :milestone, \(start), 0ms"
         case .finding: return "\(r.label) :active, \(start), \(end)"
         case .findingInstant: return "\(r.label) :milestone, \(start), 0ms"
         }

@@ -20,6 +20,7 @@ import Testing
             #expect(chart.contains("segment s74.m4s :crit"), "the 404 on s74 is drawn as failed")
             #expect(chart.contains("segment s75.m4s :crit"))
             #expect(chart.contains("stall :crit"))
+            #expect(chart.contains("switch 20 Mbit to 15 Mbit :milestone"), "the down-switch is a mark of its own")
             #expect(chart.contains("segment-404-downswitch :active"))
         }
         #expect(markdown.contains("#### Close-up of the findings"))
