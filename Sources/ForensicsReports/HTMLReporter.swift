@@ -208,17 +208,6 @@ enum MarkdownSubsetHTML {
         return out
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// Text and attribute values: the same escaping as the SVG's.
+    static func escape(_ s: String) -> String { SVGTimeline.escape(s) }
 }

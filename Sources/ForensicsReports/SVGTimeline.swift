@@ -80,6 +80,7 @@ enum SVGTimeline {
 
     static func f(_ v: Double) -> String { NumberFormat.trimmed(v, decimals: 1) }
 
+    /// XML/HTML text and attribute values; other control characters (but line feed and tab) as spaces.
     static func escape(_ s: String) -> String {
         var out = ""
         for c in s.unicodeScalars {
@@ -88,7 +89,7 @@ enum SVGTimeline {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(c.value < 0x20 ? " " : c)
+            default: out.unicodeScalars.append(c.value < 0x20 && c != "\n" && c != "\t" ? " " : c)
             }
         }
         return out
