@@ -6,6 +6,11 @@ public struct JSONReporter: Sendable {
     /// The one schema version of every JSON output (reports, timeline, parse, triage, JSON Lines).
     public static let schemaVersion = 1
 
+    /// The `tool` member every JSON document carries.
+    public static func tool(version: String) -> (String, JSONOut) {
+        ("tool", .object([("name", .string("playback-forensics")), ("version", .string(version))]))
+    }
+
     public var redactor: Redactor
     public var toolVersion: String
 
@@ -21,7 +26,7 @@ public struct JSONReporter: Sendable {
     public func document(_ report: AnalysisReport) -> JSONOut {
         .object([
             ("schema_version", .integer(Self.schemaVersion)),
-            ("tool", .object([("name", .string("playback-forensics")), ("version", .string(toolVersion))])),
+            Self.tool(version: toolVersion),
             ("inputs", .array(report.inputs.map(input))),
             ("sessions", .array(report.sessions.map(session))),
             ("unassigned_records", .integer(report.unassignedRecords)),

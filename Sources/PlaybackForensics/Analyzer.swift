@@ -38,7 +38,7 @@ public struct Analyzer: Sendable {
     func assemble(bundle: String, outcomes: [Ingestor.Outcome], bundleDiagnostics: [Diagnostic]) -> AnalysisReport {
         var inputs: [AnalysisReport.Input] = []
         var sources: [SourceFile] = []
-        var diagnostics = bundleDiagnostics.map(ingestor.redactor.redact)
+        var diagnostics = bundleDiagnostics.map(ingestor.redactor.clean)
         for outcome in outcomes.sorted(by: { $0.path < $1.path }) {
             var fileDiagnostics = outcome.diagnostics + (outcome.result?.diagnostics ?? [])
             let count = fileDiagnostics.count
@@ -65,7 +65,7 @@ public struct Analyzer: Sendable {
         }
         diagnostics.sort { $0.location < $1.location }
         return AnalysisReport(
-            bundle: ingestor.redactor.redact(bundle), inputs: inputs, sessions: sessions, diagnostics: diagnostics,
+            bundle: ingestor.redactor.clean(bundle), inputs: inputs, sessions: sessions, diagnostics: diagnostics,
             unassignedRecords: correlation.unassigned.count)
     }
 }

@@ -139,7 +139,7 @@ public struct TriageReporter: Sendable {
         let reporter = JSONReporter(toolVersion: ToolInfo.version)
         return JSONOut.object([
             ("schema_version", .integer(JSONReporter.schemaVersion)),
-            ("tool", .object([("name", .string("playback-forensics")), ("version", .string(ToolInfo.version))])),
+            JSONReporter.tool(version: ToolInfo.version),
             ("bundles", .array(t.bundles.map { b in
                 .object([
                     ("name", .string(redactor.redact(b.name))), ("report", .string(b.error == nil ? "bundles/\(redactor.redact(b.file)).json" : "")),

@@ -59,7 +59,7 @@ struct Parse: ParsableCommand {
             }
             Output.stdout(JSONOut.object([
                 ("schema_version", .integer(JSONReporter.schemaVersion)),
-                ("tool", .object([("name", .string("playback-forensics")), ("version", .string(ToolInfo.version))])),
+                JSONReporter.tool(version: ToolInfo.version),
                 ("files", .array(files)),
                 ("bundle_diagnostics", .array(bundleDiagnostics.map { d in
                     .object([("file", .string(redactor.redact(d.location.file))), ("severity", .string(d.severity.rawValue)), ("message", .string(redactor.redact(d.message)))])

@@ -47,4 +47,16 @@ enum CLIRunner {
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
+
+    /// A fresh folder holding copies of these `SampleLogs/` bundles, and a path beside it for
+    /// triage's output; the caller removes both.
+    static func sampleFleet(_ names: [String]) throws -> (fleet: URL, output: URL) {
+        let fleet = FileManager.default.temporaryDirectory.appendingPathComponent("pf-fleet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        for name in names {
+            try FileManager.default.copyItem(
+                at: repository.appendingPathComponent("SampleLogs/\(name)"), to: fleet.appendingPathComponent(name))
+        }
+        return (fleet, fleet.appendingPathExtension("out"))
+    }
 }

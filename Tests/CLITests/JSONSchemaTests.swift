@@ -30,16 +30,10 @@ import Testing
     }
 
     @Test func triageJSONAndJSONLinesValidate() throws {
-        let fleet = FileManager.default.temporaryDirectory.appendingPathComponent("pf-schema-\(UUID().uuidString)")
-        let out = fleet.appendingPathExtension("out")
+        let (fleet, out) = try CLIRunner.sampleFleet(Self.bundles)
         defer {
             try? FileManager.default.removeItem(at: fleet)
             try? FileManager.default.removeItem(at: out)
-        }
-        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
-        for name in Self.bundles {
-            try FileManager.default.copyItem(
-                at: CLIRunner.repository.appendingPathComponent("SampleLogs/\(name)"), to: fleet.appendingPathComponent(name))
         }
         let r = try CLIRunner.run(["triage", fleet.path, "--output", out.path, "--json-lines"])
         #expect(r.status == 0)

@@ -88,15 +88,10 @@ import Testing
     }
 
     @Test func triagePrintsRankedSessionsAsJSONLines() throws {
-        let fleet = FileManager.default.temporaryDirectory.appendingPathComponent("pf-jl-\(UUID().uuidString)")
-        let out = fleet.appendingPathExtension("out")
+        let (fleet, out) = try CLIRunner.sampleFleet(["cdn-404-stall", "slow-key-startup"])
         defer {
             try? FileManager.default.removeItem(at: fleet)
             try? FileManager.default.removeItem(at: out)
-        }
-        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
-        for name in ["cdn-404-stall", "slow-key-startup"] {
-            try FileManager.default.copyItem(atPath: "SampleLogs/\(name)", toPath: fleet.appendingPathComponent(name).path)
         }
         let r = try CLIRunner.run(["triage", fleet.path, "--output", out.path, "--json-lines"])
         #expect(r.status == 0)

@@ -62,12 +62,13 @@ public struct BundleReader {
 
     /// Whether bytes start an archive the reader expands (zip, tar).
     public static func isArchive(_ prefix: [UInt8]) -> Bool {
-        if prefix.count >= 4, prefix[0] == 0x50, prefix[1] == 0x4B, prefix[2] == 0x03 || prefix[2] == 0x05,
-            prefix[3] == 0x04 || prefix[3] == 0x06
-        {
-            return true
-        }
-        return TarReader.looksLikeTar(Array(prefix.prefix(512)))
+        isZip(prefix) || TarReader.looksLikeTar(Array(prefix.prefix(512)))
+    }
+
+    /// A zip's first bytes: a local file header, or the end record of an empty archive.
+    static func isZip(_ prefix: [UInt8]) -> Bool {
+        prefix.count >= 4 && prefix[0] == 0x50 && prefix[1] == 0x4B && (prefix[2] == 0x03 || prefix[2] == 0x05)
+            && (prefix[3] == 0x04 || prefix[3] == 0x06)
     }
 
     /// A directory entry's identity, to find loops whatever the path.
@@ -197,8 +198,7 @@ public struct BundleReader {
         // opened again only to be read for real.
         var probe = PeekableByteSource(try FileByteSource(path: path, chunkSize: 4096))
         var firstBlock = try probe.peek(512)
-        let head = firstBlock.prefix(4)
-        if head.count == 4, head[0] == 0x50, head[1] == 0x4B, head[2] == 0x03 || head[2] == 0x05, head[3] == 0x04 || head[3] == 0x06 {
+        if Self.isZip(firstBlock) {
             try readZip(path: path, display: display, diagnostics: &diagnostics, visit: visit)
             return
         }

@@ -12,7 +12,8 @@ public struct Ingestor: Sendable {
     public var timezoneOffset: Int?
     /// A named device zone (`--timezone Europe/Berlin`), applied with daylight saving per row.
     public var timeZone: TimeZone?
-    /// The redaction stage, run on every outcome before it leaves the ingestor (on by default).
+    /// The cleaning stage (controls made visible; secrets redacted, on by default), run on every
+    /// outcome before it leaves the ingestor.
     public var redactor = Redactor()
 
     public init(limits: BundleLimits = BundleLimits(), forcedFormat: InputFormat? = nil, timezoneOffset: Int? = nil) {
@@ -31,7 +32,7 @@ public struct Ingestor: Sendable {
         var spooledArchive: String?
     }
 
-    /// Reads, parses and redacts one member. With a bundle's budget, the member keeps at most the
+    /// Reads, parses and cleans one member. With a bundle's budget, the member keeps at most the
     /// records and bytes the bundle has left, and is not read at all once the budget is spent.
     public func ingest(_ member: BundleMember, budget: BundleBudget? = nil) -> Outcome {
         var outcome = ingestKeepingArchive(member, budget: budget)
@@ -51,11 +52,11 @@ public struct Ingestor: Sendable {
     func ingestKeepingArchive(_ member: BundleMember, budget: BundleBudget?) -> Outcome {
         if let budget, let reason = budget.exhausted {
             let d = Diagnostic(SourceLocation(file: member.path, line: 0), .warning, "not read: \(reason)")
-            return redactor.redact(Outcome(path: member.path, format: nil, result: nil, diagnostics: [d]))
+            return redactor.clean(Outcome(path: member.path, format: nil, result: nil, diagnostics: [d]))
         }
         let outcome = read(member, budget: budget)
         budget?.add(records: outcome.result?.records.count ?? 0)
-        return redactor.redact(outcome)
+        return redactor.clean(outcome)
     }
 
     /// Reads every member of a bundle on disk (directory, archive, file, or `-` for stdin) within
@@ -117,7 +118,7 @@ public struct Ingestor: Sendable {
         } catch {
             walk.append(Diagnostic(SourceLocation(file: outcome.path, line: 0), .error, "\(error)"))
         }
-        diagnostics.append(contentsOf: (walk + deeper).map(redactor.redact))
+        diagnostics.append(contentsOf: (walk + deeper).map(redactor.clean))
     }
 
     func read(_ member: BundleMember, budget: BundleBudget? = nil) -> Outcome {
@@ -250,20 +251,20 @@ public struct Ingestor: Sendable {
 extension Redactor {
     /// The redaction stage for one member's outcome: its name (a saved `index.m3u8?token=…`),
     /// every record and every diagnostic.
-    public func redact(_ outcome: consuming Ingestor.Outcome) -> Ingestor.Outcome {
+    public func clean(_ outcome: consuming Ingestor.Outcome) -> Ingestor.Outcome {
         var out = outcome
         out.path = clean(out.path)
-        out.diagnostics = out.diagnostics.map(redact)
+        out.diagnostics = out.diagnostics.map(clean)
         if var result = out.result {
             out.result = nil  // the records are redacted in place, not copied
             let file = clean(result.file)
             result.file = file
             for i in result.records.indices {
-                var r = redact(result.records[i])
+                var r = clean(result.records[i])
                 r.location.file = file
                 result.records[i] = r
             }
-            result.diagnostics = result.diagnostics.map(redact)
+            result.diagnostics = result.diagnostics.map(clean)
             result.producer = result.producer.map(clean)
             out.result = result
         }

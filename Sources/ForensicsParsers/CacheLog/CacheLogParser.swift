@@ -82,39 +82,39 @@ public struct CacheLogParser {
         let maxEntryBytes = maxEntryBytes
         let maxRecords = maxRecords
         do {
-        try reader.forEachLine { bytes, number, truncated in
-            if truncated {
-                // First lines and continuation lines (a dumped header or body) alike.
-                result.diagnose(
-                    Diagnostic(SourceLocation(file: file, line: number), .warning, "line too long, cut"))
-            }
-            if let head = CacheLogLine.head(bytes) {
-                flush(current, into: &result)
-                current = nil
-                if result.reachedRecordLimit(maxRecords, line: number) { throw CacheLogRecordLimitReached() }
-                current = CacheLogEntry(line: number, time: head.time, prefix: head.prefix, body: head.body)
-                return
-            }
-            if current == nil {
-                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-                // Text before the first entry: the tail of an entry cut off by the excerpt.
-                result.diagnose(
-                    Diagnostic(
-                        SourceLocation(file: file, line: number), .info,
-                        "continuation text before the first log entry (excerpt starts mid-entry)"))
-                current = CacheLogEntry(line: number, time: nil, prefix: nil, body: "", orphan: true)
-            }
-            if var entry = current {
-                current = nil
-                if entry.continuation.count < maxEntryLines, entry.continuationBytes + bytes.count <= maxEntryBytes {
-                    entry.continuationBytes += bytes.count
-                    entry.continuation.append(String(decoding: bytes, as: UTF8.self))
-                } else {
-                    entry.droppedLines += 1
+            try reader.forEachLine { bytes, number, truncated in
+                if truncated {
+                    // First lines and continuation lines (a dumped header or body) alike.
+                    result.diagnose(
+                        Diagnostic(SourceLocation(file: file, line: number), .warning, "line too long, cut"))
                 }
-                current = entry
+                if let head = CacheLogLine.head(bytes) {
+                    flush(current, into: &result)
+                    current = nil
+                    if result.reachedRecordLimit(maxRecords, line: number) { throw CacheLogRecordLimitReached() }
+                    current = CacheLogEntry(line: number, time: head.time, prefix: head.prefix, body: head.body)
+                    return
+                }
+                if current == nil {
+                    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+                    // Text before the first entry: the tail of an entry cut off by the excerpt.
+                    result.diagnose(
+                        Diagnostic(
+                            SourceLocation(file: file, line: number), .info,
+                            "continuation text before the first log entry (excerpt starts mid-entry)"))
+                    current = CacheLogEntry(line: number, time: nil, prefix: nil, body: "", orphan: true)
+                }
+                if var entry = current {
+                    current = nil
+                    if entry.continuation.count < maxEntryLines, entry.continuationBytes + bytes.count <= maxEntryBytes {
+                        entry.continuationBytes += bytes.count
+                        entry.continuation.append(String(decoding: bytes, as: UTF8.self))
+                    } else {
+                        entry.droppedLines += 1
+                    }
+                    current = entry
+                }
             }
-        }
         } catch is CacheLogRecordLimitReached {}
         flush(current, into: &result)
         if earliest.isFinite { version.observe(date: String(Timestamp(earliest).iso8601.prefix(10))) }

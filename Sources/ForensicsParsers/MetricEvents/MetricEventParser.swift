@@ -23,11 +23,11 @@ public struct MetricEventParser {
         let file = file
         let maxDocumentSize = maxDocumentSize
         let maxRecords = maxRecords
-        // Thrown to stop reading once the document is over the limit.
-        struct DocumentTooLarge: Error {}
+        // Thrown to stop reading: the document is over its size limit, or the file has its records.
+        struct StopReading: Error {}
         do {
             try reader.forEachLine { bytes, number, truncated in
-                if document == nil, result.reachedRecordLimit(maxRecords, line: number) { throw DocumentTooLarge() }
+                if document == nil, result.reachedRecordLimit(maxRecords, line: number) { throw StopReading() }
                 if var doc = document {
                     document = nil
                     doc.append(contentsOf: bytes)
@@ -37,7 +37,7 @@ public struct MetricEventParser {
                             Diagnostic(
                                 SourceLocation(file: file, line: firstLine), .error,
                                 "JSON document larger than \(maxDocumentSize) bytes"))
-                        throw DocumentTooLarge()
+                        throw StopReading()
                     }
                     document = doc
                     return
@@ -76,7 +76,7 @@ public struct MetricEventParser {
                     Self.mapDocument(Array(bytes), firstLine: number, lineOffset: number - 1, mapper: &mapper, into: &result)
                 }
             }
-        } catch is DocumentTooLarge {
+        } catch is StopReading {
             return result
         }
         if let doc = document {
