@@ -28,19 +28,17 @@ let package = Package(
         ),
         .target(name: "ForensicsCorrelation", dependencies: ["ForensicsCore"]),
         .target(name: "ForensicsRules", dependencies: ["ForensicsCore"]),
-        .target(name: "ForensicsReports", dependencies: ["ForensicsCore", "ForensicsRules"]),
+        .target(name: "ForensicsReports", dependencies: ["ForensicsCore"]),
         .target(
             name: "PlaybackForensics",
-            dependencies: [
-                "ForensicsCore", "ForensicsParsers", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports",
-                .product(name: "Yams", package: "Yams"),
-            ]
+            dependencies: ["ForensicsCore", "ForensicsParsers", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports"]
         ),
         .executableTarget(
             name: "playback-forensics",
             dependencies: [
                 "PlaybackForensics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(name: "PlaybackMetricsRecorder"),

@@ -1,23 +1,27 @@
-/// The input formats the tool recognises, with the stable identifiers used by `--log-format`,
-/// the JSON report's `inputs[].format` and `sessions[].sources`.
-public enum InputFormat: String, Sendable, Codable, CaseIterable, Comparable {
-    case metricEvents = "metric-events"
-    case accessLog = "access-log"
-    case errorLog = "error-log"
-    case cacheLog = "cache-log"
-    case playlist = "playlist-capture"
-    case har = "har-capture"
+/// An input format's stable identifier, used by `--log-format`, the JSON report's
+/// `inputs[].format` and `sessions[].sources`.
+///
+/// A struct rather than an enum so that a format is declared where it is read (its folder in
+/// `ForensicsParsers` and one line of `FormatRegistry`), not also here: rules and reports name
+/// the built-in ones below when they need to tell sources apart, and any other format passes
+/// through the pipeline under its own identifier.
+public struct InputFormat: RawRepresentable, Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ identifier: String) { self.rawValue = identifier }
+
+    public static let metricEvents = InputFormat("metric-events")
+    public static let accessLog = InputFormat("access-log")
+    public static let errorLog = InputFormat("error-log")
+    public static let cacheLog = InputFormat("cache-log")
+    public static let playlist = InputFormat("playlist-capture")
+    public static let har = InputFormat("har-capture")
+
+    /// The formats rules know by name, in the order reports list them ("what was missing").
+    public static let builtIn: [InputFormat] = [.metricEvents, .accessLog, .errorLog, .cacheLog, .playlist, .har]
 
     public static func < (lhs: InputFormat, rhs: InputFormat) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public var displayName: String {
-        switch self {
-        case .metricEvents: "AVMetrics event dump (JSON)"
-        case .accessLog: "AVPlayer access log (W3C extended)"
-        case .errorLog: "AVPlayer error log (W3C extended)"
-        case .cacheLog: "KTVHTTPCache full-path log"
-        case .playlist: "HLS playlist (m3u8)"
-        case .har: "HTTP Archive (HAR 1.2)"
-        }
-    }
+    public var description: String { rawValue }
 }

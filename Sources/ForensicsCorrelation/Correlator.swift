@@ -3,14 +3,14 @@ import ForensicsCore
 /// Turns the records of all the files of a bundle into sessions, each with one aligned,
 /// ordered timeline and its KPIs. A pure function of its input: the order in which files are
 /// given does not matter (they are sorted by path first).
-public struct Correlator: Sendable {
+package struct Correlator: Sendable {
     /// Two views of the same request from different sources must start within this many
     /// seconds of each other once clocks are aligned.
-    public var requestMatchWindow: Double = 2.0
+    package var requestMatchWindow: Double = 2.0
 
-    public init() {}
+    package init() {}
 
-    public func correlate(_ input: [SourceFile]) -> CorrelationResult {
+    package func correlate(_ input: [SourceFile]) -> CorrelationResult {
         let files = input.sorted { $0.path < $1.path || ($0.path == $1.path && $0.format < $1.format) }
         let assignment = Sessionizer().assign(files)
         var unassigned: [UnassignedRecord] = []

@@ -1,13 +1,13 @@
 import ForensicsCore
 
 /// The records of one input file, as handed to the correlator.
-public struct SourceFile: Sendable {
-    public var path: String
-    public var format: InputFormat
-    public var records: [Record]
-    public var clock: SourceClock
+package struct SourceFile: Sendable {
+    package var path: String
+    package var format: InputFormat
+    package var records: [Record]
+    package var clock: SourceClock
 
-    public init(path: String, format: InputFormat, records: [Record], clock: SourceClock = .utc) {
+    package init(path: String, format: InputFormat, records: [Record], clock: SourceClock = .utc) {
         self.path = path
         self.format = format
         self.records = records
@@ -16,14 +16,14 @@ public struct SourceFile: Sendable {
 }
 
 /// A record the correlator could not place in any session, and why.
-public struct UnassignedRecord: Sendable {
-    public var record: Record
-    public var reason: String
+package struct UnassignedRecord: Sendable {
+    package var record: Record
+    package var reason: String
 }
 
 /// The correlator's output: sessions, what fit none, and its own diagnostics.
-public struct CorrelationResult: Sendable {
-    public var sessions: [Session]
-    public var unassigned: [UnassignedRecord]
-    public var diagnostics: [Diagnostic]
+package struct CorrelationResult: Sendable {
+    package var sessions: [Session]
+    package var unassigned: [UnassignedRecord]
+    package var diagnostics: [Diagnostic]
 }

@@ -9,15 +9,15 @@ import ForensicsCore
 /// code spans, bold, links, the report's own `<details>` — so the two can never tell different
 /// stories. Log text arrives already escaped (`MarkdownText`: entities for `<`, `>`, `&`,
 /// backslashes before Markdown punctuation); nothing else in it can become markup.
-public struct HTMLReporter: Sendable {
-    public var markdown: MarkdownReporter
+package struct HTMLReporter: Sendable {
+    package var markdown: MarkdownReporter
 
-    public init(redactor: Redactor = Redactor(), toolVersion: String) {
+    package init(redactor: Redactor = Redactor(), toolVersion: String) {
         markdown = MarkdownReporter(redactor: redactor, toolVersion: toolVersion)
         markdown.chartStyle = .svg
     }
 
-    public func render(_ report: AnalysisReport) -> String {
+    package func render(_ report: AnalysisReport) -> String {
         var body = MarkdownSubsetHTML.convert(markdown.render(report))
         // Severity marks as coloured shapes of the page's own font: a machine without an emoji
         // font (a server, a CI runner) showed the Markdown's emoji as empty boxes.

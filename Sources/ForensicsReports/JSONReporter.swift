@@ -2,28 +2,28 @@ import ForensicsCore
 
 /// The JSON report, per `Documentation/report-json.md` (the team's `shared/spec/report-json.md`, extended; schema_version 1). Every
 /// log-derived string goes through the redactor.
-public struct JSONReporter: Sendable {
+package struct JSONReporter: Sendable {
     /// The one schema version of every JSON output (reports, timeline, parse, triage, JSON Lines).
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// The `tool` member every JSON document carries.
-    public static func tool(version: String) -> (String, JSONOut) {
+    package static func tool(version: String) -> (String, JSONOut) {
         ("tool", .object([("name", .string("playback-forensics")), ("version", .string(version))]))
     }
 
-    public var redactor: Redactor
-    public var toolVersion: String
+    package var redactor: Redactor
+    package var toolVersion: String
 
-    public init(redactor: Redactor = Redactor(), toolVersion: String) {
+    package init(redactor: Redactor = Redactor(), toolVersion: String) {
         self.redactor = redactor
         self.toolVersion = toolVersion
     }
 
-    public func render(_ report: AnalysisReport) -> String {
+    package func render(_ report: AnalysisReport) -> String {
         document(report).render()
     }
 
-    public func document(_ report: AnalysisReport) -> JSONOut {
+    package func document(_ report: AnalysisReport) -> JSONOut {
         .object([
             ("schema_version", .integer(Self.schemaVersion)),
             Self.tool(version: toolVersion),
@@ -48,7 +48,7 @@ public struct JSONReporter: Sendable {
         ])
     }
 
-    public func session(_ r: AnalysisReport.SessionResult) -> JSONOut {
+    package func session(_ r: AnalysisReport.SessionResult) -> JSONOut {
         let s = r.session
         return .object([
             ("session_id", .string(s.id)),
@@ -71,7 +71,7 @@ public struct JSONReporter: Sendable {
         ])
     }
 
-    public func kpis(_ k: KPIs) -> JSONOut {
+    package func kpis(_ k: KPIs) -> JSONOut {
         .object([
             ("startup_time", .optional(k.startupTime.map { ($0 * 1000).rounded() / 1000 })),
             ("stall_count", .optional(k.stallCount)),
@@ -87,7 +87,7 @@ public struct JSONReporter: Sendable {
         ])
     }
 
-    public func finding(_ f: Finding, basis: TimeBasis = .utc) -> JSONOut {
+    package func finding(_ f: Finding, basis: TimeBasis = .utc) -> JSONOut {
         .object([
             ("rule_id", .string(f.ruleID)), ("severity", .string(f.severity.rawValue)),
             ("start", .time(f.start, basis)), ("end", .time(f.end, basis)),

@@ -2,7 +2,7 @@ import ForensicsCore
 
 /// An ordered JSON value and its deterministic, pretty-printed text (2-space indent, keys in the
 /// order given, numbers without locale or exponent surprises).
-public indirect enum JSONOut: Sendable {
+package indirect enum JSONOut: Sendable {
     case object([(String, JSONOut)])
     case array([JSONOut])
     case string(String)
@@ -11,12 +11,12 @@ public indirect enum JSONOut: Sendable {
     case bool(Bool)
     case null
 
-    public static func optional(_ v: Double?) -> JSONOut { v.map { .number($0) } ?? .null }
-    public static func optional(_ v: String?) -> JSONOut { v.map { .string($0) } ?? .null }
-    public static func optional(_ v: Int?) -> JSONOut { v.map { .integer($0) } ?? .null }
-    public static func time(_ t: Timestamp?, _ basis: TimeBasis = .utc) -> JSONOut { t.map { .string($0.iso8601(basis)) } ?? .null }
+    package static func optional(_ v: Double?) -> JSONOut { v.map { .number($0) } ?? .null }
+    package static func optional(_ v: String?) -> JSONOut { v.map { .string($0) } ?? .null }
+    package static func optional(_ v: Int?) -> JSONOut { v.map { .integer($0) } ?? .null }
+    package static func time(_ t: Timestamp?, _ basis: TimeBasis = .utc) -> JSONOut { t.map { .string($0.iso8601(basis)) } ?? .null }
 
-    public func render() -> String {
+    package func render() -> String {
         var out = ""
         write(into: &out, indent: 0)
         out += "\n"

@@ -4,22 +4,22 @@ import ForensicsRules
 /// The Markdown incident summary: per session a verdict a support engineer can forward, the
 /// KPIs, findings by severity with evidence and advice, the startup breakdown, a Mermaid
 /// timeline, an excerpt around each finding, the sources, and parse diagnostics in brief.
-public struct MarkdownReporter: Sendable {
-    public var text: MarkdownText
-    public var toolVersion: String
+package struct MarkdownReporter: Sendable {
+    package var text: MarkdownText
+    package var toolVersion: String
     /// Timeline entries shown around each finding, before and after its anchor.
-    public var excerptRadius = 3
+    package var excerptRadius = 3
     /// How timelines are drawn: Mermaid (GitHub renders it) or the tool's own SVG (the HTML report).
-    public var chartStyle: ChartStyle = .mermaid
+    package var chartStyle: ChartStyle = .mermaid
 
-    public enum ChartStyle: Sendable { case mermaid, svg }
+    package enum ChartStyle: Sendable { case mermaid, svg }
 
-    public init(redactor: Redactor = Redactor(), toolVersion: String) {
+    package init(redactor: Redactor = Redactor(), toolVersion: String) {
         self.text = MarkdownText(redactor: redactor)
         self.toolVersion = toolVersion
     }
 
-    public func render(_ report: AnalysisReport) -> String {
+    package func render(_ report: AnalysisReport) -> String {
         var out: [String] = []
         out.append("# Playback forensics report")
         out.append("")
@@ -350,7 +350,7 @@ public struct MarkdownReporter: Sendable {
     func sources(_ s: Session) -> [String] {
         var out = ["### Sources", ""]
         let present = s.sources.map(\.rawValue)
-        let missing = InputFormat.allCases.filter { !s.sources.contains($0) }.map(\.rawValue)
+        let missing = InputFormat.builtIn.filter { !s.sources.contains($0) }.map(\.rawValue)
         out.append("Present: \(present.joined(separator: ", ")). Missing: \(missing.isEmpty ? "none" : missing.joined(separator: ", ")).")
         out.append("")
         if s.clockOffsets.count > 1 {

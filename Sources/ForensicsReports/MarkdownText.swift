@@ -3,12 +3,12 @@ import ForensicsCore
 /// Makes log-derived text safe inside GitHub-flavoured Markdown: one line, no table breaks
 /// (`|`), no code spans (backticks), no HTML (`<script>`), no emphasis or link syntax, secrets
 /// redacted. A hostile log line can neither break the document nor inject into it.
-public struct MarkdownText: Sendable {
-    public var redactor: Redactor
+package struct MarkdownText: Sendable {
+    package var redactor: Redactor
 
-    public init(redactor: Redactor) { self.redactor = redactor }
+    package init(redactor: Redactor) { self.redactor = redactor }
 
-    public func escape(_ raw: String, limit: Int = 300) -> String {
+    package func escape(_ raw: String, limit: Int = 300) -> String {
         Self.escape(redactor.redact(raw), limit: limit)
     }
 

@@ -7,10 +7,10 @@ import ForensicsCore
 /// Field names and types are the JSON contract (`Documentation/report-json.md`,
 /// `Documentation/playback-forensics.schema.json`); a field the record does not know is `null`,
 /// never 0.
-public enum RecordJSON {
-    public static func record(_ r: Record) -> JSONOut { .object(fields(r)) }
+package enum RecordJSON {
+    package static func record(_ r: Record) -> JSONOut { .object(fields(r)) }
 
-    public static func fields(_ r: Record) -> [(String, JSONOut)] {
+    package static func fields(_ r: Record) -> [(String, JSONOut)] {
         var fields: [(String, JSONOut)] = [
             ("kind", .string(kind(r.payload))),
             ("source", .string(r.format.rawValue)),
@@ -145,7 +145,7 @@ public enum RecordJSON {
 
 extension JSONOut {
     /// One line, no spaces: a JSON Lines record.
-    public func renderLine() -> String {
+    package func renderLine() -> String {
         var out = ""
         writeCompact(into: &out)
         out += "\n"

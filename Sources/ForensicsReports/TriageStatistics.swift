@@ -1,6 +1,6 @@
 /// Nearest-rank percentiles, deterministic for the same values.
-public enum TriageStatistics {
-    public static func percentile(_ values: [Double], _ p: Double) -> Double? {
+package enum TriageStatistics {
+    package static func percentile(_ values: [Double], _ p: Double) -> Double? {
         let s = values.filter(\.isFinite).sorted()
         guard !s.isEmpty else { return nil }
         let rank = Int((p / 100 * Double(s.count)).rounded(.up))

@@ -6,14 +6,38 @@ import ForensicsRules
 /// The library façade: reads a bundle, correlates it into sessions and judges them.
 /// Pure apart from reading the bundle: no clock, no environment, no printing.
 public struct Analyzer: Sendable {
-    public var ingestor: Ingestor
-    public var rules: RuleEngine
+    package var ingestor: Ingestor
+    package var rules: RuleEngine
     /// Diagnostics listed per input file at most; the rest are counted.
     public var maxDiagnosticsPerFile = 200
 
-    public init(ingestor: Ingestor = Ingestor(), rules: RuleEngine = RuleEngine()) {
+    public init(options: AnalysisOptions = AnalysisOptions(), rules: RuleSet = RuleSet()) {
+        self.init(ingestor: options.ingestor, rules: rules.engine)
+    }
+
+    /// With a reader registry or rule list of the caller's own (tests, benchmarks).
+    package init(ingestor: Ingestor, rules: RuleEngine = RuleEngine()) {
         self.ingestor = ingestor
         self.rules = rules
+    }
+
+    /// The time a bundle may take to read (triage's `--bundle-time-limit`).
+    public var timeLimit: Duration? {
+        get { ingestor.limits.timeLimit }
+        set { ingestor.limits.timeLimit = newValue }
+    }
+
+    /// Each file of a bundle with its records and diagnostics, not correlated (`parse`).
+    public func read(path: String) throws -> ParsedBundle {
+        var bundleDiagnostics: [Diagnostic] = []
+        let outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics)
+        return ParsedBundle(
+            files: outcomes.map { o in
+                ParsedBundle.File(
+                    path: o.path, format: o.format, records: o.result?.records ?? [],
+                    diagnostics: o.diagnostics + (o.result?.diagnostics ?? []))
+            },
+            diagnostics: bundleDiagnostics)
     }
 
     /// Analyzes a bundle on disk (directory, archive, file, or `-` for stdin).

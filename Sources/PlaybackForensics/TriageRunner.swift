@@ -5,8 +5,8 @@ import ForensicsReports
 import ForensicsRules
 
 /// Batch triage of a directory of user bundles, in parallel, with memory that does not grow with
-/// the number of bundles: each bundle's full report is written to disk as soon as it is done and
-/// only a small summary is kept.
+/// the number of bundles: each bundle's reports go to the caller's sink as soon as it is done (the
+/// CLI writes them to disk) and only a small summary is kept.
 ///
 /// What counts as one bundle: every entry directly inside the directory — a subdirectory, an
 /// archive (`.zip`, `.tar`, `.tar.gz`/`.tgz`) or a single log file. Hidden entries are skipped.
@@ -43,33 +43,6 @@ public struct TriageRunner: Sendable {
         return names.filter { !$0.hasPrefix(".") && !BundleReader.isPlatformClutter($0) }.sorted()
     }
 
-    /// Prepares the output directory: created if missing; one that holds anything but triage's
-    /// own earlier output is refused, and with `force` triage's earlier files are removed first
-    /// (so no stale report of an earlier run is mixed in).
-    public static func prepareOutput(_ output: String, force: Bool) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw SetupError(description: "--output \(output) is a file, not a directory") }
-            let existing = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { $0 != ".DS_Store" }
-            if !existing.isEmpty {
-                let ours: Set<String> = ["index.md", "triage.json", "bundles"]
-                guard force else {
-                    throw SetupError(description: "--output \(output) is not empty: choose a new directory, or add --force to replace an earlier triage there")
-                }
-                guard existing.allSatisfy(ours.contains) else {
-                    throw SetupError(description: "--output \(output) holds files triage did not write; --force replaces only an earlier triage's output")
-                }
-                for name in existing { try? FileManager.default.removeItem(atPath: output + "/" + name) }
-            }
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: output + "/bundles", withIntermediateDirectories: true)
-        } catch {
-            throw SetupError(description: "cannot create \(output)/bundles: \(String(cString: strerror(errno == 0 ? EACCES : errno)))")
-        }
-        guard access(output, W_OK) == 0 else { throw SetupError(description: "cannot write to \(output): \(String(cString: strerror(errno)))") }
-    }
-
     /// Whether a directory of bundles looks like one bundle given by mistake: log files directly
     /// inside, and no subdirectory or archive.
     public static func looksLikeOneBundle(_ directory: String, names: [String]) -> Bool {
@@ -83,10 +56,21 @@ public struct TriageRunner: Sendable {
         return true
     }
 
-    public func run(directory: String, output: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> TriageSummary {
+    /// One bundle's reports, handed to the sink: `file` is a name unique in the run, safe on any
+    /// file system, for the caller to store them under.
+    public struct BundleReports: Sendable {
+        public var file: String
+        public var markdown: String
+        public var json: String
+    }
+
+    /// Analyzes every bundle; `sink` receives each analyzed bundle's reports (on the worker that
+    /// made them, so it must be safe to call concurrently). A sink that throws marks that bundle
+    /// unreadable, with the error.
+    public func run(
+        directory: String, sink: @Sendable (BundleReports) throws -> Void, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws -> TriageSummary {
         let names = try Self.bundles(in: directory)
-        let bundleDir = output + "/bundles"
-        try FileManager.default.createDirectory(atPath: bundleDir, withIntermediateDirectories: true)
         let files = Self.uniqueFileNames(names.map(redactor.clean))
         let results = ResultBox(count: names.count)
         let markdown = MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version)
@@ -113,8 +97,7 @@ public struct TriageRunner: Sendable {
                         summary = BundleSummary(name: name, file: safe, error: why)
                         summary.skipped = !isDirectory.boolValue && !isArchive && report.diagnostics.allSatisfy { $0.severity < .error }
                     } else {
-                        try ReportFile.write(markdown.render(report), to: "\(bundleDir)/\(safe).md")
-                        try ReportFile.write(json.render(report), to: "\(bundleDir)/\(safe).json")
+                        try sink(BundleReports(file: safe, markdown: markdown.render(report), json: json.render(report)))
                         summary = BundleSummary(name: name, file: safe, report: report, redactor: redactor)
                     }
                 } catch {

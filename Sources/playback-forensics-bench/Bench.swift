@@ -29,7 +29,16 @@ struct Bench {
             let start = DispatchTime.now().uptimeNanoseconds
             let jobs = args.count > 4 ? Int(args[4]) ?? 1 : 1
             do {
-                let summary = try TriageRunner(analyzer: Analyzer(), jobs: jobs).run(directory: args[2], output: args[3])
+                let reports = args[3] + "/bundles"
+                try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+                let summary = try TriageRunner(analyzer: Analyzer(), jobs: jobs).run(directory: args[2]) { bundle in
+                    // As the CLI stores them: two plain writes per bundle, no fsync.
+                    for (text, ext) in [(bundle.markdown, "md"), (bundle.json, "json")] {
+                        guard let f = fopen("\(reports)/\(bundle.file).\(ext)", "w") else { continue }
+                        fputs(text, f)
+                        fclose(f)
+                    }
+                }
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 print(String(format: "%d bundles in %.3f s", summary.bundles.count, seconds))
             } catch {

@@ -1,7 +1,4 @@
 import ArgumentParser
-import ForensicsCore
-import ForensicsReports
-import ForensicsRules
 import PlaybackForensics
 
 struct Analyze: ParsableCommand {
@@ -31,12 +28,12 @@ struct Analyze: ParsableCommand {
     @OptionGroup var narrow: NarrowingOptions
 
     func run() throws {
-        let ingestor = try input.ingestor(redact: !noRedact)
-        let rules = try ruleEngine(config: config)
+        let options = try input.options(redact: !noRedact)
+        let rules = try ruleSet(config: config)
         let narrowing = try narrow.narrowing()
         let whole: AnalysisReport
         do {
-            whole = try Analyzer(ingestor: ingestor, rules: rules).analyze(path: path)
+            whole = try Analyzer(options: options, rules: rules).analyze(path: path)
         } catch {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
@@ -53,12 +50,7 @@ struct Analyze: ParsableCommand {
             Output.stderr("playback-forensics: " + redactor.redact(Self.nothingRecognised(whole)) + "\n")
             throw ExitCode(1)
         }
-        let text: String =
-            switch report {
-            case .markdown: MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version).render(analysis)
-            case .json: JSONReporter(redactor: redactor, toolVersion: ToolInfo.version).render(analysis)
-            case .html: HTMLReporter(redactor: redactor, toolVersion: ToolInfo.version).render(analysis)
-            }
+        let text = ReportRenderer(redact: !noRedact).render(analysis, as: report)
         if let output {
             do {
                 try Output.write(text, to: output)

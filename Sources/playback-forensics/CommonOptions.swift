@@ -1,13 +1,10 @@
-import Foundation
 import ArgumentParser
-import ForensicsCore
-import ForensicsParsers
-import ForensicsRules
+import Foundation
 import PlaybackForensics
 
 /// Options shared by the commands that read bundles.
 struct InputOptions: ParsableArguments {
-    @Option(name: .long, help: "Force a format for every file instead of recognising it (\(InputFormat.allCases.map(\.rawValue).joined(separator: ", "))).", completion: .list(InputFormat.allCases.map(\.rawValue)))
+    @Option(name: .long, help: "Force a format for every file instead of recognising it (\(FormatCatalog.all.map(\.format.rawValue).joined(separator: ", "))).", completion: .list(FormatCatalog.all.map(\.format.rawValue)))
     var logFormat: String?
 
     @Option(name: .long, help: "Time zone of sources that write local time without an offset (access/error logs): +01:00, -05:00, or a zone name such as Europe/Berlin or CET (daylight saving applied per row). Default: unknown — found by clock alignment when another source shares requests, else reported as \"device local time, zone unknown\".")
@@ -31,8 +28,8 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: "Most records kept from one bundle; later files are not read. Default: 500000.")
     var maxRecords: Int?
 
-    /// The ingestor these options describe; `redact` is the command's `--no-redact` turned round.
-    func ingestor(redact: Bool) throws -> Ingestor {
+    /// The analysis options these describe; `redact` is the command's `--no-redact` turned round.
+    func options(redact: Bool) throws -> AnalysisOptions {
         var limits = BundleLimits()
         if let v = maxDecompressedSize?.bytes {
             guard v > 0 else { throw ValidationError("--max-decompressed-size must be positive") }
@@ -60,8 +57,8 @@ struct InputOptions: ParsableArguments {
         }
         var format: InputFormat?
         if let id = logFormat {
-            guard let f = InputFormat(rawValue: id) else {
-                throw ValidationError("unknown --log-format '\(id)'; known: \(InputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let f = FormatCatalog.format(named: id) else {
+                throw ValidationError("unknown --log-format '\(id)'; known: \(FormatCatalog.all.map(\.format.rawValue).joined(separator: ", "))")
             }
             format = f
         }
@@ -76,23 +73,24 @@ struct InputOptions: ParsableArguments {
                 throw ValidationError("invalid --timezone '\(tz)' (use UTC, ±HH:MM, or a zone name such as Europe/Berlin or CET)")
             }
         }
-        var ingestor = Ingestor(limits: limits, forcedFormat: format, timezoneOffset: offset)
-        ingestor.timeZone = zone
-        ingestor.redactor = Redactor(enabled: redact)
-        return ingestor
+        var options = AnalysisOptions()
+        options.limits = limits
+        options.forcedFormat = format
+        options.timezoneOffset = offset
+        options.timeZone = zone
+        options.redact = redact
+        return options
     }
 }
 
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case markdown, json, html
-}
+extension ReportFormat: ExpressibleByArgument {}
 
 extension Severity: ExpressibleByArgument {}
 
-/// `--config FILE` → a rule engine; a bad file is a usage error naming the rule and key.
-func ruleEngine(config: String?) throws -> RuleEngine {
+/// `--config FILE` → a rule set; a bad file is a usage error naming the rule and key.
+func ruleSet(config: String?) throws -> RuleSet {
     do {
-        return try config.map(ConfigurationLoader.load(path:)) ?? RuleEngine()
+        return try config.map(ConfigurationLoader.load(path:)) ?? RuleSet()
     } catch let error as ConfigurationError {
         throw ValidationError("\(config ?? ""): \(error)")
     }

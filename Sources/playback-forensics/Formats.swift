@@ -1,5 +1,5 @@
 import ArgumentParser
-import ForensicsParsers
+import PlaybackForensics
 
 struct Formats: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the input formats with sample lines.")
@@ -7,11 +7,11 @@ struct Formats: ParsableCommand {
     func run() throws {
         var out: [String] = []
         for d in FormatCatalog.all {
-            out.append("\(d.format.rawValue) — \(d.format.displayName)")
+            out.append("\(d.format.rawValue) — \(d.displayName)")
             out.append("  \(d.summary)")
             for s in d.samples {
                 out.append("  sample:")
-                for line in s.text.split(separator: "\n", omittingEmptySubsequences: false) { out.append("    \(line)") }
+                for line in s.split(separator: "\n", omittingEmptySubsequences: false) { out.append("    \(line)") }
             }
             out.append("")
         }

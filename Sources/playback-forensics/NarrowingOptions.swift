@@ -1,5 +1,4 @@
 import ArgumentParser
-import ForensicsCore
 import PlaybackForensics
 
 /// `--session`, `--since`, `--until`, `--min-severity`, shared by the commands that report.

@@ -1,5 +1,5 @@
 import Foundation
-import ForensicsCore
+import PlaybackForensics
 
 /// The only place that writes: stdout, stderr, files.
 enum Output {
@@ -12,7 +12,7 @@ enum Output {
     }
 
     static func write(_ text: String, to path: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try ReportFile.write(text, to: path)
     }
 
     static var stderrIsTerminal: Bool { isatty(2) != 0 }

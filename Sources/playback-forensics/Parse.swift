@@ -1,7 +1,4 @@
 import ArgumentParser
-import ForensicsCore
-import ForensicsParsers
-import ForensicsReports
 import PlaybackForensics
 
 struct Parse: ParsableCommand {
@@ -23,61 +20,15 @@ struct Parse: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        let ingestor = try input.ingestor(redact: !noRedact)
-        var bundleDiagnostics: [Diagnostic] = []
-        let outcomes: [Ingestor.Outcome]
+        let bundle: ParsedBundle
         do {
-            outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics)
+            bundle = try Analyzer(options: try input.options(redact: !noRedact)).read(path: path)
+        } catch let e as ValidationError {
+            throw e
         } catch {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
-        let redactor = Redactor(enabled: !noRedact)
-        if jsonLines {
-            var lines = ""
-            for o in outcomes {
-                for r in o.result?.records ?? [] {
-                    lines += JSONOut.object(
-                        [("schema_version", .integer(JSONReporter.schemaVersion)), ("path", .string(redactor.redact(o.path)))]
-                            + RecordJSON.fields(r)
-                    ).renderLine()
-                }
-            }
-            Output.stdout(lines)
-            return
-        }
-        if json {
-            let files: [JSONOut] = outcomes.map { o in
-                let diags = o.diagnostics + (o.result?.diagnostics ?? [])
-                return .object([
-                    ("path", .string(redactor.redact(o.path))), ("format", .optional(o.format?.rawValue)),
-                    ("records", .array((o.result?.records ?? []).map(RecordJSON.record))),
-                    ("diagnostics", .array(diags.map { d in
-                        .object([("line", .integer(d.location.line)), ("severity", .string(d.severity.rawValue)), ("message", .string(redactor.redact(d.message)))])
-                    })),
-                ])
-            }
-            Output.stdout(JSONOut.object([
-                ("schema_version", .integer(JSONReporter.schemaVersion)),
-                JSONReporter.tool(version: ToolInfo.version),
-                ("files", .array(files)),
-                ("bundle_diagnostics", .array(bundleDiagnostics.map { d in
-                    .object([("file", .string(redactor.redact(d.location.file))), ("severity", .string(d.severity.rawValue)), ("message", .string(redactor.redact(d.message)))])
-                })),
-            ]).render())
-            return
-        }
-        var out: [String] = []
-        for d in bundleDiagnostics { out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)")) }
-        for o in outcomes {
-            let records = o.result?.records ?? []
-            let diags = o.diagnostics + (o.result?.diagnostics ?? [])
-            out.append("== \(redactor.redact(o.path)): \(o.format?.rawValue ?? "not recognised"), \(records.count) records, \(diags.count) diagnostics")
-            for r in records {
-                out.append("\(r.location.line)\t\(r.time?.iso8601 ?? "-")\t\(redactor.redact(r.summary))")
-            }
-            for d in diags { out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)")) }
-        }
-        Output.stdout(out.joined(separator: "\n") + "\n")
+        Output.stdout(ReportRenderer(redact: !noRedact).parsed(bundle, as: jsonLines ? .jsonLines : json ? .json : .text))
     }
 }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import PlaybackForensics
 
 @main
 struct PlaybackForensicsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "playback-forensics",
         abstract: "Forensics on media-playback logs: why did the video start slowly, stall, or fail?",
-        version: "0.1.0",
+        version: ToolInfo.version,
         subcommands: [Analyze.self, Triage.self, Timeline.self, Parse.self, Formats.self, Rules.self],
         defaultSubcommand: Analyze.self)
 

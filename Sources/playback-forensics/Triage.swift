@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import ForensicsCore
-import ForensicsRules
 import PlaybackForensics
 
 struct Triage: ParsableCommand {
@@ -41,11 +39,11 @@ struct Triage: ParsableCommand {
 
     func run() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        let rules = try ruleEngine(config: config)
+        let rules = try ruleSet(config: config)
         guard bundleTimeLimit > 0, bundleTimeLimit <= 86_400 else { throw ValidationError("--bundle-time-limit must be between 0 and 86400 seconds") }
-        var ingestor = try input.ingestor(redact: !noRedact)
-        ingestor.limits.timeLimit = .milliseconds(Int(bundleTimeLimit * 1000))
-        let analyzer = Analyzer(ingestor: ingestor, rules: rules)
+        var options = try input.options(redact: !noRedact)
+        options.limits.timeLimit = .milliseconds(Int(bundleTimeLimit * 1000))
+        let analyzer = Analyzer(options: options, rules: rules)
         var runner = TriageRunner(
             analyzer: analyzer, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             redactor: Redactor(enabled: !noRedact))
@@ -54,14 +52,21 @@ struct Triage: ParsableCommand {
         let summary: TriageSummary
         do {
             let names = try TriageRunner.bundles(in: directory)
-            try TriageRunner.prepareOutput(output, force: force)
+            try TriageOutput.prepare(output, force: force)
             if TriageRunner.looksLikeOneBundle(directory, names: names) {
                 Output.stderr(
                     "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n")
             }
-            summary = try runner.run(directory: directory, output: output) { done, total in
-                if showProgress { Output.stderr("\r\(done)/\(total) bundles") }
-            }
+            let reports = output + "/bundles"
+            summary = try runner.run(
+                directory: directory,
+                sink: { bundle in
+                    try ReportFile.write(bundle.markdown, to: "\(reports)/\(bundle.file).md")
+                    try ReportFile.write(bundle.json, to: "\(reports)/\(bundle.file).json")
+                },
+                progress: { done, total in
+                    if showProgress { Output.stderr("\r\(done)/\(total) bundles") }
+                })
         } catch {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)

@@ -7,23 +7,41 @@ import ForensicsCore
 /// concatenated in one file are read block by block. `date time` is the device's local time with
 /// no offset: `timezoneOffset` (seconds east of UTC) states it; the repeated-seconds "fraction"
 /// Apple writes is ignored (see `shared/spec/avplayer-access-log.md`).
-public struct ExtendedLogParser {
-    public let file: String
+package struct ExtendedLogParser {
+    package let file: String
     /// Seconds east of UTC, when the user stated the device's zone; nil: unknown.
-    public let timezoneOffset: Int?
+    package let timezoneOffset: Int?
     /// A named zone (`Europe/Berlin`, `CET`): its offset at each row's own time, daylight saving
     /// included. Used instead of `timezoneOffset` when set.
-    public var timeZone: TimeZone?
+    package var timeZone: TimeZone?
 
     /// Most records read from the file (the bundle's budget decides).
-    public var maxRecords = Int.max
+    package var maxRecords = Int.max
 
-    public init(file: String, timezoneOffset: Int? = nil) {
+    package init(file: String, timezoneOffset: Int? = nil) {
         self.file = file
         self.timezoneOffset = timezoneOffset
     }
 
-    public func parse(lines reader: inout LineReader, format: InputFormat) throws -> ParseResult {
+    /// Reads an access or error log (one parser: the `#Fields` line drives both).
+    static func read(_ source: inout PeekableByteSource, format: InputFormat, context: ReadContext) throws -> ParseResult {
+        try context.readLines(&source) { lines in
+            var parser = ExtendedLogParser(file: context.path, timezoneOffset: context.timezoneOffset)
+            parser.timeZone = context.timeZone
+            parser.maxRecords = context.maxRecords
+            return try parser.parse(lines: &lines, format: format)
+        }
+    }
+
+    /// Whether a `#Fields:` line names a column only the error log has (`status`, `comment`,
+    /// `domain`), which is how the two logs are told apart.
+    static func namesErrorLogFields(_ fieldsLine: [UInt8]) -> Bool {
+        fieldsLine.split(separator: 0x20).contains { word in
+            ["status", "comment", "domain"].contains { word.elementsEqual($0.utf8) }
+        }
+    }
+
+    package func parse(lines reader: inout LineReader, format: InputFormat) throws -> ParseResult {
         var result = ParseResult(file: file, format: format)
         result.clock = timezoneOffset == nil && timeZone == nil ? .deviceLocalZoneUnknown : .deviceLocalZoneStated
         var fields: [String]?

@@ -1,3 +1,4 @@
+import ForensicsCore
 import Foundation
 
 /// What is left of one bundle's limits while its members are read: records, decompressed bytes
@@ -5,20 +6,20 @@ import Foundation
 ///
 /// A class because every member's byte source draws on the same account; locked because triage
 /// reads several bundles at once (each with its own budget, but nothing forbids sharing one).
-public final class BundleBudget: @unchecked Sendable {
-    public let limits: BundleLimits
+package final class BundleBudget: @unchecked Sendable {
+    package let limits: BundleLimits
     private let deadline: ContinuousClock.Instant?
     private let lock = NSLock()
     private var bytesRead = 0
     private var recordsKept = 0
 
-    public init(limits: BundleLimits, clock: ContinuousClock = ContinuousClock()) {
+    package init(limits: BundleLimits, clock: ContinuousClock = ContinuousClock()) {
         self.limits = limits
         deadline = limits.timeLimit.map { clock.now.advanced(by: $0) }
     }
 
     /// Why nothing more may be read, or nil while the bundle is within its limits.
-    public var exhausted: String? {
+    package var exhausted: String? {
         lock.lock()
         defer { lock.unlock() }
         return exhaustedLocked()
@@ -44,13 +45,13 @@ public final class BundleBudget: @unchecked Sendable {
     }
 
     /// How many more records the next file may keep.
-    public var recordsLeft: Int {
+    package var recordsLeft: Int {
         lock.lock()
         defer { lock.unlock() }
         return max(0, min(limits.maxRecordsPerFile, limits.maxRecordsPerBundle - recordsKept))
     }
 
-    public func add(records: Int) {
+    package func add(records: Int) {
         lock.lock()
         recordsKept = recordsKept.addingReportingOverflow(max(0, records)).partialValue
         lock.unlock()

@@ -8,14 +8,14 @@ import ForensicsCore
 /// directory bundle. Member names are only labels: nothing is written to disk under them, so
 /// `../` and absolute names (zip-slip) cannot escape; they are still reported. Symbolic links
 /// that point outside a directory bundle, and directory loops, are skipped with a diagnostic.
-public struct BundleReader {
-    public let limits: BundleLimits
+package struct BundleReader {
+    package let limits: BundleLimits
 
-    public init(limits: BundleLimits = BundleLimits()) {
+    package init(limits: BundleLimits = BundleLimits()) {
         self.limits = limits
     }
 
-    public func read(
+    package func read(
         path: String, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
     ) throws {
         if path == "-" {
@@ -53,7 +53,7 @@ public struct BundleReader {
 
     /// Reads an archive found inside the bundle (spooled to `path`), naming its members under
     /// `display` (`outer.zip/inner.tar.gz/member`).
-    public func read(
+    package func read(
         archive path: String, displayedAs display: String, diagnostics: inout [Diagnostic],
         visit: (BundleMember) throws -> Void
     ) throws {
@@ -61,7 +61,7 @@ public struct BundleReader {
     }
 
     /// Whether bytes start an archive the reader expands (zip, tar).
-    public static func isArchive(_ prefix: [UInt8]) -> Bool {
+    package static func isArchive(_ prefix: [UInt8]) -> Bool {
         isZip(prefix) || TarReader.looksLikeTar(Array(prefix.prefix(512)))
     }
 
@@ -342,7 +342,7 @@ public struct BundleReader {
 
     /// Files an archiver or file manager adds that are never logs: macOS's `__MACOSX/` resource
     /// forks and `.DS_Store`, Windows' `Thumbs.db`. Skipped without a word.
-    public static func isPlatformClutter(_ path: String) -> Bool {
+    package static func isPlatformClutter(_ path: String) -> Bool {
         let parts = path.split(separator: "/")
         guard let last = parts.last else { return false }
         return parts.contains("__MACOSX") || last == ".DS_Store" || last == "Thumbs.db" || last == "desktop.ini"

@@ -4,37 +4,39 @@ import ForensicsCore
 /// Reads one bundle member end to end: decompresses it if its bytes are gzip, recognises its
 /// format (or takes the forced one), and runs the matching parser. Never throws: anything that
 /// goes wrong is a diagnostic on the member, and whatever was read before the problem is kept.
-public struct Ingestor: Sendable {
-    public var limits: BundleLimits
-    public var forcedFormat: InputFormat?
+package struct Ingestor: Sendable {
+    package var limits: BundleLimits
+    package var forcedFormat: InputFormat?
     /// Seconds east of UTC for sources that write local time without an offset (access logs),
     /// when the user stated it; nil when unknown (then clock alignment may still find it).
-    public var timezoneOffset: Int?
+    package var timezoneOffset: Int?
     /// A named device zone (`--timezone Europe/Berlin`), applied with daylight saving per row.
-    public var timeZone: TimeZone?
+    package var timeZone: TimeZone?
     /// The cleaning stage (controls made visible; secrets redacted, on by default), run on every
     /// outcome before it leaves the ingestor.
-    public var redactor = Redactor()
+    package var redactor = Redactor()
+    /// The formats this ingestor recognises and reads.
+    package var registry = FormatRegistry.standard
 
-    public init(limits: BundleLimits = BundleLimits(), forcedFormat: InputFormat? = nil, timezoneOffset: Int? = nil) {
+    package init(limits: BundleLimits = BundleLimits(), forcedFormat: InputFormat? = nil, timezoneOffset: Int? = nil) {
         self.limits = limits
         self.forcedFormat = forcedFormat
         self.timezoneOffset = timezoneOffset
     }
 
     /// The result of one member; `format` is nil when it was not recognised.
-    public struct Outcome: Sendable {
-        public var path: String
-        public var format: InputFormat?
-        public var result: ParseResult?
-        public var diagnostics: [Diagnostic]
+    package struct Outcome: Sendable {
+        package var path: String
+        package var format: InputFormat?
+        package var result: ParseResult?
+        package var diagnostics: [Diagnostic]
         /// An archive inside the bundle, spooled to this private file to be expanded in turn.
         var spooledArchive: String?
     }
 
     /// Reads, parses and cleans one member. With a bundle's budget, the member keeps at most the
     /// records and bytes the bundle has left, and is not read at all once the budget is spent.
-    public func ingest(_ member: BundleMember, budget: BundleBudget? = nil) -> Outcome {
+    package func ingest(_ member: BundleMember, budget: BundleBudget? = nil) -> Outcome {
         var outcome = ingestKeepingArchive(member, budget: budget)
         if let spooled = outcome.spooledArchive {
             // Only the bundle walk (`ingestBundle`) expands an archive inside a bundle.
@@ -61,14 +63,14 @@ public struct Ingestor: Sendable {
 
     /// Reads every member of a bundle on disk (directory, archive, file, or `-` for stdin) within
     /// one budget of the limits: the one read loop `analyze`, `timeline`, `parse` and triage share.
-    public func ingestBundle(path: String, diagnostics: inout [Diagnostic]) throws -> [Outcome] {
+    package func ingestBundle(path: String, diagnostics: inout [Diagnostic]) throws -> [Outcome] {
         var incomplete: String?
         return try ingestBundle(path: path, diagnostics: &diagnostics, incomplete: &incomplete)
     }
 
     /// The same, telling why the bundle was not read to the end (`incomplete`), when a bundle
     /// limit stopped it.
-    public func ingestBundle(path: String, diagnostics: inout [Diagnostic], incomplete: inout String?) throws -> [Outcome] {
+    package func ingestBundle(path: String, diagnostics: inout [Diagnostic], incomplete: inout String?) throws -> [Outcome] {
         let budget = BundleBudget(limits: limits)
         defer {
             if let reason = budget.exhausted {
@@ -151,7 +153,7 @@ public struct Ingestor: Sendable {
             }
             var prefix: [UInt8]
             do {
-                prefix = try source.peek(FormatSniffer.sniffLength)
+                prefix = try source.peek(SniffText.length)
             } catch {
                 diagnostics.append(Diagnostic(location, .error, "\(error)"))
                 return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
@@ -166,18 +168,18 @@ public struct Ingestor: Sendable {
             if CROnlyLineEndingSource.applies(to: prefix) {
                 diagnostics.append(Diagnostic(location, .info, "lines end in CR alone (classic Mac): read as line breaks"))
                 source = PeekableByteSource(CROnlyLineEndingSource(source))
-                prefix = try source.peek(FormatSniffer.sniffLength)
+                prefix = try source.peek(SniffText.length)
             }
             if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
                 diagnostics.append(Diagnostic(location, .error, "UTF-16 text is not supported: convert the file to UTF-8"))
                 return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
             }
-            guard let format = forcedFormat ?? FormatSniffer.sniff(prefix) else {
+            guard let format = forcedFormat ?? registry.sniff(prefix) else {
                 diagnostics.append(Diagnostic(location, .warning, "format not recognised: not used (force one with --log-format)"))
                 return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
             }
             let maxRecords = min(limits.maxRecordsPerFile, budget?.recordsLeft ?? Int.max)
-            var result = try parse(&source, format: format, path: member.path, maxRecords: maxRecords, diagnostics: &diagnostics)
+            var result = try parse(&source, format: format, path: member.path, maxRecords: maxRecords)
             // A parser that reads a whole document first (HAR, a metric document) may hold more.
             if result.records.count > maxRecords {
                 result.records.removeLast(result.records.count - maxRecords)
@@ -197,61 +199,26 @@ public struct Ingestor: Sendable {
         }
     }
 
+    /// Runs the format's reader on the member's bytes.
     func parse(
-        _ source: inout PeekableByteSource, format: InputFormat, path: String, maxRecords: Int = .max,
-        diagnostics: inout [Diagnostic]
+        _ source: inout PeekableByteSource, format: InputFormat, path: String, maxRecords: Int = .max
     ) throws -> ParseResult {
-        if format == .har {
-            do {
-                var parser = HARParser(file: path, maxDocumentSize: limits.maxDecompressedSize, maxBodySize: limits.maxHARBodySize)
-                parser.maxBodiesSize = limits.maxHARBodiesSize
-                parser.maxRecords = maxRecords
-                return try parser.parse(&source)
-            } catch {
-                var r = ParseResult(file: path, format: .har)
-                r.diagnostics.append(Diagnostic(SourceLocation(file: path, line: 0), .error, "\(error)"))
-                return r
-            }
-        }
-        var reader = LineReader(source, maxLineLength: limits.maxLineLength)
-        var result: ParseResult
-        switch format {
-        case .metricEvents:
-            var parser = MetricEventParser(file: path)
-            parser.maxRecords = maxRecords
-            result = try parser.parse(lines: &reader)
-        case .accessLog, .errorLog:
-            var parser = ExtendedLogParser(file: path, timezoneOffset: timezoneOffset)
-            parser.timeZone = timeZone
-            parser.maxRecords = maxRecords
-            result = try parser.parse(lines: &reader, format: format)
-        case .cacheLog:
-            var parser = CacheLogParser(file: path)
-            parser.maxRecords = maxRecords
-            result = try parser.parse(lines: &reader)
-        case .playlist:
-            let parsed = try PlaylistParser(file: path, url: nil).parse(lines: &reader)
-            result = ParseResult(file: path, format: .playlist)
-            result.diagnostics = parsed.diagnostics
-            result.playlists = [parsed.playlist]
-            result.records.append(
-                Record(time: nil, location: SourceLocation(file: path, line: 1), format: .playlist, sessionID: nil,
-                       payload: .playlist(parsed.playlist.snapshot)))
-        case .har:
-            result = ParseResult(file: path, format: .har)
-        }
-        if let error = reader.sourceError {
+        let context = ReadContext(
+            path: path, limits: limits, maxRecords: maxRecords, timezoneOffset: timezoneOffset, timeZone: timeZone)
+        guard let reader = registry.reader(for: format) else {
+            var result = ParseResult(file: path, format: format)
             result.diagnostics.append(
-                Diagnostic(SourceLocation(file: path, line: reader.linesRead + 1), .error, "\(error)"))
+                Diagnostic(SourceLocation(file: path, line: 0), .error, "no reader for format '\(format.rawValue)'"))
+            return result
         }
-        return result
+        return try reader.read(&source, context: context)
     }
 }
 
 extension Redactor {
     /// The redaction stage for one member's outcome: its name (a saved `index.m3u8?token=…`),
     /// every record and every diagnostic.
-    public func clean(_ outcome: consuming Ingestor.Outcome) -> Ingestor.Outcome {
+    package func clean(_ outcome: consuming Ingestor.Outcome) -> Ingestor.Outcome {
         var out = outcome
         out.path = clean(out.path)
         out.diagnostics = out.diagnostics.map(clean)

@@ -4,26 +4,26 @@ import ForensicsCore
 /// Reads KTVHTTPCache full-path logs (record-log file or console output, library 1.x–3.x; see
 /// `shared/spec/ktvhttpcache-log.md`): joins multi-line entries, types every template the
 /// forensics needs, and keeps the rest as generic entries with their tag.
-public struct CacheLogParser {
-    public let file: String
+package struct CacheLogParser {
+    package let file: String
     /// The most continuation lines kept for one entry; more are counted and dropped with a diagnostic.
-    public let maxEntryLines: Int
+    package let maxEntryLines: Int
     /// The most bytes of continuation text kept for one entry (a dump of many 8 MiB lines must
     /// not hold gigabytes); more lines are counted and dropped with a diagnostic.
-    public var maxEntryBytes = 16 << 20
+    package var maxEntryBytes = 16 << 20
 
     /// How many entries feed the version clues at most.
     static let entriesToObserve = 2000
 
     /// Most records read from the file (the bundle's budget decides).
-    public var maxRecords = Int.max
+    package var maxRecords = Int.max
 
-    public init(file: String, maxEntryLines: Int = 4096) {
+    package init(file: String, maxEntryLines: Int = 4096) {
         self.file = file
         self.maxEntryLines = maxEntryLines
     }
 
-    public func parse(lines reader: inout LineReader) throws -> ParseResult {
+    package func parse(lines reader: inout LineReader) throws -> ParseResult {
         var result = ParseResult(file: file, format: .cacheLog)
         var current: CacheLogEntry?
         var version = KTVHTTPCacheVersionEvidence()

@@ -4,7 +4,7 @@
 /// Why a version matters: the library's own error codes changed meaning twice — 1.0.3 inserted
 /// "unsupported content" at -192701, and 3.0.0 renumbered every code — so `-192701` is "not enough
 /// disk space" in 1.0.0–1.0.2 and 3.x but "unsupported Content-Type" in 1.0.3–2.0.1.
-public enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codable {
+package enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codable {
     /// 1.0.0–1.0.2: lowercase messages without pointers, per-error domains, two error codes.
     case v1_0_0
     /// 1.0.3–1.0.4: as above, with "unsupported content" (-192701) and disk space moved to -192702.
@@ -16,10 +16,10 @@ public enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codabl
     /// 3.0.0–3.1.0: renumbered error codes, `Accept request`, `KTVHTTPCachePlaceHolder` URLs.
     case v3
 
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
     /// The release line's name as users say it.
-    public var name: String {
+    package var name: String {
         switch self {
         case .v1_0_0: "1.0.0–1.0.2"
         case .v1_0_3: "1.0.3–1.0.4"
@@ -30,7 +30,7 @@ public enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codabl
     }
 
     /// The day its first tag was published (`yyyy-MM-dd`): a log written before it cannot be this release.
-    public var firstPublished: String {
+    package var firstPublished: String {
         switch self {
         case .v1_0_0: "2017-12-06"
         case .v1_0_3: "2018-05-19"
@@ -41,7 +41,7 @@ public enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codabl
     }
 
     /// What one of the library's own error codes means in this release (nil: not a code it has).
-    public func meaning(ofCode code: Int) -> String? {
+    package func meaning(ofCode code: Int) -> String? {
         switch self {
         case .v1_0_0:
             switch code {
@@ -78,7 +78,7 @@ public enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codabl
     }
 
     /// 1.0.x named each error by its domain (`KTVHCErrorDomainResponseUnavailable`).
-    public static func meaning(ofDomain domain: String) -> String? {
+    package static func meaning(ofDomain domain: String) -> String? {
         switch domain {
         case "KTVHCErrorDomainResponseUnavailable": "response unavailable: HTTP status error or not HTTP"
         case "KTVHCErrorDomainUnsupportTheContent": "unsupported Content-Type"
@@ -88,7 +88,7 @@ public enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codabl
     }
 
     /// A contiguous run of releases as text: `1.1.x`, `1.1.x–2.x`, `1.0.0–1.0.2 or 3.x`.
-    public static func text(_ releases: Set<KTVHTTPCacheRelease>) -> String {
+    package static func text(_ releases: Set<KTVHTTPCacheRelease>) -> String {
         let sorted = releases.sorted()
         var runs: [[KTVHTTPCacheRelease]] = []
         for r in sorted {
@@ -113,18 +113,18 @@ public enum KTVHTTPCacheRelease: Int, CaseIterable, Comparable, Sendable, Codabl
 /// Every clue narrows the candidates (tags, templates, URL shapes, error domains and the shape
 /// of an error's userInfo, and the log's date, which rules out releases published after it). A
 /// clue that would leave no candidate is noted and ignored: a patched fork can mix templates.
-public struct KTVHTTPCacheVersionEvidence: Sendable {
-    public private(set) var candidates: Set<KTVHTTPCacheRelease> = Set(KTVHTTPCacheRelease.allCases)
+package struct KTVHTTPCacheVersionEvidence: Sendable {
+    package private(set) var candidates: Set<KTVHTTPCacheRelease> = Set(KTVHTTPCacheRelease.allCases)
     /// The clues that narrowed the candidates, in the order seen (one per distinct clue).
-    public private(set) var reasons: [String] = []
+    package private(set) var reasons: [String] = []
     /// The earliest date seen in the log (`yyyy-MM-dd`).
-    public private(set) var earliestDate: String?
+    package private(set) var earliestDate: String?
     private var seen: Set<String> = []
 
-    public init() {}
+    package init() {}
 
     /// The version when the evidence settles it to one release line.
-    public var settled: KTVHTTPCacheRelease? { candidates.count == 1 ? candidates.first : nil }
+    package var settled: KTVHTTPCacheRelease? { candidates.count == 1 ? candidates.first : nil }
 
     mutating func narrow(to allowed: Set<KTVHTTPCacheRelease>, because reason: String) {
         guard seen.insert(reason).inserted else { return }
@@ -151,7 +151,7 @@ public struct KTVHTTPCacheVersionEvidence: Sendable {
 
     /// The meaning of one of the library's error codes under the candidates: one meaning when
     /// they agree, else every meaning with the releases it belongs to and why it is open.
-    public func meaning(ofCode code: Int) -> String? {
+    package func meaning(ofCode code: Int) -> String? {
         var byMeaning: [(meaning: String, releases: Set<KTVHTTPCacheRelease>)] = []
         for r in candidates.sorted() {
             guard let m = r.meaning(ofCode: code) else { continue }
@@ -168,7 +168,7 @@ public struct KTVHTTPCacheVersionEvidence: Sendable {
     }
 
     /// `KTVHTTPCache 1.1.x (KTVHCHTTPURL entries; the log is dated 2019-04-23)`.
-    public var summary: String {
+    package var summary: String {
         let version = candidates.count == KTVHTTPCacheRelease.allCases.count ? "version unknown" : KTVHTTPCacheRelease.text(candidates)
         let why = reasons.filter { !$0.hasSuffix("ignored)") }
         return "KTVHTTPCache \(version)" + (why.isEmpty ? "" : " (\(why.joined(separator: "; ")))")

@@ -4,22 +4,22 @@ import ForensicsCore
 /// Reads HTTP Archive 1.2 captures (`.har`, gzip or not): every entry becomes a request record
 /// with its headers, status and timings; playlist bodies (plain, base64 and/or gzip) are parsed
 /// as playlists with the entry's URL as base.
-public struct HARParser {
-    public let file: String
-    public let maxDocumentSize: Int
+package struct HARParser {
+    package let file: String
+    package let maxDocumentSize: Int
     /// Largest decoded body; all decoded bodies of the capture together.
-    public let maxBodySize: Int
-    public var maxBodiesSize: Int = 256 << 20
+    package let maxBodySize: Int
+    package var maxBodiesSize: Int = 256 << 20
     /// Most records read from the file (the bundle's budget decides).
-    public var maxRecords = Int.max
+    package var maxRecords = Int.max
 
-    public init(file: String, maxDocumentSize: Int = 1 << 30, maxBodySize: Int = 16 << 20) {
+    package init(file: String, maxDocumentSize: Int = 1 << 30, maxBodySize: Int = 16 << 20) {
         self.file = file
         self.maxDocumentSize = maxDocumentSize
         self.maxBodySize = maxBodySize
     }
 
-    public func parse(_ source: inout some ByteSource) throws -> ParseResult {
+    package func parse(_ source: inout some ByteSource) throws -> ParseResult {
         var result = ParseResult(file: file, format: .har)
         let bytes = try readAll(&source, limit: maxDocumentSize, name: file)
         let scan = JSONDocumentScanner.scan(bytes, arrayPaths: [["log", "entries"]])

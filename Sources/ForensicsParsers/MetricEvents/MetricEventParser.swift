@@ -2,20 +2,20 @@ import ForensicsCore
 
 /// Reads AVMetrics event dumps (`shared/spec/metric-event-dump.md`): JSON Lines, a JSON array, or
 /// `{"events": [...]}`, each event mapped to a typed record with its file and line.
-public struct MetricEventParser {
-    public let file: String
+package struct MetricEventParser {
+    package let file: String
     /// The largest JSON document (array or object form) read into memory.
-    public let maxDocumentSize: Int
+    package let maxDocumentSize: Int
 
     /// Most records read from the file (the bundle's budget decides).
-    public var maxRecords = Int.max
+    package var maxRecords = Int.max
 
-    public init(file: String, maxDocumentSize: Int = 512 << 20) {
+    package init(file: String, maxDocumentSize: Int = 512 << 20) {
         self.file = file
         self.maxDocumentSize = maxDocumentSize
     }
 
-    public func parse(lines reader: inout LineReader) throws -> ParseResult {
+    package func parse(lines reader: inout LineReader) throws -> ParseResult {
         var result = ParseResult(file: file, format: .metricEvents)
         var mapper = MetricEventMapper(file: file)
         var document: [UInt8]?

@@ -3,23 +3,23 @@
 /// The tokenizer is quote-aware (commas and `=` inside quotes belong to the value) and tolerant:
 /// spaces after commas, a trailing comma and lower-case names are accepted and reported through
 /// `deviations` so the parser can turn them into spec-violation diagnostics.
-public struct AttributeList: Hashable, Sendable {
-    public struct Attribute: Hashable, Sendable {
-        public var name: String
+package struct AttributeList: Hashable, Sendable {
+    package struct Attribute: Hashable, Sendable {
+        package var name: String
         /// The value without its quotes.
-        public var value: String
-        public var quoted: Bool
+        package var value: String
+        package var quoted: Bool
     }
 
-    public var attributes: [Attribute]
-    public var deviations: [String]
+    package var attributes: [Attribute]
+    package var deviations: [String]
 
-    public init(attributes: [Attribute] = [], deviations: [String] = []) {
+    package init(attributes: [Attribute] = [], deviations: [String] = []) {
         self.attributes = attributes
         self.deviations = deviations
     }
 
-    public init(parsing text: Substring) {
+    package init(parsing text: Substring) {
         var text = text
         self = text.withUTF8 { AttributeList(bytes: $0) }
     }
@@ -79,11 +79,11 @@ public struct AttributeList: Hashable, Sendable {
         self.deviations = deviations
     }
 
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         attributes.first(where: { $0.name == name })?.value
     }
 
-    public func integer(_ name: String) -> Int64? {
+    package func integer(_ name: String) -> Int64? {
         guard let v = self[name] else { return nil }
         if let i = Int64(v) { return i }
         // Some encoders write BANDWIDTH as a float; accept its integer part.
@@ -91,14 +91,14 @@ public struct AttributeList: Hashable, Sendable {
         return nil
     }
 
-    public func decimal(_ name: String) -> Double? {
+    package func decimal(_ name: String) -> Double? {
         self[name].flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil }
     }
 
-    public func flag(_ name: String) -> Bool { self[name]?.uppercased() == "YES" }
+    package func flag(_ name: String) -> Bool { self[name]?.uppercased() == "YES" }
 
     /// `RESOLUTION=1920x1080`.
-    public func resolution(_ name: String = "RESOLUTION") -> (width: Int, height: Int)? {
+    package func resolution(_ name: String = "RESOLUTION") -> (width: Int, height: Int)? {
         guard let v = self[name] else { return nil }
         let parts = v.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }

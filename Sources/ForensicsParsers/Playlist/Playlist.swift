@@ -4,114 +4,114 @@ import ForensicsCore
 ///
 /// Lossless where it matters for forensics: every tag keeps its line number, tags the model does
 /// not know and comments are kept in `otherTags` / `comments`.
-public struct Playlist: Sendable {
-    public struct Tag: Sendable, Hashable {
-        public var name: String
-        public var value: String?
-        public var line: Int
+package struct Playlist: Sendable {
+    package struct Tag: Sendable, Hashable {
+        package var name: String
+        package var value: String?
+        package var line: Int
     }
 
-    public struct Key: Sendable, Hashable {
-        public var method: String
-        public var uri: String?
-        public var iv: String?
-        public var keyFormat: String?
-        public var keyFormatVersions: String?
-        public var line: Int
+    package struct Key: Sendable, Hashable {
+        package var method: String
+        package var uri: String?
+        package var iv: String?
+        package var keyFormat: String?
+        package var keyFormatVersions: String?
+        package var line: Int
     }
 
-    public struct MapInfo: Sendable, Hashable {
-        public var uri: String
-        public var byteRange: ByteRange?
-        public var line: Int
+    package struct MapInfo: Sendable, Hashable {
+        package var uri: String
+        package var byteRange: ByteRange?
+        package var line: Int
     }
 
-    public struct Part: Sendable, Hashable {
-        public var uri: String
-        public var duration: Double?
-        public var independent: Bool
-        public var byteRange: ByteRange?
-        public var gap: Bool
-        public var line: Int
+    package struct Part: Sendable, Hashable {
+        package var uri: String
+        package var duration: Double?
+        package var independent: Bool
+        package var byteRange: ByteRange?
+        package var gap: Bool
+        package var line: Int
     }
 
-    public struct Segment: Sendable, Hashable {
-        public var uri: String
-        public var resolvedURI: String
-        public var duration: Double
-        public var title: String?
-        public var byteRange: ByteRange?
-        public var discontinuity: Bool
+    package struct Segment: Sendable, Hashable {
+        package var uri: String
+        package var resolvedURI: String
+        package var duration: Double
+        package var title: String?
+        package var byteRange: ByteRange?
+        package var discontinuity: Bool
         /// How many discontinuities precede this segment (videojs' `timeline`).
-        public var discontinuitySequence: Int64
-        public var mediaSequence: Int64
-        public var programDateTime: String?
-        public var key: Key?
-        public var map: MapInfo?
-        public var gap: Bool
-        public var bitrate: Int64?
-        public var parts: [Part]
-        public var line: Int
+        package var discontinuitySequence: Int64
+        package var mediaSequence: Int64
+        package var programDateTime: String?
+        package var key: Key?
+        package var map: MapInfo?
+        package var gap: Bool
+        package var bitrate: Int64?
+        package var parts: [Part]
+        package var line: Int
     }
 
-    public struct VariantStream: Sendable, Hashable {
-        public var uri: String
-        public var resolvedURI: String
-        public var attributes: AttributeList
-        public var isIFrame: Bool
-        public var line: Int
+    package struct VariantStream: Sendable, Hashable {
+        package var uri: String
+        package var resolvedURI: String
+        package var attributes: AttributeList
+        package var isIFrame: Bool
+        package var line: Int
 
-        public var bandwidth: Int64? { attributes.integer("BANDWIDTH") }
-        public var averageBandwidth: Int64? { attributes.integer("AVERAGE-BANDWIDTH") }
+        package var bandwidth: Int64? { attributes.integer("BANDWIDTH") }
+        package var averageBandwidth: Int64? { attributes.integer("AVERAGE-BANDWIDTH") }
     }
 
-    public struct Rendition: Sendable, Hashable {
-        public var attributes: AttributeList
-        public var line: Int
-        public var type: String? { attributes["TYPE"] }
-        public var groupID: String? { attributes["GROUP-ID"] }
-        public var name: String? { attributes["NAME"] }
-        public var uri: String? { attributes["URI"] }
+    package struct Rendition: Sendable, Hashable {
+        package var attributes: AttributeList
+        package var line: Int
+        package var type: String? { attributes["TYPE"] }
+        package var groupID: String? { attributes["GROUP-ID"] }
+        package var name: String? { attributes["NAME"] }
+        package var uri: String? { attributes["URI"] }
     }
 
-    public struct AttributeTag: Sendable, Hashable {
-        public var name: String
-        public var attributes: AttributeList
-        public var line: Int
+    package struct AttributeTag: Sendable, Hashable {
+        package var name: String
+        package var attributes: AttributeList
+        package var line: Int
     }
 
-    public var url: String?
-    public var hasHeader = false
-    public var version: Int?
-    public var isMultivariant = false
-    public var targetDuration: Double?
-    public var mediaSequence: Int64 = 0
-    public var discontinuitySequence: Int64 = 0
-    public var playlistType: String?
-    public var endList = false
-    public var iFramesOnly = false
-    public var independentSegments = false
-    public var allowCache: Bool?
-    public var start: AttributeList?
-    public var serverControl: AttributeList?
-    public var partInf: AttributeList?
-    public var skip: AttributeList?
-    public var contentSteering: AttributeList?
-    public var segments: SegmentList
-    public var variants: [VariantStream] = []
-    public var iFrameVariants: [VariantStream] = []
-    public var renditions: [Rendition] = []
-    public var sessionKeys: [Key] = []
-    public var sessionData: [AttributeTag] = []
-    public var dateRanges: [AttributeTag] = []
-    public var preloadHints: [AttributeTag] = []
-    public var renditionReports: [AttributeTag] = []
-    public var defines: [String: String] = [:]
+    package var url: String?
+    package var hasHeader = false
+    package var version: Int?
+    package var isMultivariant = false
+    package var targetDuration: Double?
+    package var mediaSequence: Int64 = 0
+    package var discontinuitySequence: Int64 = 0
+    package var playlistType: String?
+    package var endList = false
+    package var iFramesOnly = false
+    package var independentSegments = false
+    package var allowCache: Bool?
+    package var start: AttributeList?
+    package var serverControl: AttributeList?
+    package var partInf: AttributeList?
+    package var skip: AttributeList?
+    package var contentSteering: AttributeList?
+    package var segments: SegmentList
+    package var variants: [VariantStream] = []
+    package var iFrameVariants: [VariantStream] = []
+    package var renditions: [Rendition] = []
+    package var sessionKeys: [Key] = []
+    package var sessionData: [AttributeTag] = []
+    package var dateRanges: [AttributeTag] = []
+    package var preloadHints: [AttributeTag] = []
+    package var renditionReports: [AttributeTag] = []
+    package var defines: [String: String] = [:]
     /// Tags not modelled above (vendor tags such as `EXT-X-CUE-OUT`), in order.
-    public var otherTags: [Tag] = []
-    public var comments: [Tag] = []
+    package var otherTags: [Tag] = []
+    package var comments: [Tag] = []
 
-    public init(url: String?) { self.init(url: url, resolver: URIResolver(base: url)) }
+    package init(url: String?) { self.init(url: url, resolver: URIResolver(base: url)) }
 
     init(url: String?, resolver: URIResolver) {
         self.url = url
@@ -119,7 +119,7 @@ public struct Playlist: Sendable {
     }
 
     /// The condensed view used by correlation and rules.
-    public var snapshot: PlaylistSnapshot {
+    package var snapshot: PlaylistSnapshot {
         var s = PlaylistSnapshot(url: url, isMultivariant: isMultivariant)
         s.variants = variants.map {
             Variant(

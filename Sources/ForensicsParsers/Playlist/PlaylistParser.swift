@@ -2,29 +2,29 @@ import ForensicsCore
 
 /// Parses an HLS playlist line by line. Never refuses input: every deviation from RFC 8216 that
 /// it tolerates becomes a spec-violation diagnostic with the line number.
-public struct PlaylistParser {
-    public struct Result: Sendable {
-        public var playlist: Playlist
-        public var diagnostics: [Diagnostic]
+package struct PlaylistParser {
+    package struct Result: Sendable {
+        package var playlist: Playlist
+        package var diagnostics: [Diagnostic]
     }
 
-    public let file: String
-    public let url: String?
+    package let file: String
+    package let url: String?
     /// Variables imported from the multivariant playlist (`EXT-X-DEFINE:IMPORT`), when known.
-    public var importedVariables: [String: String] = [:]
+    package var importedVariables: [String: String] = [:]
 
-    public init(file: String, url: String? = nil) {
+    package init(file: String, url: String? = nil) {
         self.file = file
         self.url = url
     }
 
-    public func parse(text: String) -> Result {
+    package func parse(text: String) -> Result {
         var reader = LineReader(MemoryByteSource(text))
         // A memory source cannot throw.
         return (try? parse(lines: &reader)) ?? Result(playlist: Playlist(url: url), diagnostics: [])
     }
 
-    public func parse(lines reader: inout LineReader) throws -> Result {
+    package func parse(lines reader: inout LineReader) throws -> Result {
         var state = State(file: file, url: url, imported: importedVariables)
         let maxLineLength = reader.maxLineLength
         try reader.forEachLine { bytes, number, truncated in

@@ -11,7 +11,7 @@ extension Playlist {
     /// spans in one buffer shared by all segments, its key and map are indices into tables that
     /// hold each `EXT-X-KEY`/`EXT-X-MAP` once, and its resolved URI is made only when asked for.
     /// Nothing is lost: every field of `Segment` is there on access.
-    public struct SegmentList: RandomAccessCollection, Sendable {
+    package struct SegmentList: RandomAccessCollection, Sendable {
         /// Where a text sits in `text`: which chunk, where in it, how many bytes.
         struct Span {
             var chunk: Int32
@@ -152,10 +152,10 @@ extension Playlist {
             self.resolver = resolver
         }
 
-        public var startIndex: Int { 0 }
-        public var endIndex: Int { rows.count }
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { rows.count }
 
-        public subscript(position: Int) -> Segment {
+        package subscript(position: Int) -> Segment {
             let r = rows[position]
             let uri = string(r.uri)
             let x = r.extras >= 0 ? extras[Int(r.extras)] : nil
@@ -173,13 +173,13 @@ extension Playlist {
         }
 
         /// The URI as written (after variable substitution), without building the whole segment.
-        public func uri(at position: Int) -> String { string(rows[position].uri) }
+        package func uri(at position: Int) -> String { string(rows[position].uri) }
 
         /// The URI resolved against the playlist's URL.
-        public func resolvedURI(at position: Int) -> String { resolver.resolve(uri(at: position)) }
+        package func resolvedURI(at position: Int) -> String { resolver.resolve(uri(at: position)) }
 
         /// Whether any segment is encrypted (a key other than `METHOD=NONE` applies to it).
-        public var hasKeys: Bool {
+        package var hasKeys: Bool {
             let encrypted = keys.map { $0.method != "NONE" }
             return rows.contains { $0.key >= 0 && encrypted[Int($0.key)] }
         }

@@ -1,8 +1,8 @@
 import CSystemZlib
 
 /// Gzip compression with the system zlib (for tests, benchmarks and generated inputs).
-public enum GzipCompressor {
-    public static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8] {
+package enum GzipCompressor {
+    package static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8] {
         var stream = z_stream()
         guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
                             Int32(MemoryLayout<z_stream>.size)) == Z_OK

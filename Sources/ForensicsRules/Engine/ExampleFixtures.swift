@@ -4,8 +4,8 @@ import ForensicsCore
 /// (`extendedLogData()`, W3C extended log format with Apple's 24 access-log and 9 error-log
 /// columns, see `shared/spec/avplayer-access-log.md`) and HAR 1.2 captures. Times are seconds
 /// after 2026-11-21 10:00:00 (device local time for the logs, UTC for the HAR).
-public enum ExampleFixtures {
-    public static let sessionGUID = "6C1D0F0B-4E2A-4F7B-9C1D-0A1B2C3D4E5F"
+package enum ExampleFixtures {
+    package static let sessionGUID = "6C1D0F0B-4E2A-4F7B-9C1D-0A1B2C3D4E5F"
 
     static let accessFields = """
         date time uri cs-guid s-ip s-ip-changes sc-count c-duration-downloaded c-start-time c-duration-watched \
@@ -34,7 +34,7 @@ public enum ExampleFixtures {
     static func decimal(_ v: Double) -> String { NumberFormat.trimmed(v, decimals: 3) }
 
     /// One access-log row: a period of playing `uri`, starting `at` seconds.
-    public static func accessRow(
+    package static func accessRow(
         at seconds: Int, uri: String, watched: Double, observed: Double, indicated: Double, stalls: Int = 0,
         startup: Double? = nil, requests: Int = 10, anchor: Bool = false
     ) -> String {
@@ -47,23 +47,23 @@ public enum ExampleFixtures {
     }
 
     /// One error-log row.
-    public static func errorRow(
+    package static func errorRow(
         at seconds: Int, uri: String, status: Int = -12938, comment: String = "HTTP 404: File Not Found", anchor: Bool = false
     ) -> String {
         "\(stamp(seconds)) \(uri) \(sessionGUID) 203.0.113.7 \(status) \"CoreMediaErrorDomain\" \"\(comment)\" en0"
             + (anchor ? " \(RuleExample.anchorMarker)" : "")
     }
 
-    public static func accessLog(_ rows: [String]) -> RuleExample.File {
+    package static func accessLog(_ rows: [String]) -> RuleExample.File {
         RuleExample.File("access.log", header(accessFields) + "\n" + rows.joined(separator: "\n"))
     }
 
-    public static func errorLog(_ rows: [String]) -> RuleExample.File {
+    package static func errorLog(_ rows: [String]) -> RuleExample.File {
         RuleExample.File("error.log", header("date time uri cs-guid s-ip status domain comment cs-iftype") + "\n" + rows.joined(separator: "\n"))
     }
 
     /// One HAR entry: a request started `at` seconds, answered with `status` after `seconds`.
-    public struct HAREntry: Sendable {
+    package struct HAREntry: Sendable {
         var at: Double
         var url: String
         var status: Int
@@ -72,7 +72,7 @@ public enum ExampleFixtures {
         var body: String?
         var anchor: Bool
 
-        public init(
+        package init(
             at: Double, url: String, status: Int = 200, seconds: Double = 0.05, bytes: Int = 1000, body: String? = nil,
             anchor: Bool = false
         ) {
@@ -89,7 +89,7 @@ public enum ExampleFixtures {
     static func json(_ s: String) -> String { TimelineScript.json(s) }
 
     /// A HAR 1.2 capture (one entry per line, so the record lines are easy to name).
-    public static func har(_ entries: [HAREntry]) -> RuleExample.File {
+    package static func har(_ entries: [HAREntry]) -> RuleExample.File {
         var lines = ["{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"Charles Proxy\", \"version\": \"4.6\"}, \"entries\": ["]
         for (i, e) in entries.enumerated() {
             let started = Timestamp(TimelineScript.baseTime + e.at).iso8601
@@ -109,18 +109,18 @@ public enum ExampleFixtures {
     }
 
     /// A multivariant playlist listing variants (bandwidth, URI) in order.
-    public static func multivariant(_ variants: [(Int, String)]) -> String {
+    package static func multivariant(_ variants: [(Int, String)]) -> String {
         (["#EXTM3U"] + variants.flatMap { ["#EXT-X-STREAM-INF:BANDWIDTH=\($0.0)", $0.1] }).joined(separator: "\n") + "\n"
     }
 
     /// A media playlist of 6-second segments.
-    public static func mediaPlaylist(_ segments: [String]) -> String {
+    package static func mediaPlaylist(_ segments: [String]) -> String {
         (["#EXTM3U", "#EXT-X-TARGETDURATION:6", "#EXT-X-MEDIA-SEQUENCE:1"] + segments.flatMap { ["#EXTINF:6.0,", $0] }
             + ["#EXT-X-ENDLIST"]).joined(separator: "\n") + "\n"
     }
 
     /// The record of the seed 404 story a finding must anchor on.
-    public enum SeedAnchor: Sendable {
+    package enum SeedAnchor: Sendable {
         /// The 404 on the 20 Mbit/s variant (error log).
         case first404
         /// The access-log row at 15 Mbit/s that follows it.
@@ -131,7 +131,7 @@ public enum ExampleFixtures {
 
     /// The seed story as AVPlayer's own logs: 444 s at 20 Mbit/s, a 404 on its segment, a new
     /// access-log row at 15 Mbit/s one second later (counting `stalls`), two more 404s on it.
-    public static func cdn404Logs(stallsInLowerRow stalls: Int, anchor: SeedAnchor? = nil) -> [RuleExample.File] {
+    package static func cdn404Logs(stallsInLowerRow stalls: Int, anchor: SeedAnchor? = nil) -> [RuleExample.File] {
         [
             accessLog([
                 accessRow(at: 0, uri: "\(seedBase)/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
@@ -149,7 +149,7 @@ public enum ExampleFixtures {
 
     /// The seed story as a proxy capture: the ladder (20 and 15 Mbit/s), two good 20 Mbit/s
     /// segments, a 404 on the third at 12 s, then `after` (what the player asked for next).
-    public static func cdn404HAR(anchor404: Bool = false, after: [HAREntry]) -> RuleExample.File {
+    package static func cdn404HAR(anchor404: Bool = false, after: [HAREntry]) -> RuleExample.File {
         har(
             [
                 HAREntry(at: 0, url: "\(seedBase)/master.m3u8", body: multivariant([(20_000_000, "v20/index.m3u8"), (15_000_000, "v15/index.m3u8")])),
@@ -161,5 +161,5 @@ public enum ExampleFixtures {
     }
 
     /// A variant's media playlist of the seed HAR.
-    public static let cdn404VariantPlaylist = mediaPlaylist(["s1.m4s", "s2.m4s", "s3.m4s", "s4.m4s"])
+    package static let cdn404VariantPlaylist = mediaPlaylist(["s1.m4s", "s2.m4s", "s3.m4s", "s4.m4s"])
 }

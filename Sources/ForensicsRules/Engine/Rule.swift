@@ -2,7 +2,7 @@ import ForensicsCore
 
 /// A rule: a static description, typed options with documented defaults, and a judgment of one
 /// session. One rule, one file, one type.
-public protocol Rule: Sendable {
+package protocol Rule: Sendable {
     associatedtype Options: Codable, Sendable, Equatable
     static var description: RuleDescription { get }
     static var defaultOptions: Options { get }
@@ -14,7 +14,7 @@ public protocol Rule: Sendable {
 }
 
 extension Rule {
-    public init() { self.init(options: Self.defaultOptions) }
+    package init() { self.init(options: Self.defaultOptions) }
 
     /// A finding of this rule, with its default severity unless given.
     func finding(
@@ -28,11 +28,11 @@ extension Rule {
 }
 
 /// Options for rules that have none.
-public struct NoOptions: Codable, Sendable, Equatable {
-    public init() {}
+package struct NoOptions: Codable, Sendable, Equatable {
+    package init() {}
 }
 
 extension Rule where Options == NoOptions {
-    public static var defaultOptions: NoOptions { NoOptions() }
-    public static var optionDocs: [String: String] { [:] }
+    package static var defaultOptions: NoOptions { NoOptions() }
+    package static var optionDocs: [String: String] { [:] }
 }

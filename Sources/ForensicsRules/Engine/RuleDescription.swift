@@ -3,24 +3,24 @@ import ForensicsCore
 /// The single source of truth for a rule's identity, documentation and tests (after SwiftLint's
 /// `RuleDescription`): `playback-forensics rules`, `Documentation/Rules/ID.md` and the generic
 /// example test are all generated from it.
-public struct RuleDescription: Sendable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct RuleDescription: Sendable {
+    package enum Kind: String, Sendable, CaseIterable {
         case startup
         case playback
         case proxy
     }
 
     /// Kebab-case, stable forever (it is API: JSON reports and configs name it).
-    public var identifier: String
-    public var name: String
-    public var summary: String
-    public var rationale: String
-    public var kind: Kind
-    public var defaultSeverity: Severity
-    public var triggeringExamples: [RuleExample]
-    public var nonTriggeringExamples: [RuleExample]
+    package var identifier: String
+    package var name: String
+    package var summary: String
+    package var rationale: String
+    package var kind: Kind
+    package var defaultSeverity: Severity
+    package var triggeringExamples: [RuleExample]
+    package var nonTriggeringExamples: [RuleExample]
 
-    public init(
+    package init(
         identifier: String, name: String, summary: String, rationale: String, kind: Kind, defaultSeverity: Severity,
         triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]
     ) {
@@ -39,24 +39,24 @@ public struct RuleDescription: Sendable {
 /// in the compact timeline script (`TimelineScript`) and compiled to a metric-event dump; other
 /// files are given as is. A line marked with `◀` is the record the finding must be anchored on
 /// (it must be among the finding's evidence); the marker is removed before parsing.
-public struct RuleExample: Sendable {
-    public struct File: Sendable {
-        public var name: String
-        public var text: String
+package struct RuleExample: Sendable {
+    package struct File: Sendable {
+        package var name: String
+        package var text: String
 
-        public init(_ name: String, _ text: String) {
+        package init(_ name: String, _ text: String) {
             self.name = name
             self.text = text
         }
     }
 
-    public var title: String
-    public var files: [File]
+    package var title: String
+    package var files: [File]
     /// For stall findings: the cause the finding must name.
-    public var expectedCause: String?
-    public var expectedSeverity: Severity?
+    package var expectedCause: String?
+    package var expectedSeverity: Severity?
 
-    public init(_ title: String, files: [File], cause: String? = nil, severity: Severity? = nil) {
+    package init(_ title: String, files: [File], cause: String? = nil, severity: Severity? = nil) {
         self.title = title
         self.files = files
         self.expectedCause = cause
@@ -64,9 +64,9 @@ public struct RuleExample: Sendable {
     }
 
     /// An example made of one timeline script.
-    public init(_ title: String, timeline: String, cause: String? = nil, severity: Severity? = nil) {
+    package init(_ title: String, timeline: String, cause: String? = nil, severity: Severity? = nil) {
         self.init(title, files: [File("events.timeline", timeline)], cause: cause, severity: severity)
     }
 
-    public static let anchorMarker: Character = "◀"
+    package static let anchorMarker: Character = "◀"
 }

@@ -1,7 +1,7 @@
 /// Renders a rule's documentation page from its description, options and examples — the same
 /// text for `playback-forensics rules ID` and `Documentation/Rules/ID.md`.
-public enum RuleDocumentation {
-    public static func markdown(_ entry: RuleEngine.Entry) -> String {
+package enum RuleDocumentation {
+    package static func markdown(_ entry: RuleEngine.Entry) -> String {
         let d = entry.description
         var out: [String] = []
         out.append("# \(d.name) (`\(d.identifier)`)")

@@ -3,28 +3,28 @@ import ForensicsCore
 
 /// Runs the enabled rules over sessions, applying the configuration (thresholds, severities,
 /// enable/disable). Findings come out in a deterministic order: start time, then rule id.
-public struct RuleEngine: Sendable {
-    public struct Entry: Sendable {
-        public var description: RuleDescription
-        public var enabled: Bool
-        public var severityOverride: Severity?
+package struct RuleEngine: Sendable {
+    package struct Entry: Sendable {
+        package var description: RuleDescription
+        package var enabled: Bool
+        package var severityOverride: Severity?
         /// The effective options, as JSON (for `rules ID` and the docs).
-        public var optionsJSON: String
-        public var defaultOptionsJSON: String
-        public var optionDocs: [String: String]
+        package var optionsJSON: String
+        package var defaultOptionsJSON: String
+        package var optionDocs: [String: String]
         let run: @Sendable (Session) -> [Finding]
     }
 
-    public private(set) var entries: [Entry]
+    package private(set) var entries: [Entry]
 
     /// The rules with their defaults.
-    public init() {
+    package init() {
         entries = RuleRegistry.all.map { RuleEngine.entry($0, overrides: [:]) }.compactMap { try? $0.get() }
     }
 
     /// The rules configured by a decoded config document: `{"rules": {"rule-id": {"enabled": false,
     /// "severity": "error", "<option>": value}}}`. Errors name the rule and the key.
-    public init(configuration: [String: Any]) throws {
+    package init(configuration: [String: Any]) throws {
         var rulesSection: [String: Any] = [:]
         for (key, value) in configuration {
             guard key == "rules" else { throw ConfigurationError.unknownTopLevelKey(key) }
@@ -111,10 +111,10 @@ public struct RuleEngine: Sendable {
         return nil
     }
 
-    public func entry(_ id: String) -> Entry? { entries.first { $0.description.identifier == id } }
+    package func entry(_ id: String) -> Entry? { entries.first { $0.description.identifier == id } }
 
     /// Every enabled rule's findings for a session, sorted by start time then rule id.
-    public func evaluate(_ session: Session) -> [Finding] {
+    package func evaluate(_ session: Session) -> [Finding] {
         var out: [Finding] = []
         for e in entries where e.enabled {
             var findings = e.run(session)
@@ -129,31 +129,11 @@ public struct RuleEngine: Sendable {
 
 extension Finding {
     /// Start time (findings without one last), then rule id, then title.
-    public static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+    package static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
         let ta = a.start?.secondsSince1970 ?? .infinity
         let tb = b.start?.secondsSince1970 ?? .infinity
         if ta != tb { return ta < tb }
         if a.ruleID != b.ruleID { return a.ruleID < b.ruleID }
         return a.title < b.title
-    }
-}
-
-/// A problem in a configuration file, naming the rule and key.
-public enum ConfigurationError: Error, CustomStringConvertible, Equatable {
-    case unknownTopLevelKey(String)
-    case unknownRule(String)
-    case unknownOption(rule: String, key: String)
-    case invalidValue(rule: String, key: String, reason: String)
-    case invalid(String)
-
-    public var description: String {
-        switch self {
-        case .unknownTopLevelKey(let k): "unknown top-level key '\(k)' (expected 'rules')"
-        case .unknownRule(let id): "unknown rule '\(id)' (see `playback-forensics rules`)"
-        case .unknownOption(let rule, let key): "rule '\(rule)': unknown option '\(key)'"
-        case .invalidValue(let rule, let key, let reason):
-            key.isEmpty ? "rule '\(rule)': \(reason)" : "rule '\(rule)': option '\(key)' \(reason)"
-        case .invalid(let reason): reason
-        }
     }
 }

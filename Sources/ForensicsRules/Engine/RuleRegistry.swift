@@ -1,6 +1,6 @@
 /// Every rule the analyzer has, in catalogue order (`shared/spec/rules.md`).
-public enum RuleRegistry {
-    public static let all: [any Rule.Type] = [
+package enum RuleRegistry {
+    package static let all: [any Rule.Type] = [
         SlowStartupRule.self,
         SlowKeyFetchRule.self,
         MissingSessionKeyRule.self,
@@ -18,5 +18,5 @@ public enum RuleRegistry {
         ProxyCacheIneffectiveRule.self,
     ]
 
-    public static var descriptions: [RuleDescription] { all.map { $0.description } }
+    package static var descriptions: [RuleDescription] { all.map { $0.description } }
 }

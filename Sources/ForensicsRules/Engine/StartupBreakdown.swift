@@ -4,26 +4,26 @@ import ForensicsCore
 /// likely-to-keep-up, split into playlist, key and segment phases (each the union of its
 /// requests' intervals inside the window, so parallel requests count once) and idle (no request
 /// in flight). Phases can overlap each other; the dominant phase is the longest.
-public struct StartupBreakdown: Sendable {
-    public enum Phase: String, Sendable, CaseIterable {
+package struct StartupBreakdown: Sendable {
+    package enum Phase: String, Sendable, CaseIterable {
         case playlist, key, segment, idle
     }
 
-    public var begin: Timestamp
-    public var end: Timestamp
-    public var beginIndex: Int
-    public var endIndex: Int
-    public var phases: [Phase: Double]
+    package var begin: Timestamp
+    package var end: Timestamp
+    package var beginIndex: Int
+    package var endIndex: Int
+    package var phases: [Phase: Double]
     /// The longest request of each phase, as evidence.
-    public var longest: [Phase: Int]
+    package var longest: [Phase: Int]
 
-    public var total: Double { end - begin }
+    package var total: Double { end - begin }
 
-    public var dominant: Phase {
+    package var dominant: Phase {
         Phase.allCases.max { (phases[$0] ?? 0) < (phases[$1] ?? 0) } ?? .idle
     }
 
-    public init?(_ session: Session) {
+    package init?(_ session: Session) {
         guard let b = session.startupBegin, let e = session.startupEnd, e.time >= b.time else { return nil }
         // Without request timing (a proxy console alone) the phases are unknown, not "idle".
         guard session.entries.contains(where: { $0.record.request != nil }) else { return nil }

@@ -18,11 +18,11 @@ import ForensicsCore
 /// 20.00 summary stalls=1 switches=2 duration=600 twab=14800000
 /// ```
 /// A status `-` means no response (the request failed); `error=CODE` attaches a transport error.
-public enum TimelineScript {
-    public static let baseTime = 1_795_255_200.0  // 2026-11-21T10:00:00Z
-    public static let sessionID = "EXAMPLE-SESSION"
+package enum TimelineScript {
+    package static let baseTime = 1_795_255_200.0  // 2026-11-21T10:00:00Z
+    package static let sessionID = "EXAMPLE-SESSION"
 
-    public static func compile(_ script: String, sessionID: String = TimelineScript.sessionID) -> String {
+    package static func compile(_ script: String, sessionID: String = TimelineScript.sessionID) -> String {
         var out: [String] = []
         for raw in script.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = raw.trimmingCharacters(in: " \t\r")

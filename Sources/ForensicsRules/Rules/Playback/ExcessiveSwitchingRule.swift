@@ -1,18 +1,18 @@
 import ForensicsCore
 
 /// `excessive-switching`: more variant switches than the threshold within a minute of playback.
-public struct ExcessiveSwitchingRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
-        public var maxPerMinute: Double = 4
+package struct ExcessiveSwitchingRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
+        package var maxPerMinute: Double = 4
         enum CodingKeys: String, CodingKey { case maxPerMinute = "max-per-minute" }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = ["max-per-minute": "more switches than this within any 60 s is oscillation (4)"]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package static let defaultOptions = Options()
+    package static let optionDocs = ["max-per-minute": "more switches than this within any 60 s is oscillation (4)"]
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "excessive-switching", name: "Excessive Switching",
         summary: "The player switched variants more often than the threshold per minute (oscillation).",
         rationale: """
@@ -66,7 +66,7 @@ public struct ExcessiveSwitchingRule: Rule {
                     """),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         let switches = session.entries.filter { e in
             guard let p = e.record.playerEvent else { return false }
             return p.kind == .variantSwitch && p.didSucceed != false && e.time != nil

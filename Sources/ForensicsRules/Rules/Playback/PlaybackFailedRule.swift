@@ -1,11 +1,11 @@
 import ForensicsCore
 
 /// `playback-failed`: the session ended in a fatal (unrecovered) error.
-public struct PlaybackFailedRule: Rule {
-    public let options: NoOptions
-    public init(options: NoOptions) { self.options = options }
+package struct PlaybackFailedRule: Rule {
+    package let options: NoOptions
+    package init(options: NoOptions) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "playback-failed", name: "Playback Failed",
         summary: "The session ended in a fatal error the player did not recover from.",
         rationale: "A fatal error ends the viewer's session: the most severe outcome, to be explained before anything else.",
@@ -59,7 +59,7 @@ public struct PlaybackFailedRule: Rule {
                 ]),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         var evidence: [Finding.Evidence] = []
         var first: Timestamp?
         var text: String?

@@ -1,18 +1,18 @@
 import ForensicsCore
 
 /// `segment-404-downswitch`: HTTP 404/410 on media segments followed by a switch to a lower variant.
-public struct Segment404DownswitchRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
-        public var windowSeconds: Double = 10
+package struct Segment404DownswitchRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
+        package var windowSeconds: Double = 10
         enum CodingKeys: String, CodingKey { case windowSeconds = "window-seconds" }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = ["window-seconds": "how soon after the 404 the down-switch must start (10)"]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package static let defaultOptions = Options()
+    package static let optionDocs = ["window-seconds": "how soon after the 404 the down-switch must start (10)"]
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "segment-404-downswitch", name: "Segment 404 Down-Switch",
         summary: "HTTP 404 (or 410) on a media segment followed, within the window, by a switch to a lower-bandwidth variant.",
         rationale: """
@@ -98,7 +98,7 @@ public struct Segment404DownswitchRule: Rule {
                 ]),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         // 404/410 on media, one per request however many sources saw it (error-log rows name
         // segment URLs; a row no request explains stands for its request).
         let notFound = session.failures.filter { f in

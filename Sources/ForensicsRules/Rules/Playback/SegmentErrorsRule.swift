@@ -2,18 +2,18 @@ import ForensicsCore
 
 /// `segment-errors`: repeated errors on media requests, grouped per host and status — the table
 /// to hand a CDN partner.
-public struct SegmentErrorsRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
-        public var minimumCount: Double = 3
+package struct SegmentErrorsRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
+        package var minimumCount: Double = 3
         enum CodingKeys: String, CodingKey { case minimumCount = "minimum-count" }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = ["minimum-count": "errors per host and status needed to report the group (3)"]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package static let defaultOptions = Options()
+    package static let optionDocs = ["minimum-count": "errors per host and status needed to report the group (3)"]
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "segment-errors", name: "Segment Errors",
         summary: "Repeated HTTP or network errors on media requests, grouped per host and status.",
         rationale: """
@@ -74,7 +74,7 @@ public struct SegmentErrorsRule: Rule {
                 ]),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         struct Group: Hashable, Comparable {
             var host: String
             var status: String

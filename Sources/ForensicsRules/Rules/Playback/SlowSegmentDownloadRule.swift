@@ -1,18 +1,18 @@
 import ForensicsCore
 
 /// `slow-segment-download`: consecutive segments downloading slower than real time.
-public struct SlowSegmentDownloadRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
-        public var consecutive: Double = 3
+package struct SlowSegmentDownloadRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
+        package var consecutive: Double = 3
         enum CodingKeys: String, CodingKey { case consecutive }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = ["consecutive": "how many slow segments in a row make a finding (3)"]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package static let defaultOptions = Options()
+    package static let optionDocs = ["consecutive": "how many slow segments in a row make a finding (3)"]
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "slow-segment-download", name: "Slow Segment Download",
         summary: "Segments took longer to download than their duration, several in a row.",
         rationale: """
@@ -59,7 +59,7 @@ public struct SlowSegmentDownloadRule: Rule {
                     """),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         var out: [Finding] = []
         var run: [(TimelineEntry, Double, Double)] = []
         func flush() {

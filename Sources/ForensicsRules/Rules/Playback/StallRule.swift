@@ -1,12 +1,12 @@
 import ForensicsCore
 
 /// `stall`: every stall, its duration, and its best-supported cause from the look-back window.
-public struct StallRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
-        public var lookBackSeconds: Double = 30
-        public var errorSeconds: Double = 5
-        public var slowKeySeconds: Double = 0.5
-        public var seekSeconds: Double = 5
+package struct StallRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
+        package var lookBackSeconds: Double = 30
+        package var errorSeconds: Double = 5
+        package var slowKeySeconds: Double = 0.5
+        package var seekSeconds: Double = 5
         enum CodingKeys: String, CodingKey {
             case lookBackSeconds = "look-back-seconds"
             case errorSeconds = "error-seconds"
@@ -15,23 +15,23 @@ public struct StallRule: Rule {
         }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = [
+    package static let defaultOptions = Options()
+    package static let optionDocs = [
         "look-back-seconds": "how far before the stall to look for its cause (30)",
         "error-seconds": "a stall longer than this, or unrecovered, is an error (5)",
         "slow-key-seconds": "a key request slower than this can cause a stall (0.5)",
         "seek-seconds": "a seek this close before the stall explains it (5)",
     ]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
     /// The stall causes, most direct explanation first (the order used to choose between them).
-    public static let causes = [
+    package static let causes = [
         "seek", "segment-errors", "proxy-failure", "slow-content-key", "stale-live-playlist", "insufficient-bandwidth",
         "unknown",
     ]
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "stall", name: "Stall",
         summary: "Playback stalled (ran out of buffer); the finding names the best-supported cause and its evidence.",
         rationale: """
@@ -128,7 +128,7 @@ public struct StallRule: Rule {
         var why: String
     }
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         var out: [Finding] = []
         let stalls = session.stalls
         // Computed once for every stall (each looks up its window in it).
@@ -197,7 +197,7 @@ public struct StallRule: Rule {
     }
 
     /// The most stalls of one session that get a finding each.
-    public static let maxStallFindings = 100
+    package static let maxStallFindings = 100
 
     /// One finding for the stalls past `maxStallFindings`: how many, and how long in all.
     static func remainder(_ rest: [Session.Stall], in session: Session, rule: StallRule) -> Finding {
@@ -225,7 +225,7 @@ public struct StallRule: Rule {
 
     /// `failures` is `session.failures`, in timeline order.
     /// The most timeline entries a stall's look-back (and its in-flight search) reads.
-    public static let maxWindowEntries = 1000
+    package static let maxWindowEntries = 1000
 
     func causes(for stall: Session.Stall, in session: Session, failures: [Session.Failure]) -> [CauseEvidence] {
         var from = stall.start + -options.lookBackSeconds

@@ -2,20 +2,20 @@ import ForensicsCore
 
 /// `proxy-cache-ineffective`: bytes of one resource received from the origin more than once in a
 /// session — the proxy's cache did not keep or did not reuse what it had downloaded.
-public struct ProxyCacheIneffectiveRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
-        public var minimumRepeats: Double = 2
+package struct ProxyCacheIneffectiveRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
+        package var minimumRepeats: Double = 2
         enum CodingKeys: String, CodingKey { case minimumRepeats = "minimum-repeats" }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = [
+    package static let defaultOptions = Options()
+    package static let optionDocs = [
         "minimum-repeats": "how many times the same bytes must have been received from the origin to make a finding (2)"
     ]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "proxy-cache-ineffective", name: "Proxy Cache Ineffective",
         summary: "Overlapping byte ranges of one resource were received from the origin more than once in a session: the cache was not reused.",
         rationale: """
@@ -162,7 +162,7 @@ public struct ProxyCacheIneffectiveRule: Rule {
                 ]),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         let downloads = ProxyDownloads.received(in: session)
         var byURL: [String: [ProxyDownloads.Download]] = [:]
         var order: [String] = []

@@ -1,11 +1,11 @@
 import ForensicsCore
 
 /// `proxy-origin-errors`: the proxy's network source got HTTP errors from the origin.
-public struct ProxyOriginErrorsRule: Rule {
-    public let options: NoOptions
-    public init(options: NoOptions) { self.options = options }
+package struct ProxyOriginErrorsRule: Rule {
+    package let options: NoOptions
+    package init(options: NoOptions) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "proxy-origin-errors", name: "Proxy Origin Errors",
         summary: "The caching proxy's requests to the origin failed (HTTP errors, rejected responses, transport errors), grouped by status and URL.",
         rationale: """
@@ -92,7 +92,7 @@ public struct ProxyOriginErrorsRule: Rule {
                 ]),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         // One incident per failed origin request (`Session.proxyOriginFailures`), grouped by what
         // failed and where.
         var groups: [(key: String, failures: [Session.ProxyOriginFailure])] = []

@@ -2,11 +2,11 @@ import ForensicsCore
 
 /// `proxy-unplayable-content-type`: the proxy answered with a non-media Content-Type for a URL
 /// whose path has no media extension, which AVPlayer refuses.
-public struct ProxyUnplayableContentTypeRule: Rule {
-    public let options: NoOptions
-    public init(options: NoOptions) { self.options = options }
+package struct ProxyUnplayableContentTypeRule: Rule {
+    package let options: NoOptions
+    package init(options: NoOptions) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "proxy-unplayable-content-type", name: "Proxy Unplayable Content-Type",
         summary: "A proxied response with a non-media Content-Type (e.g. application/octet-stream) for a URL without a media path extension.",
         rationale: """
@@ -78,7 +78,7 @@ public struct ProxyUnplayableContentTypeRule: Rule {
         "aiff", "3gp", "vtt", "cmfv", "cmfa", "fmp4", "ac3", "ec3", "flac",
     ]
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         var out: [Finding] = []
         var seen: Set<String> = []
         for item in session.proxyEntries where item.event.kind == .dataResponse || item.event.kind == .downloadResponse {

@@ -2,11 +2,11 @@ import ForensicsCore
 
 /// `proxy-unreachable`: the local proxy failed to start, was restarted mid-session, or the
 /// player's requests to it could not connect.
-public struct ProxyUnreachableRule: Rule {
-    public let options: NoOptions
-    public init(options: NoOptions) { self.options = options }
+package struct ProxyUnreachableRule: Rule {
+    package let options: NoOptions
+    package init(options: NoOptions) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "proxy-unreachable", name: "Proxy Unreachable",
         summary: "The player's requests to the local caching proxy failed, or the proxy was (re)started mid-session.",
         rationale: """
@@ -126,7 +126,7 @@ public struct ProxyUnreachableRule: Rule {
         url.hasPrefix("http://localhost") || url.hasPrefix("http://127.0.0.1") || url.hasPrefix("http://[::1]")
     }
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         // By timeline index: proxy events and the player's failures are gathered in two passes,
         // and the finding's interval and evidence must follow the timeline, not the passes.
         var evidence: [Int] = []

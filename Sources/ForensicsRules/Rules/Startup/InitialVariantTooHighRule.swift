@@ -2,19 +2,19 @@ import ForensicsCore
 
 /// `initial-variant-too-high`: the first variant played needs more bandwidth than the network
 /// delivered at startup.
-public struct InitialVariantTooHighRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
+package struct InitialVariantTooHighRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
         /// The first variant's bandwidth may exceed the observed throughput by this factor.
-        public var tolerance: Double = 1.0
+        package var tolerance: Double = 1.0
         enum CodingKeys: String, CodingKey { case tolerance }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = ["tolerance": "flag when first-variant bandwidth > tolerance × observed throughput (1.0)"]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package static let defaultOptions = Options()
+    package static let optionDocs = ["tolerance": "flag when first-variant bandwidth > tolerance × observed throughput (1.0)"]
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "initial-variant-too-high", name: "Initial Variant Too High",
         summary: "The first variant played needs more bandwidth than the session's observed throughput at startup.",
         rationale: """
@@ -95,7 +95,7 @@ public struct InitialVariantTooHighRule: Rule {
                     ])]),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         guard let end = session.startupEnd else {
             // No player events: decide from the access log, else from the captured requests.
             return fromAccessLog(session) ?? fromRequests(session) ?? []

@@ -2,11 +2,11 @@ import ForensicsCore
 
 /// `missing-session-key`: keys fetched during startup, but the multivariant playlist declares no
 /// `EXT-X-SESSION-KEY`, so they could not be fetched earlier.
-public struct MissingSessionKeyRule: Rule {
-    public let options: NoOptions
-    public init(options: NoOptions) { self.options = options }
+package struct MissingSessionKeyRule: Rule {
+    package let options: NoOptions
+    package init(options: NoOptions) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "missing-session-key", name: "Missing Session Key",
         summary: "Content keys were fetched during startup but the multivariant playlist declares no EXT-X-SESSION-KEY.",
         rationale: """
@@ -83,7 +83,7 @@ public struct MissingSessionKeyRule: Rule {
                 ]),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         guard let end = session.startupEnd?.time, let master = session.multivariantSnapshot, !master.hasSessionKey else {
             return []
         }

@@ -1,18 +1,18 @@
 import ForensicsCore
 
 /// `playlist-not-compressed`: a large playlist response served without gzip.
-public struct PlaylistNotCompressedRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
-        public var minimumBytes: Double = 4096
+package struct PlaylistNotCompressedRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
+        package var minimumBytes: Double = 4096
         enum CodingKeys: String, CodingKey { case minimumBytes = "minimum-bytes" }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = ["minimum-bytes": "playlist responses larger than this should be compressed (4096)"]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package static let defaultOptions = Options()
+    package static let optionDocs = ["minimum-bytes": "playlist responses larger than this should be compressed (4096)"]
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "playlist-not-compressed", name: "Playlist Not Compressed",
         summary: "A playlist response of more than 4 KiB was served without Content-Encoding: gzip.",
         rationale: """
@@ -55,7 +55,7 @@ public struct PlaylistNotCompressedRule: Rule {
                     """),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         var seen: Set<String> = []
         var hits: [(TimelineEntry, MediaRequest, Int64)] = []
         for item in session.requestEntries

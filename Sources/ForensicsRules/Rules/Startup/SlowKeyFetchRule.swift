@@ -1,25 +1,25 @@
 import ForensicsCore
 
 /// `slow-key-fetch`: a content-key request that is slow, or that dominates startup.
-public struct SlowKeyFetchRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
-        public var slowSeconds: Double = 0.5
-        public var startupShare: Double = 0.4
+package struct SlowKeyFetchRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
+        package var slowSeconds: Double = 0.5
+        package var startupShare: Double = 0.4
         enum CodingKeys: String, CodingKey {
             case slowSeconds = "slow-seconds"
             case startupShare = "startup-share"
         }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = [
+    package static let defaultOptions = Options()
+    package static let optionDocs = [
         "slow-seconds": "a key request longer than this is slow (0.5)",
         "startup-share": "a key request taking more than this share of startup dominates it (0.4)",
     ]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "slow-key-fetch", name: "Slow Content-Key Fetch",
         summary: "A content-key (DRM/AES key) request was slow, or took most of the startup time.",
         rationale: """
@@ -67,7 +67,7 @@ public struct SlowKeyFetchRule: Rule {
                     """),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         let startup = StartupBreakdown(session)
         var out: [Finding] = []
         for item in session.requestEntries where item.request.kind == .contentKey {

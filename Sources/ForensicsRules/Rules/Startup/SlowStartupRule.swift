@@ -1,25 +1,25 @@
 import ForensicsCore
 
 /// `slow-startup`: the time from the first request (or play) to the first likely-to-keep-up.
-public struct SlowStartupRule: Rule {
-    public struct Options: Codable, Sendable, Equatable {
-        public var warningSeconds: Double = 2.0
-        public var errorSeconds: Double = 5.0
+package struct SlowStartupRule: Rule {
+    package struct Options: Codable, Sendable, Equatable {
+        package var warningSeconds: Double = 2.0
+        package var errorSeconds: Double = 5.0
         enum CodingKeys: String, CodingKey {
             case warningSeconds = "warning-seconds"
             case errorSeconds = "error-seconds"
         }
     }
 
-    public static let defaultOptions = Options()
-    public static let optionDocs = [
+    package static let defaultOptions = Options()
+    package static let optionDocs = [
         "warning-seconds": "startup longer than this is a warning (2.0)",
         "error-seconds": "startup longer than this is an error (5.0)",
     ]
-    public let options: Options
-    public init(options: Options) { self.options = options }
+    package let options: Options
+    package init(options: Options) { self.options = options }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: "slow-startup", name: "Slow Startup",
         summary: "Playback took too long to start, broken down into playlist, key, segment and idle time.",
         rationale: """
@@ -80,7 +80,7 @@ public struct SlowStartupRule: Rule {
                 ]),
         ])
 
-    public func findings(in session: Session) -> [Finding] {
+    package func findings(in session: Session) -> [Finding] {
         if let b = StartupBreakdown(session) {
             let total = b.total
             guard total > options.warningSeconds else { return [] }

@@ -7,7 +7,7 @@ import CSystemZlib
 /// Output beyond `limit` bytes stops the stream with `InputError.tooLarge` — the defence against
 /// decompression bombs. Truncated input raises `corruptCompression` after yielding what was
 /// decoded, so a parser sees every complete line before the error.
-public struct GzipByteSource: ByteSource {
+package struct GzipByteSource: ByteSource {
     private var base: any ByteSource
     private let name: String
     private let limit: Int
@@ -34,11 +34,11 @@ public struct GzipByteSource: ByteSource {
         }
     }
 
-    public static func isGzip(_ prefix: [UInt8]) -> Bool {
+    package static func isGzip(_ prefix: [UInt8]) -> Bool {
         prefix.count >= 2 && prefix[0] == 0x1f && prefix[1] == 0x8b
     }
 
-    public init(_ base: any ByteSource, name: String, limit: Int, rawDeflate: Bool = false) throws {
+    package init(_ base: any ByteSource, name: String, limit: Int, rawDeflate: Bool = false) throws {
         self.base = base
         self.name = name
         self.limit = limit
@@ -51,7 +51,7 @@ public struct GzipByteSource: ByteSource {
         }
     }
 
-    public mutating func nextChunk() throws -> [UInt8]? {
+    package mutating func nextChunk() throws -> [UInt8]? {
         let outSize = 64 * 1024
         let stream = box.pointer
         while !finished {

@@ -1,3 +1,4 @@
+import ForensicsCore
 import Foundation
 
 /// Splits a byte stream into lines without decoding: LF or CRLF ends a line, a final line without
@@ -6,13 +7,13 @@ import Foundation
 /// A line longer than `maxLineLength` (CR and LF not counted) is cut, wherever it ends: the reader
 /// yields its first `maxLineLength` bytes with `truncated` set, and skips the rest without
 /// buffering it, so a single 1 GB line cannot exhaust memory.
-public struct LineReader {
-    public struct Line {
-        public var number: Int
-        public var bytes: ArraySlice<UInt8>
-        public var truncated: Bool
+package struct LineReader {
+    package struct Line {
+        package var number: Int
+        package var bytes: ArraySlice<UInt8>
+        package var truncated: Bool
         /// The line's text, invalid UTF-8 repaired with U+FFFD.
-        public var text: String { String(decoding: bytes, as: UTF8.self) }
+        package var text: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     private var source: any ByteSource
@@ -23,21 +24,21 @@ public struct LineReader {
     private var ended = false
     private var skippingOverlong = false
     private var discardBuffer = false
-    public let maxLineLength: Int
+    package let maxLineLength: Int
     /// How many lines were returned so far.
-    public var linesRead: Int { lineNumber }
+    package var linesRead: Int { lineNumber }
     /// True once any line had a CR before its LF (reported once as a spec deviation by some parsers).
-    public private(set) var sawCRLF = false
-    public private(set) var sawBOM = false
+    package private(set) var sawCRLF = false
+    package private(set) var sawBOM = false
     /// The error that ended the underlying source early (truncated gzip, unreadable file), if any.
-    public private(set) var sourceError: Error?
+    package private(set) var sourceError: Error?
 
-    public init(_ source: any ByteSource, maxLineLength: Int = 16 << 20) {
+    package init(_ source: any ByteSource, maxLineLength: Int = BundleLimits().maxLineLength) {
         self.source = source
         self.maxLineLength = maxLineLength
     }
 
-    public mutating func next() throws -> Line? {
+    package mutating func next() throws -> Line? {
         guard let (from, to, truncated) = try nextRange() else { return nil }
         return Line(number: lineNumber, bytes: buffer[from..<to], truncated: truncated)
     }
@@ -47,7 +48,7 @@ public struct LineReader {
     /// Why: parsers read tens of millions of lines; handing each one out as an `ArraySlice` in an
     /// `Optional` cost a retain, a release and a generic copy per line, about a tenth of the
     /// playlist parser's time. The bytes are valid only during the call.
-    public mutating func forEachLine(
+    package mutating func forEachLine(
         _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ number: Int, _ truncated: Bool) throws -> Void
     ) throws {
         while true {

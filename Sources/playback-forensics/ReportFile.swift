@@ -1,6 +1,7 @@
 import Foundation
 
-/// Writes one report file with plain `open`/`write`/`close`.
+/// Writes one report file with plain `open`/`write`/`close`: the CLI's one file writer (`analyze
+/// --output`, triage's reports and index).
 ///
 /// Why not `Data.write(to:)`: on Linux it also calls `fsync` and copies extended attributes for
 /// every file. Triage writes two files per bundle, thousands in a run; with two workers the

@@ -1,6 +1,6 @@
 /// A parsed JSON value. Inputs are read into this neutral form first, so that a missing or
 /// mistyped key becomes a diagnostic instead of a decoding failure of the whole event.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -9,24 +9,24 @@ public enum JSONValue: Sendable, Hashable {
     case object(JSONObject)
 
     /// Parses one JSON document; throws with the position on invalid JSON.
-    public static func parse<Bytes: Collection>(_ bytes: Bytes) throws -> JSONValue where Bytes.Element == UInt8 {
+    package static func parse<Bytes: Collection>(_ bytes: Bytes) throws -> JSONValue where Bytes.Element == UInt8 {
         if let result = try bytes.withContiguousStorageIfAvailable({ try JSONByteParser.parse($0) }) {
             return result
         }
         return try Array(bytes).withUnsafeBufferPointer { try JSONByteParser.parse($0) }
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
     }
 
-    public var string: String? {
+    package var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    public var double: Double? {
+    package var double: Double? {
         switch self {
         case .number(let d): return d.isFinite ? d : nil
         case .string(let s): return Double(s)
@@ -35,12 +35,12 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// An integer value, refusing fractions and values outside `Int` (no trapping conversion).
-    public var int: Int? {
+    package var int: Int? {
         guard let d = double, d.rounded() == d, abs(d) < 9.0e15 else { return nil }
         return Int(d)
     }
 
-    public var bool: Bool? {
+    package var bool: Bool? {
         switch self {
         case .bool(let b): return b
         case .number(let d): return d != 0
@@ -48,17 +48,17 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    public var array: [JSONValue]? {
+    package var array: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
-    public var object: JSONObject? {
+    package var object: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
 
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
@@ -70,29 +70,29 @@ public enum JSONValue: Sendable, Hashable {
 /// every key of every event (then growing and freeing the table) was over half of metric-dump
 /// ingest. A linear look-up over a few keys is cheaper. Semantics are those of a dictionary built
 /// in order: when a key is repeated, the last value wins.
-public struct JSONObject: Sendable, Hashable {
-    public struct Member: Sendable, Hashable {
-        public var key: String
-        public var value: JSONValue
+package struct JSONObject: Sendable, Hashable {
+    package struct Member: Sendable, Hashable {
+        package var key: String
+        package var value: JSONValue
     }
 
     /// Members in written order, repeated keys included (one array: one allocation per object).
-    public private(set) var members: [Member] = []
+    package private(set) var members: [Member] = []
 
-    public init() {}
+    package init() {}
 
-    public init(_ pairs: [(String, JSONValue)]) {
+    package init(_ pairs: [(String, JSONValue)]) {
         for (k, v) in pairs { append(k, v) }
     }
 
-    public var isEmpty: Bool { members.isEmpty }
+    package var isEmpty: Bool { members.isEmpty }
 
     /// Adds a member at the end (a repeated key shadows the earlier one).
-    public mutating func append(_ key: String, _ value: JSONValue) {
+    package mutating func append(_ key: String, _ value: JSONValue) {
         members.append(Member(key: key, value: value))
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get {
             // Lengths first: most members differ in length, and a length is O(1) on native strings.
             let length = key.utf8.count

@@ -78,30 +78,3 @@ enum DecimalScanner {
         Double(String(decoding: bytes, as: UTF8.self))
     }
 }
-
-extension UnsafeBufferPointer<UInt8> {
-    /// The bytes without spaces and tabs at either end.
-    func trimmingBlanks() -> UnsafeBufferPointer<UInt8> {
-        var lower = 0
-        var upper = count
-        while lower < upper, self[lower] == 0x20 || self[lower] == 0x09 { lower += 1 }
-        while upper > lower, self[upper - 1] == 0x20 || self[upper - 1] == 0x09 { upper -= 1 }
-        return UnsafeBufferPointer(rebasing: self[lower..<upper])
-    }
-
-    func hasPrefix(_ prefix: StaticString) -> Bool {
-        let n = prefix.utf8CodeUnitCount
-        guard count >= n else { return false }
-        return UnsafeBufferPointer(start: prefix.utf8Start, count: n).elementsEqual(self[0..<n])
-    }
-
-    /// Index of the first `byte`, or nil.
-    func firstIndex(ofByte byte: UInt8) -> Int? {
-        var i = 0
-        while i < count {
-            if self[i] == byte { return i }
-            i += 1
-        }
-        return nil
-    }
-}

@@ -2,7 +2,7 @@ import Foundation
 
 /// A pull-based stream of bytes: every reader in the pipeline works chunk by chunk so that memory
 /// stays bounded whatever the size of the input.
-public protocol ByteSource {
+package protocol ByteSource {
     /// The next chunk, or nil at the end. An empty chunk is never returned.
     mutating func nextChunk() throws -> [UInt8]?
 }
@@ -15,7 +15,7 @@ public protocol ByteSource {
 /// one freed. With 1 MiB chunks every chunk was freshly mapped and its pages faulted in, 350 page
 /// faults for a 1.4 MB playlist, a fifth of its parse time on this machine; the number of `read`
 /// calls this adds (16 per MiB) costs nothing measurable on the 200 MB inputs.
-public struct FileByteSource: ByteSource {
+package struct FileByteSource: ByteSource {
     private let handle: FileHandle
     private let chunkSize: Int
     private let path: String
@@ -24,14 +24,14 @@ public struct FileByteSource: ByteSource {
     private let expectedSize: Int?
     private var consumed = 0
 
-    public init(path: String, chunkSize: Int = 64 << 10) throws {
+    package init(path: String, chunkSize: Int = 64 << 10) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw InputError.unreadable(path: path, reason: "cannot open file")
         }
         self.init(handle: handle, chunkSize: chunkSize, path: path)
     }
 
-    public init(handle: FileHandle, chunkSize: Int = 64 << 10) {
+    package init(handle: FileHandle, chunkSize: Int = 64 << 10) {
         self.init(handle: handle, chunkSize: chunkSize, path: "standard input")
     }
 
@@ -47,7 +47,7 @@ public struct FileByteSource: ByteSource {
         }
     }
 
-    public mutating func nextChunk() throws -> [UInt8]? {
+    package mutating func nextChunk() throws -> [UInt8]? {
         let fd = handle.fileDescriptor
         // What is left of the size at open; nothing past it.
         let left = expectedSize.map { $0 - consumed } ?? chunkSize
@@ -79,13 +79,13 @@ public struct FileByteSource: ByteSource {
 }
 
 /// Serves bytes already in memory (tests, HAR bodies, small members).
-public struct MemoryByteSource: ByteSource {
+package struct MemoryByteSource: ByteSource {
     private var bytes: [UInt8]?
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes.isEmpty ? nil : bytes }
-    public init(_ string: String) { self.init(Array(string.utf8)) }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes.isEmpty ? nil : bytes }
+    package init(_ string: String) { self.init(Array(string.utf8)) }
 
-    public mutating func nextChunk() throws -> [UInt8]? {
+    package mutating func nextChunk() throws -> [UInt8]? {
         defer { bytes = nil }
         return bytes
     }
@@ -96,16 +96,16 @@ public struct MemoryByteSource: ByteSource {
 /// A read error while peeking (a truncated gzip, a cut archive member) does not cost the bytes
 /// read before it: the peek returns them, and the error is thrown by `nextChunk` once they have
 /// been served — so a parser sees every complete line before the error, also in small files.
-public struct PeekableByteSource: ByteSource {
+package struct PeekableByteSource: ByteSource {
     private var base: any ByteSource
     private var buffered: [[UInt8]] = []
     private var exhausted = false
     private var pendingError: (any Error)?
 
-    public init(_ base: any ByteSource) { self.base = base }
+    package init(_ base: any ByteSource) { self.base = base }
 
     /// Up to `count` bytes from the start, reading ahead as needed.
-    public mutating func peek(_ count: Int) throws -> [UInt8] {
+    package mutating func peek(_ count: Int) throws -> [UInt8] {
         var total = buffered.reduce(0) { $0 + $1.count }
         while total < count, !exhausted {
             do {
@@ -131,7 +131,7 @@ public struct PeekableByteSource: ByteSource {
         return out
     }
 
-    public mutating func nextChunk() throws -> [UInt8]? {
+    package mutating func nextChunk() throws -> [UInt8]? {
         if !buffered.isEmpty { return buffered.removeFirst() }
         if let error = pendingError {
             pendingError = nil
@@ -144,16 +144,16 @@ public struct PeekableByteSource: ByteSource {
 
 /// Classic Mac line endings (CR alone) read as line breaks: every CR becomes LF. Used only for a
 /// file whose first bytes hold CRs and no LF at all, where it is otherwise one endless line.
-public struct CROnlyLineEndingSource: ByteSource {
+package struct CROnlyLineEndingSource: ByteSource {
     private var base: any ByteSource
 
-    public init(_ base: any ByteSource) { self.base = base }
+    package init(_ base: any ByteSource) { self.base = base }
 
-    public static func applies(to prefix: [UInt8]) -> Bool {
+    package static func applies(to prefix: [UInt8]) -> Bool {
         prefix.contains(0x0D) && !prefix.contains(0x0A)
     }
 
-    public mutating func nextChunk() throws -> [UInt8]? {
+    package mutating func nextChunk() throws -> [UInt8]? {
         guard var chunk = try base.nextChunk() else { return nil }
         for i in chunk.indices where chunk[i] == 0x0D { chunk[i] = 0x0A }
         return chunk
@@ -161,7 +161,7 @@ public struct CROnlyLineEndingSource: ByteSource {
 }
 
 /// Reads a source to its end into memory, refusing more than `limit` bytes.
-public func readAll(_ source: inout some ByteSource, limit: Int, name: String) throws -> [UInt8] {
+package func readAll(_ source: inout some ByteSource, limit: Int, name: String) throws -> [UInt8] {
     var out: [UInt8] = []
     while let chunk = try source.nextChunk() {
         guard out.count + chunk.count <= limit else {

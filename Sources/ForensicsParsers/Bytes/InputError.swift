@@ -1,6 +1,6 @@
 /// Why an input (a bundle, a member) could not be read. Each becomes a diagnostic naming the file;
 /// none aborts the rest of a bundle or a batch.
-public enum InputError: Error, CustomStringConvertible, Equatable {
+package enum InputError: Error, CustomStringConvertible, Equatable {
     case unreadable(path: String, reason: String)
     case tooLarge(path: String, limit: Int)
     case corruptCompression(path: String, reason: String)
@@ -8,7 +8,7 @@ public enum InputError: Error, CustomStringConvertible, Equatable {
     /// A bundle limit (bytes, time) stopped the reading; what was read before is kept.
     case limitReached(path: String, what: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
         case .tooLarge(let path, let limit): "\(path): larger than the limit of \(limit) bytes (see --max-decompressed-size)"

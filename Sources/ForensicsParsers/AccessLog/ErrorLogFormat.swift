@@ -1,0 +1,28 @@
+import ForensicsCore
+
+/// `AVPlayerItemErrorLog.extendedLogData`: a W3C extended log whose `#Fields` line names
+/// `status`, `domain` or `comment`.
+package enum ErrorLogFormat: FormatReader {
+    package static let declaration = FormatDeclaration(
+        format: .errorLog, displayName: "AVPlayer error log (W3C extended)",
+        summary: "AVPlayerItemErrorLog extendedLogData (W3C extended log format; quoted domain and comment).",
+        samples: [
+            FormatDeclaration.Sample(
+                text: """
+                    #Version: 1.0
+                    #Fields: date time uri cs-guid s-ip status domain comment cs-iftype
+                    2026/04/15 15:13:30.030 https://host/path/seg42.m4s 2D5C8F04-9F34-40F2-AA06-758CE4EC3643 203.0.113.7 -12938 "CoreMediaErrorDomain" "HTTP 404: File Not Found" -
+                    """,
+                expectedSummaries: ["error log: CoreMediaErrorDomain -12938: HTTP 404: File Not Found https://host/path/seg42.m4s"])
+        ])
+
+    package static func sniff(_ text: SniffText) -> Bool {
+        guard text.first == UInt8(ascii: "#"), let header = text.firstHeaderLine(startingWith: SniffText.hashLineMarkers)
+        else { return false }
+        return header.marker == 3 && ExtendedLogParser.namesErrorLogFields(header.line)
+    }
+
+    package static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {
+        try ExtendedLogParser.read(&source, format: declaration.format, context: context)
+    }
+}

@@ -1,0 +1,86 @@
+import ForensicsCore
+import Foundation
+
+/// One input format: how to recognise it and how to read it, declared once in the format's own
+/// folder (after lnav's format definitions). `FormatRegistry` lists the readers; ingest, sniffing,
+/// `playback-forensics formats`, the fuzz targets and the generic sample test all derive from it,
+/// so adding a format is one folder and one registry line.
+package protocol FormatReader: Sendable {
+    /// Identity, documentation and self-checking samples.
+    static var declaration: FormatDeclaration { get }
+
+    /// Whether a file's first bytes (`SniffText`: after a BOM and leading white space) are this
+    /// format. Asked in registry order; the first reader that says yes reads the file.
+    static func sniff(_ text: SniffText) -> Bool
+
+    /// Reads the whole file. Stops at `context.maxRecords` with a diagnostic
+    /// (`ParseResult.reachedRecordLimit`); throws only for a source error that leaves nothing
+    /// readable (whatever was read before is then lost with the file, so formats that can keep
+    /// records catch their source errors and diagnose them).
+    static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult
+}
+
+/// A format's identity and documentation: `formats` prints it and the generic test checks every
+/// sample yields what it promises.
+package struct FormatDeclaration: Sendable {
+    package struct Sample: Sendable {
+        package var text: String
+        /// Record summaries the sample must yield, in order (one per expected record).
+        package var expectedSummaries: [String]
+
+        package init(text: String, expectedSummaries: [String]) {
+            self.text = text
+            self.expectedSummaries = expectedSummaries
+        }
+    }
+
+    package var format: InputFormat
+    package var displayName: String
+    package var summary: String
+    package var samples: [Sample]
+
+    package init(format: InputFormat, displayName: String, summary: String, samples: [Sample]) {
+        self.format = format
+        self.displayName = displayName
+        self.summary = summary
+        self.samples = samples
+    }
+}
+
+/// What a reader is given besides the bytes: the file's name, the limits, and the time zone the
+/// user stated for sources that write local time.
+package struct ReadContext: Sendable {
+    package var path: String
+    package var limits: BundleLimits
+    /// Records this file may still keep: the per-file limit, or what is left of the bundle's.
+    package var maxRecords: Int
+    /// Seconds east of UTC for local times without an offset, when the user stated it.
+    package var timezoneOffset: Int?
+    /// A named zone (`--timezone Europe/Berlin`), applied with daylight saving per row.
+    package var timeZone: TimeZone?
+
+    package init(
+        path: String, limits: BundleLimits = BundleLimits(), maxRecords: Int = .max, timezoneOffset: Int? = nil,
+        timeZone: TimeZone? = nil
+    ) {
+        self.path = path
+        self.limits = limits
+        self.maxRecords = maxRecords
+        self.timezoneOffset = timezoneOffset
+        self.timeZone = timeZone
+    }
+
+    /// Reads a line-based format: the reader's lines, and a source error (a truncated gzip, an
+    /// unreadable member) diagnosed at the line where reading stopped, after the records read.
+    package func readLines(
+        _ source: inout PeekableByteSource, _ body: (inout LineReader) throws -> ParseResult
+    ) throws -> ParseResult {
+        var reader = LineReader(source, maxLineLength: limits.maxLineLength)
+        var result = try body(&reader)
+        if let error = reader.sourceError {
+            result.diagnostics.append(
+                Diagnostic(SourceLocation(file: path, line: reader.linesRead + 1), .error, "\(error)"))
+        }
+        return result
+    }
+}

@@ -1,0 +1,98 @@
+import ForensicsCore
+
+/// `timeline`: each session's aligned timeline — relative and wall time, source file:line, the
+/// record and the other sources' views of it — as text, JSON, or JSON Lines (one entry per line).
+/// Within a time window only the entries in it are shown (untimed ones stay: they cannot be placed).
+package struct TimelineReporter: Sendable {
+    package var redactor: Redactor
+    package var since: Timestamp?
+    package var until: Timestamp?
+
+    package init(redactor: Redactor = Redactor(), since: Timestamp? = nil, until: Timestamp? = nil) {
+        self.redactor = redactor
+        self.since = since
+        self.until = until
+    }
+
+    func inWindow(_ e: TimelineEntry) -> Bool {
+        guard let t = e.time else { return true }
+        if let since, t < since { return false }
+        if let until, t > until { return false }
+        return true
+    }
+
+    func entryJSON(_ e: TimelineEntry, start: Timestamp?) -> [(String, JSONOut)] {
+        [
+            ("time", .time(e.time)),
+            ("relative", .optional(e.time.flatMap { t in start.map { (((t - $0) * 1000).rounded()) / 1000 } })),
+            ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)),
+            ("source", .string(e.record.format.rawValue)),
+            ("summary", .string(redactor.redact(e.record.summary))),
+            ("other_views", .array(e.otherViews.map { .string(redactor.redact("\($0.location)")) })),
+            ("record", RecordJSON.record(e.record)),
+            ("views", .array(e.otherViews.map(RecordJSON.record))),
+        ]
+    }
+
+    package func jsonLines(_ sessions: [Session]) -> String {
+        var lines = ""
+        for s in sessions {
+            for e in s.entries where inWindow(e) {
+                lines += JSONOut.object(
+                    [("schema_version", .integer(JSONReporter.schemaVersion)), ("session_id", .string(s.id))]
+                        + entryJSON(e, start: s.start)
+                ).renderLine()
+            }
+        }
+        return lines
+    }
+
+    package func json(_ sessions: [Session]) -> String {
+        JSONOut.object([
+            ("schema_version", .integer(JSONReporter.schemaVersion)),
+            (
+                "sessions",
+                .array(
+                    sessions.map { s in
+                        let start = s.start
+                        return .object([
+                            ("session_id", .string(s.id)),
+                            ("entries", .array(s.entries.filter(inWindow).map { .object(entryJSON($0, start: start)) })),
+                        ])
+                    })
+            ),
+        ]).render()
+    }
+
+    package func text(_ sessions: [Session]) -> String {
+        var out: [String] = []
+        for s in sessions {
+            out.append("Session \(s.id)  (\(s.sources.map(\.rawValue).joined(separator: ", ")))")
+            for o in s.clockOffsets where o.matches > 0 && o.offset != 0 {
+                out.append(
+                    "  clock offset \(redactor.redact(o.file)): \(NumberFormat.trimmed(o.offset, decimals: 3)) s (\(o.matches) matches, \(o.confidence))"
+                )
+            }
+            let start = s.start
+            for e in s.entries where inWindow(e) {
+                let rel = e.time.flatMap { t in start.map { "+" + NumberFormat.trimmed(t - $0, decimals: 3) } } ?? "?"
+                let wall = e.time?.clockTime ?? "--:--:--.---"
+                var line =
+                    "  \(rel.padded(10)) \(wall)  \(redactor.redact(e.location.description).padded(36))  \(redactor.redact(e.record.summary))"
+                if !e.otherViews.isEmpty {
+                    line += "  [also: \(e.otherViews.map { redactor.redact($0.location.description) }.joined(separator: ", "))]"
+                }
+                out.append(line)
+            }
+            out.append("")
+        }
+        return out.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The string with spaces added up to `width` characters (never cut).
+    fileprivate func padded(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
