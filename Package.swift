@@ -53,18 +53,35 @@ let package = Package(
             name: "playback-forensics-fuzz",
             dependencies: ["ForensicsParsers", "ForensicsCore", "ForensicsReports", "PlaybackForensics"]
         ),
+        // What several test targets share (paths, fixtures' compilers, gzip): not shipped.
+        .target(
+            name: "ForensicsTestSupport",
+            dependencies: ["ForensicsCore", "ForensicsParsers", "ForensicsRules", "CSystemZlib"],
+            path: "Tests/ForensicsTestSupport"
+        ),
         .testTarget(name: "ForensicsCoreTests", dependencies: ["ForensicsCore"]),
         .testTarget(
             name: "ForensicsParsersTests",
             dependencies: [
-                "ForensicsParsers", "PlaybackForensics", "ForensicsReports",
+                "ForensicsParsers", "ForensicsTestSupport", "PlaybackForensics", "ForensicsReports",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .testTarget(name: "ForensicsCorrelationTests", dependencies: ["PlaybackForensics", "ForensicsParsers", "ForensicsReports", "ForensicsRules"]),
-        .testTarget(name: "ForensicsRulesTests", dependencies: ["PlaybackForensics"]),
-        .testTarget(name: "ForensicsReportsTests", dependencies: ["PlaybackForensics"], exclude: ["Golden"]),
-        .testTarget(name: "CLITests", dependencies: ["PlaybackForensics", "playback-forensics"]),
+        .testTarget(
+            name: "ForensicsCorrelationTests",
+            dependencies: ["ForensicsCorrelation", "ForensicsTestSupport", "PlaybackForensics", "ForensicsReports"]
+        ),
+        .testTarget(
+            name: "ForensicsRulesTests",
+            dependencies: ["ForensicsRules", "ForensicsTestSupport", "ForensicsParsers", "PlaybackForensics"]
+        ),
+        .testTarget(
+            name: "ForensicsReportsTests",
+            dependencies: ["ForensicsReports", "ForensicsTestSupport", "PlaybackForensics"],
+            exclude: ["Golden"]
+        ),
+        .testTarget(name: "PlaybackForensicsTests", dependencies: ["PlaybackForensics", "ForensicsTestSupport", "ForensicsParsers", "ForensicsRules"]),
+        .testTarget(name: "CLITests", dependencies: ["PlaybackForensics", "ForensicsTestSupport", "playback-forensics"]),
     ],
     swiftLanguageModes: [.v6]
 )

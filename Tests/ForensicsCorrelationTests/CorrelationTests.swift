@@ -2,6 +2,7 @@ import Foundation
 import ForensicsCore
 import ForensicsParsers
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 @Suite struct CorrelationTests {

@@ -1,3 +1,4 @@
+import ForensicsTestSupport
 import ForensicsCore
 import ForensicsReports
 import ForensicsRules

@@ -2,6 +2,7 @@ import Foundation
 import ForensicsCore
 import ForensicsRules
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 /// One request seen by the metric events (whole-body `byteRange`), a HAR capture (no range, its

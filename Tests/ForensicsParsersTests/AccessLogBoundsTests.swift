@@ -1,5 +1,6 @@
 import ForensicsCore
 import ForensicsRules
+import ForensicsTestSupport
 import Testing
 
 @testable import ForensicsParsers

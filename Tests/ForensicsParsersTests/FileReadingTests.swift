@@ -1,5 +1,6 @@
 import ForensicsCore
 import Foundation
+import ForensicsTestSupport
 import Testing
 
 @testable import ForensicsParsers

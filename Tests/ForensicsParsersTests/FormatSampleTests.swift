@@ -1,14 +1,15 @@
 import ForensicsCore
+import ForensicsTestSupport
 import Testing
 
 @testable import ForensicsParsers
 
 /// The samples each format declares yield the records they promise (one generic test).
 @Suite struct FormatSampleTests {
-    @Test(arguments: FormatCatalog.all.map(\.format))
+    @Test(arguments: FormatRegistry.standard.formats)
     func declaredSamplesParseAsDeclared(format: InputFormat) throws {
-        let description = try #require(FormatCatalog.description(of: format))
-        for sample in description.samples {
+        let reader = try #require(FormatRegistry.standard.reader(for: format))
+        for sample in reader.declaration.samples {
             let outcome = ingest("sample", sample.text)
             #expect(outcome.format == format, "sniffed as \(String(describing: outcome.format))")
             let records = outcome.result?.records ?? []
@@ -19,6 +20,7 @@ import Testing
     }
 
     @Test func everyFormatHasSamples() {
-        for format in InputFormat.allCases { #expect(FormatCatalog.description(of: format)?.samples.isEmpty == false) }
+        #expect(FormatRegistry.standard.formats.count == InputFormat.builtIn.count)
+        for declaration in FormatRegistry.standard.declarations { #expect(!declaration.samples.isEmpty) }
     }
 }

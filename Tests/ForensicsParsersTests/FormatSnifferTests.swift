@@ -1,5 +1,6 @@
 import ForensicsCore
 import Foundation
+import ForensicsTestSupport
 import Testing
 
 @testable import ForensicsParsers
@@ -10,17 +11,17 @@ import Testing
 
     @Test func crlfErrorLogsAreErrorLogs() throws {
         let text = try String(contentsOf: TestPaths.sampleLogs.appendingPathComponent("cdn-404-stall/errorlog.txt"), encoding: .utf8)
-        #expect(FormatSniffer.sniff(Array(text.utf8)) == .errorLog)
+        #expect(FormatRegistry.standard.sniff(Array(text.utf8)) == .errorLog)
         // CRLF: "\r\n" is one Character, so a String-based line split saw one line and fell back
         // to "#Software: … means access log".
-        #expect(FormatSniffer.sniff(Self.crlf(text)) == .errorLog)
+        #expect(FormatRegistry.standard.sniff(Self.crlf(text)) == .errorLog)
     }
 
     @Test(arguments: ["videojs-m3u8-parser/master.m3u8", "grafov-m3u8/master-with-hlsv7.m3u8", "videojs-m3u8-parser/streamInfInvalid.m3u8"])
     func crlfPlaylistsStartingWithACommentArePlaylists(fixture: String) throws {
         let text = try String(contentsOf: TestPaths.corpus.appendingPathComponent("playlists/" + fixture), encoding: .utf8)
-        #expect(FormatSniffer.sniff(Array(text.utf8)) == .playlist)
-        #expect(FormatSniffer.sniff(Self.crlf(text)) == .playlist)
+        #expect(FormatRegistry.standard.sniff(Array(text.utf8)) == .playlist)
+        #expect(FormatRegistry.standard.sniff(Self.crlf(text)) == .playlist)
     }
 
     @Test func recognisesEachFormatAndNothingElse() {
@@ -40,7 +41,7 @@ import Testing
             ("", nil),
         ]
         for (text, expected) in samples {
-            #expect(FormatSniffer.sniff(Array(text.utf8)) == expected, "\(text.debugDescription)")
+            #expect(FormatRegistry.standard.sniff(Array(text.utf8)) == expected, "\(text.debugDescription)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ForensicsCore
 import Foundation
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 @testable import ForensicsParsers

@@ -1,6 +1,7 @@
 import Foundation
 import ForensicsCore
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 import ZIPFoundation
 

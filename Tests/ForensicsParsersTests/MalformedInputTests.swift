@@ -1,4 +1,5 @@
 import ForensicsCore
+import ForensicsTestSupport
 import Testing
 
 @testable import ForensicsParsers

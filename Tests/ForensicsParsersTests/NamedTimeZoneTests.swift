@@ -1,5 +1,6 @@
 import Foundation
 import ForensicsCore
+import ForensicsTestSupport
 import Testing
 
 @testable import ForensicsParsers

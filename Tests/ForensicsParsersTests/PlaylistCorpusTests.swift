@@ -1,4 +1,5 @@
 import Foundation
+import ForensicsTestSupport
 import Testing
 
 @testable import ForensicsParsers

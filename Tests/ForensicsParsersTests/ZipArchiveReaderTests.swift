@@ -1,5 +1,6 @@
 import CSystemZlib
 import Foundation
+import ForensicsTestSupport
 import Testing
 import ZIPFoundation
 

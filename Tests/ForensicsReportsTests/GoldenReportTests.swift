@@ -2,6 +2,7 @@ import Foundation
 import ForensicsCore
 import ForensicsReports
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 /// Golden files for the Markdown and JSON reports of every SampleLogs bundle; also proves the

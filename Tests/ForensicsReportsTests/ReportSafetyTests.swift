@@ -3,6 +3,7 @@ import ForensicsCore
 import ForensicsReports
 import ForensicsRules
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 @Suite struct ReportSafetyTests {

@@ -2,6 +2,7 @@ import Foundation
 import ForensicsCore
 import ForensicsReports
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 /// The picture shows the incident: every failed request and every one a finding relies on is

@@ -1,6 +1,7 @@
 import Foundation
 import ForensicsCore
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 /// What the real excerpts users pasted, and the 2.x console sample, must give — read by hand.

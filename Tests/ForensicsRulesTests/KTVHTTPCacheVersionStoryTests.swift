@@ -1,6 +1,7 @@
 import ForensicsCore
 import ForensicsParsers
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 /// Each story at each release line, from logs written with that release's format strings: the

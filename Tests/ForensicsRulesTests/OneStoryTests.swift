@@ -1,7 +1,9 @@
 import Foundation
 import ForensicsCore
+import ForensicsParsers
 import ForensicsRules
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 /// Findings must read as one consistent story: intervals that do not end before they start, and
@@ -40,7 +42,7 @@ import Testing
     @Test func oneFailedRequestIsSingular() throws {
         let engine = try RuleEngine(configuration: ["rules": ["segment-errors": ["minimum-count": 1]]])
         let files = [ExampleFixtures.errorLog([ExampleFixtures.errorRow(at: 10, uri: "https://cdn.example.com/a/v1/s1.ts")])]
-        let report = Analyzer(rules: engine).analyze(files: files.map { ($0.name, Array($0.text.utf8)) })
+        let report = Analyzer(ingestor: Ingestor(), rules: engine).analyze(files: files.map { ($0.name, Array($0.text.utf8)) })
         let titles = report.sessions.flatMap(\.findings).filter { $0.ruleID == "segment-errors" }.map(\.title)
         #expect(titles == ["1 media request to cdn.example.com failed with HTTP 404"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ForensicsRules
+import ForensicsTestSupport
 import Testing
 
 /// `Documentation/Rules/ID.md` is generated from the rule descriptions; this test keeps it fresh.

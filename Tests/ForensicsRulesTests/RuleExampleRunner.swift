@@ -84,4 +84,5 @@ struct RuleExampleRunner {
     }
 }
 
+import ForensicsTestSupport
 import Foundation

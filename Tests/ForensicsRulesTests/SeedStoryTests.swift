@@ -2,6 +2,7 @@ import Foundation
 import ForensicsCore
 import ForensicsRules
 import PlaybackForensics
+import ForensicsTestSupport
 import Testing
 
 /// The two stories the product was founded on, end to end from bundle files to findings.

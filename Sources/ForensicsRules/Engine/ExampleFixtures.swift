@@ -86,13 +86,13 @@ package enum ExampleFixtures {
         }
     }
 
-    static func json(_ s: String) -> String { TimelineScript.json(s) }
+    static func json(_ s: String) -> String { RuleExample.jsonString(s) }
 
     /// A HAR 1.2 capture (one entry per line, so the record lines are easy to name).
     package static func har(_ entries: [HAREntry]) -> RuleExample.File {
         var lines = ["{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"Charles Proxy\", \"version\": \"4.6\"}, \"entries\": ["]
         for (i, e) in entries.enumerated() {
-            let started = Timestamp(TimelineScript.baseTime + e.at).iso8601
+            let started = Timestamp(RuleExample.baseTime + e.at).iso8601
             let ms = NumberFormat.trimmed(e.seconds * 1000, decimals: 1)
             let type = e.url.contains(".m3u8") ? "application/vnd.apple.mpegurl" : "video/mp4"
             let content = e.body.map { ", \"text\": \(json($0))" } ?? ""

@@ -69,4 +69,21 @@ package struct RuleExample: Sendable {
     }
 
     package static let anchorMarker: Character = "◀"
+
+    /// Where example times count from: 2026-11-21T10:00:00Z (`0.000` in a timeline script).
+    package static let baseTime = 1_795_255_200.0
+
+    /// A string as a JSON literal, for fixtures written as JSON (metric events, HAR).
+    package static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out + "\""
+    }
 }

@@ -1,7 +1,8 @@
-import ForensicsCore
-import ForensicsRules
+import ForensicsTestSupport
 import PlaybackForensics
 import Testing
+
+@testable import playback_forensics
 
 @Suite struct ConfigurationTests {
     @Test func thresholdsSeveritiesAndEnablingAreConfigurable() throws {
@@ -14,16 +15,16 @@ import Testing
               segment-errors:
                 enabled: false
             """)
-        #expect(engine.entry("slow-startup")?.optionsJSON.contains("\"warning-seconds\":10") == true)
-        #expect(engine.entry("stall")?.severityOverride == .critical)
-        #expect(engine.entry("segment-errors")?.enabled == false)
+        #expect(engine.rule("slow-startup")?.optionsJSON.contains("\"warning-seconds\":10") == true)
+        #expect(engine.rule("stall")?.severity == .critical)
+        #expect(engine.rule("segment-errors")?.enabled == false)
         let report = try Analyzer(rules: engine).analyze(path: TestPaths.sampleLogs.appendingPathComponent("slow-key-startup").path)
         #expect(!report.sessions.flatMap(\.findings).contains { $0.ruleID == "slow-startup" })
     }
 
     @Test func jsonConfigurationIsAccepted() throws {
         let engine = try ConfigurationLoader.load(text: #"{"rules": {"slow-key-fetch": {"slow-seconds": 2}}}"#)
-        #expect(engine.entry("slow-key-fetch")?.optionsJSON.contains("\"slow-seconds\":2") == true)
+        #expect(engine.rule("slow-key-fetch")?.optionsJSON.contains("\"slow-seconds\":2") == true)
     }
 
     @Test func errorsNameTheRuleAndKey() {

@@ -1,17 +1,18 @@
 import ForensicsCore
-@testable import ForensicsParsers
+import ForensicsParsers
+import Foundation
 
 /// Runs one in-memory file through the real ingest path (gunzip, sniff, parse).
-func ingest(_ name: String, _ bytes: [UInt8], format: InputFormat? = nil) -> Ingestor.Outcome {
+package func ingest(_ name: String, _ bytes: [UInt8], format: InputFormat? = nil) -> Ingestor.Outcome {
     Ingestor(forcedFormat: format).ingest(BundleMember(path: name, open: { MemoryByteSource(bytes) }))
 }
 
-func ingest(_ name: String, _ text: String, format: InputFormat? = nil) -> Ingestor.Outcome {
+package func ingest(_ name: String, _ text: String, format: InputFormat? = nil) -> Ingestor.Outcome {
     ingest(name, Array(text.utf8), format: format)
 }
 
 /// A HAR document with one entry whose response body is `body` (base64 when asked).
-func harDocument(url: String, body: String, base64: Bool, gzipBody: Bool = false) -> String {
+package func harDocument(url: String, body: String, base64: Bool, gzipBody: Bool = false) -> String {
     var bytes = Array(body.utf8)
     if gzipBody { bytes = GzipCompressor.compress(bytes) }
     let text: String

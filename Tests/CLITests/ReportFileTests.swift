@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import ForensicsCore
 @testable import PlaybackForensics
+@testable import playback_forensics
 
 /// Triage writes its per-bundle reports with plain POSIX calls; they must land whole, replace an
 /// older file of the same name, and fail with the path when they cannot be written.

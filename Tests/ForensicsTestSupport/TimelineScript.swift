@@ -1,4 +1,6 @@
 import ForensicsCore
+import ForensicsRules
+import Foundation
 
 /// The compact timeline language of rule examples, compiled line for line into a metric-event
 /// dump (JSON Lines), so that examples go through the real parser and correlator and keep their
@@ -19,7 +21,7 @@ import ForensicsCore
 /// ```
 /// A status `-` means no response (the request failed); `error=CODE` attaches a transport error.
 package enum TimelineScript {
-    package static let baseTime = 1_795_255_200.0  // 2026-11-21T10:00:00Z
+    package static let baseTime = RuleExample.baseTime
     package static let sessionID = "EXAMPLE-SESSION"
 
     package static func compile(_ script: String, sessionID: String = TimelineScript.sessionID) -> String {
@@ -44,18 +46,7 @@ package enum TimelineScript {
         return Double(lower)
     }
 
-    static func json(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
-    }
+    static func json(_ s: String) -> String { RuleExample.jsonString(s) }
 
     static func tokens(_ line: String) -> [Substring] {
         var out: [Substring] = []

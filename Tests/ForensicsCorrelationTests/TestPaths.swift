@@ -1,7 +1,0 @@
-import Foundation
-
-enum TestPaths {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let sampleLogs = repository.appendingPathComponent("SampleLogs")
-}
