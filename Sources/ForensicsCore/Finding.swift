@@ -60,3 +60,14 @@ public enum DetailValue: Sendable, Hashable {
 
     public static func seconds(_ v: Double?) -> DetailValue { v.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
 }
+
+extension Finding {
+    /// Start time (findings without one last), then rule id, then title.
+    public static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        let ta = a.start?.secondsSince1970 ?? .infinity
+        let tb = b.start?.secondsSince1970 ?? .infinity
+        if ta != tb { return ta < tb }
+        if a.ruleID != b.ruleID { return a.ruleID < b.ruleID }
+        return a.title < b.title
+    }
+}

@@ -1,8 +1,9 @@
-/// Derived playback intervals of a session's timeline, shared by the KPIs and the rules.
+/// Derived playback intervals of a session's timeline, computed once per session into
+/// `SessionAnalysis` (which the KPIs, the rules and the reports read).
 extension Session {
     /// The start of startup: the first request (or the first rate change to playing, or the
     /// player's first request reaching a local proxy) on the timeline.
-    public var startupBegin: (index: Int, time: Timestamp)? {
+    var computedStartupBegin: (index: Int, time: Timestamp)? {
         for (i, e) in entries.enumerated() {
             guard let t = e.time else { continue }
             if e.record.request != nil { return (i, t) }
@@ -15,7 +16,7 @@ extension Session {
     }
 
     /// The first likely-to-keep-up: playback could start.
-    public var startupEnd: (index: Int, time: Timestamp)? {
+    var computedStartupEnd: (index: Int, time: Timestamp)? {
         for (i, e) in entries.enumerated() {
             guard let t = e.time, let p = e.record.playerEvent else { continue }
             if p.kind == .initialLikelyToKeepUp || p.kind == .likelyToKeepUp { return (i, t) }
@@ -27,7 +28,7 @@ extension Session {
     /// events, or ijkplayer's buffering lines in a console capture); otherwise from access-log rows
     /// whose `c-stalls` is above 0 — one stall record per row, its count as the row says, its
     /// duration and recovery unknown.
-    public var stalls: [Stall] {
+    var computedStalls: [Stall] {
         if sources.contains(.metricEvents) { return playerStalls }
         let fromPlayer = playerStalls
         return fromPlayer.isEmpty ? accessLogStalls : fromPlayer
@@ -115,7 +116,7 @@ extension Session {
 
     /// Every distinct failure of the session, in timeline order. KPIs, `segment-errors`, `stall`
     /// and `segment-404-downswitch` all count from this one list, so their numbers agree.
-    public var failures: [Failure] {
+    var computedFailures: [Failure] {
         var out: [Failure] = []
         var failedTimes: [Double] = []
         for (i, e) in entries.enumerated() {
@@ -198,7 +199,7 @@ extension Session {
     /// from access-log rows (a new row at another indicated bitrate); else from the requests (a
     /// HAR or proxy capture: the variant of each media playlist and segment requested, by the
     /// captured multivariant playlist).
-    public var variantSwitches: [VariantSwitch]? {
+    var computedVariantSwitches: [VariantSwitch]? {
         if sources.contains(.metricEvents) {
             return entries.indices.compactMap { i in
                 guard let p = entries[i].record.playerEvent, p.kind == .variantSwitch, p.didSucceed != false,

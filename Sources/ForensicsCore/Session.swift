@@ -13,6 +13,8 @@ public struct Session: Sendable {
     public var kpis: KPIs
     /// How the timeline's times are to be read (UTC, or device local time in an unknown zone).
     public var timeBasis: TimeBasis = .utc
+    /// Startup, stalls, failures and switches, derived once by the correlator.
+    public var analysis = SessionAnalysis()
 
     public init(
         id: String, idIsFromLogs: Bool, assetURL: String?, entries: [TimelineEntry], sources: [InputFormat],

@@ -85,6 +85,7 @@ package struct Correlator: Sendable {
         if parts.contains(where: { files[$0.fileIndex].format == referenceFormat && files[$0.fileIndex].clock == .deviceLocalZoneUnknown }) {
             session.timeBasis = .deviceLocalZoneUnknown
         }
+        session.analysis = SessionAnalysis(session)
         session.kpis = KPICalculator().compute(session)
         return (session, diagnostics)
     }

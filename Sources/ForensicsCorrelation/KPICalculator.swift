@@ -14,7 +14,7 @@ struct KPICalculator {
             return nil
         }
         // Startup.
-        if let begin = s.startupBegin, let end = s.startupEnd, end.time >= begin.time {
+        if let begin = s.analysis.startupBegin, let end = s.analysis.startupEnd, end.time >= begin.time {
             k.startupTime = end.time - begin.time
             k.provenance["startup_time"] = "timeline"
         } else if let t = s.entries.lazy.compactMap({ $0.record.playerEvent }).first(where: { $0.kind == .initialLikelyToKeepUp })?.timeTaken {
@@ -28,7 +28,7 @@ struct KPICalculator {
             k.provenance["startup_time"] = "access-log"
         }
         // Stalls: the player's events when a source records them, its summary, else the access log.
-        let stalls = s.stalls
+        let stalls = s.analysis.stalls
         let sessionEnd = s.end
         // A player's own stall events (metric events, ijkplayer's buffering lines) are timed.
         let timedStalls = !stalls.isEmpty && !stalls.contains(where: \.fromAccessLog)
@@ -56,7 +56,7 @@ struct KPICalculator {
         } else if accessRows.contains(where: { $0.durationWatched != nil }) {
             k.playingTime = accessRows.reduce(0) { $0 + ($1.durationWatched ?? 0) }
             k.provenance["playing_time"] = "access-log"
-        } else if let start = s.startupEnd?.time, let end = sessionEnd, end >= start {
+        } else if let start = s.analysis.startupEnd?.time, let end = sessionEnd, end >= start {
             k.playingTime = max(0, (end - start) - (k.stallDuration ?? 0))
             k.provenance["playing_time"] = "timeline"
         }
@@ -64,7 +64,7 @@ struct KPICalculator {
             k.rebufferRatio = stalled / (playing + stalled)
         }
         // Variant switches: the player's (or its summary's) count, else whatever source can tell.
-        let switches = s.variantSwitches
+        let switches = s.analysis.variantSwitches
         if let summaryCount = summary?.variantSwitchCount, switches?.isEmpty ?? true {
             k.variantSwitchCount = max(0, summaryCount)
             if summaryCount <= 0 { k.downswitchCount = 0 }
@@ -77,7 +77,7 @@ struct KPICalculator {
         // Errors: known wherever a source reports failures (an access log alone does not).
         let reporting: [InputFormat] = [.metricEvents, .errorLog, .har, .cacheLog]
         if s.sources.contains(where: reporting.contains) {
-            k.errorCount = s.failures.count
+            k.errorCount = s.analysis.failures.count
             k.provenance["error_count"] = "timeline"
         }
         if s.sources.contains(.metricEvents) {
@@ -120,7 +120,7 @@ struct KPICalculator {
 
     /// Time-weighted bandwidth of the playing variant over the timeline, when variants are known.
     static func timelineBitrate(_ s: Session) -> Double? {
-        guard let start = s.startupEnd?.time, let end = s.end, end > start else { return nil }
+        guard let start = s.analysis.startupEnd?.time, let end = s.end, end > start else { return nil }
         var points: [(Timestamp, Double)] = []
         for e in s.entries {
             guard let t = e.time, let p = e.record.playerEvent else { continue }

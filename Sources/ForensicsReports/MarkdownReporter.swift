@@ -1,5 +1,4 @@
 import ForensicsCore
-import ForensicsRules
 
 /// The Markdown incident summary: per session a verdict a support engineer can forward, the
 /// KPIs, findings by severity with evidence and advice, the startup breakdown, a Mermaid
@@ -78,7 +77,7 @@ package struct MarkdownReporter: Sendable {
         out.append("")
         out.append(contentsOf: kpiTable(s.kpis))
         out.append(contentsOf: findings(r))
-        if let b = StartupBreakdown(s) { out.append(contentsOf: startupTable(b)) }
+        if let b = s.analysis.startup { out.append(contentsOf: startupTable(b)) }
         out.append(contentsOf: gantt(s, findings: r.findings))
         out.append(contentsOf: sources(s))
         return out
@@ -280,7 +279,7 @@ package struct MarkdownReporter: Sendable {
             rows.append(.init(section: .requests, label: label, mark: r.failed ? .failedRequest : .request, start: t, end: end))
         }
         let requestsDrawn = rows.count
-        for st in s.stalls where inWindow(st.start) {
+        for st in s.analysis.stalls where inWindow(st.start) {
             // An access-log row counts stalls without saying when or for how long: a marker at
             // the row's start, never a bar that would claim a duration.
             if st.fromAccessLog {
@@ -302,7 +301,7 @@ package struct MarkdownReporter: Sendable {
             switches += 1
         }
         // Failures no request shows (error-log rows, player error events): marks of their own.
-        for f in s.failures.prefix(60) where s.entries[f.index].record.request == nil {
+        for f in s.analysis.failures.prefix(60) where s.entries[f.index].record.request == nil {
             guard let t = f.time, inWindow(t) else { continue }
             let name = f.url.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
             rows.append(.init(section: .errors, label: redactedLabel("\(f.statusText) \(name)"), mark: .error, start: t, end: t))

@@ -93,7 +93,7 @@ import Testing
         // No proxy module is invented from another component's line.
         #expect(session.session.entries.compactMap(\.record.proxyEvent).allSatisfy { $0.tag.hasPrefix("KTVHC") || $0.tag.hasPrefix("<") })
         // ijkplayer's buffering start and its app's load-state line are one stall, ended by buffering end.
-        let stalls = session.session.stalls
+        let stalls = session.session.analysis.stalls
         #expect(stalls.count == 1)
         #expect(stalls.first?.recovered == true)
         #expect(abs((stalls.first?.duration ?? 0) - 4.2) < 0.001)

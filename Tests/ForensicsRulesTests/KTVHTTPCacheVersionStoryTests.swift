@@ -44,14 +44,14 @@ import Testing
         switch story {
         case .cacheMiss, .cacheHit:
             #expect(ids.isEmpty, "\(proxy.map(\.title))")
-            #expect(report.sessions.allSatisfy { $0.session.failures.isEmpty })
+            #expect(report.sessions.allSatisfy { $0.session.analysis.failures.isEmpty })
         case .origin404, .contentTypeRejected:
             #expect(ids == ["proxy-origin-errors"], "\(proxy.map(\.title))")
             let f = try #require(proxy.first)
             // Counted once, however many modules reported it, and named.
             #expect(f.details["count"] == .integer(1))
             #expect(f.details["url"] == .string(F.url))
-            #expect(report.sessions.map { $0.session.failures.count }.reduce(0, +) == 1)
+            #expect(report.sessions.map { $0.session.analysis.failures.count }.reduce(0, +) == 1)
             if story == .origin404 {
                 #expect(f.title.contains(v == .v1_0 ? "response unavailable" : "HTTP 404"), "\(f.title)")
                 #expect(!f.title.contains("disk"))

@@ -126,14 +126,3 @@ package struct RuleEngine: Sendable {
         return out.sorted(by: Finding.reportOrder)
     }
 }
-
-extension Finding {
-    /// Start time (findings without one last), then rule id, then title.
-    package static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
-        let ta = a.start?.secondsSince1970 ?? .infinity
-        let tb = b.start?.secondsSince1970 ?? .infinity
-        if ta != tb { return ta < tb }
-        if a.ruleID != b.ruleID { return a.ruleID < b.ruleID }
-        return a.title < b.title
-    }
-}

@@ -57,21 +57,4 @@ extension TimelineItem where Value == ProxyEvent {
     var event: ProxyEvent { value }
 }
 
-/// Union length of intervals (seconds), so overlapping requests of one phase count once.
-func unionLength(_ intervals: [(Double, Double)]) -> Double {
-    let sorted = intervals.filter { $0.1 > $0.0 }.sorted { $0.0 < $1.0 }
-    var total = 0.0
-    var current: (Double, Double)?
-    for iv in sorted {
-        if let c = current, iv.0 <= c.1 {
-            current = (c.0, max(c.1, iv.1))
-        } else {
-            if let c = current { total += c.1 - c.0 }
-            current = iv
-        }
-    }
-    if let c = current { total += c.1 - c.0 }
-    return total
-}
-
 func percent(_ v: Double) -> String { "\(NumberFormat.trimmed(v * 100, decimals: 0)) %" }

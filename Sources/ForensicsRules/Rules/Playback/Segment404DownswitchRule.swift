@@ -101,14 +101,14 @@ package struct Segment404DownswitchRule: Rule {
     package func findings(in session: Session) -> [Finding] {
         // 404/410 on media, one per request however many sources saw it (error-log rows name
         // segment URLs; a row no request explains stands for its request).
-        let notFound = session.failures.filter { f in
+        let notFound = session.analysis.failures.filter { f in
             guard f.status == 404 || f.status == 410, f.time != nil else { return false }
             return f.isMedia || f.kind == nil || f.kind == .other
         }
         guard !notFound.isEmpty else { return [] }
         var out: [Finding] = []
         var used: Set<Int> = []
-        for sw in session.variantSwitches ?? [] where sw.isDown {
+        for sw in session.analysis.variantSwitches ?? [] where sw.isDown {
             let t = sw.time
             let causes = notFound.filter { f in
                 guard let ft = f.time, !used.contains(f.index) else { return false }

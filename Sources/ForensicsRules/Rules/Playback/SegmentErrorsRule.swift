@@ -82,7 +82,7 @@ package struct SegmentErrorsRule: Rule {
         }
         // One failure per request, however many sources saw it (the session's failure list).
         var groups: [Group: [Session.Failure]] = [:]
-        for f in session.failures {
+        for f in session.analysis.failures {
             let fromErrorLog: Bool
             if case .errorLog = session.entries[f.index].record.payload { fromErrorLog = true } else { fromErrorLog = false }
             guard f.isMedia || fromErrorLog && (f.kind == .other || f.kind == nil), let url = f.url else { continue }

@@ -130,9 +130,9 @@ package struct StallRule: Rule {
 
     package func findings(in session: Session) -> [Finding] {
         var out: [Finding] = []
-        let stalls = session.stalls
+        let stalls = session.analysis.stalls
         // Computed once for every stall (each looks up its window in it).
-        let failures = stalls.isEmpty ? [] : session.failures
+        let failures = stalls.isEmpty ? [] : session.analysis.failures
         let variantBefore = stalls.isEmpty ? [] : session.variantsBefore()
         for (n, stall) in stalls.enumerated() {
             // Past `maxStallFindings`, the rest are one finding: a session with thousands of
@@ -223,7 +223,7 @@ package struct StallRule: Rule {
         return a
     }
 
-    /// `failures` is `session.failures`, in timeline order.
+    /// `failures` is `session.analysis.failures`, in timeline order.
     /// The most timeline entries a stall's look-back (and its in-flight search) reads.
     package static let maxWindowEntries = 1000
 

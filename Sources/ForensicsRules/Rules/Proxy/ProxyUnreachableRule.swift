@@ -184,7 +184,7 @@ package struct ProxyUnreachableRule: Rule {
         }
         var playerFailures = 0
         var dropped = 0
-        for f in session.failures {
+        for f in session.analysis.failures {
             guard let url = f.url, Self.isProxyURL(url), let code = f.error?.code, let reason = Self.reason(forCode: code) else { continue }
             evidence.append(f.index)
             playerFailures += 1

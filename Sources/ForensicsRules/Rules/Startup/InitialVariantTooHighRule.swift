@@ -96,7 +96,7 @@ package struct InitialVariantTooHighRule: Rule {
         ])
 
     package func findings(in session: Session) -> [Finding] {
-        guard let end = session.startupEnd else {
+        guard let end = session.analysis.startupEnd else {
             // No player events: decide from the access log, else from the captured requests.
             return fromAccessLog(session) ?? fromRequests(session) ?? []
         }
@@ -133,7 +133,7 @@ package struct InitialVariantTooHighRule: Rule {
         evidence.append(Finding.Evidence(session.entries[end.index]))
         return [
             finding(
-                start: session.startupBegin?.time, end: end.time,
+                start: session.analysis.startupBegin?.time, end: end.time,
                 title: "Started on a \(BitRateFormat.text(bandwidth)) variant while the network delivered \(BitRateFormat.text(throughput))",
                 details: [
                     "first_variant_bandwidth": .number(bandwidth), "observed_throughput": .number(throughput.rounded()),

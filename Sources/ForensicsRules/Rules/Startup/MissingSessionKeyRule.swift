@@ -84,7 +84,7 @@ package struct MissingSessionKeyRule: Rule {
         ])
 
     package func findings(in session: Session) -> [Finding] {
-        guard let end = session.startupEnd?.time, let master = session.multivariantSnapshot, !master.hasSessionKey else {
+        guard let end = session.analysis.startupEnd?.time, let master = session.multivariantSnapshot, !master.hasSessionKey else {
             return []
         }
         let keys = session.requestEntries.filter { item in

@@ -68,7 +68,7 @@ package struct SlowKeyFetchRule: Rule {
         ])
 
     package func findings(in session: Session) -> [Finding] {
-        let startup = StartupBreakdown(session)
+        let startup = session.analysis.startup
         var out: [Finding] = []
         for item in session.requestEntries where item.request.kind == .contentKey {
             guard let d = item.request.duration, let start = item.entry.time else { continue }

@@ -81,7 +81,7 @@ package struct SlowStartupRule: Rule {
         ])
 
     package func findings(in session: Session) -> [Finding] {
-        if let b = StartupBreakdown(session) {
+        if let b = session.analysis.startup {
             let total = b.total
             guard total > options.warningSeconds else { return [] }
             let dominant = b.dominant

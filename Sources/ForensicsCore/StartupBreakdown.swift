@@ -1,30 +1,29 @@
-import ForensicsCore
-
 /// Where startup time went: the window from the first request (or play) to the first
 /// likely-to-keep-up, split into playlist, key and segment phases (each the union of its
 /// requests' intervals inside the window, so parallel requests count once) and idle (no request
 /// in flight). Phases can overlap each other; the dominant phase is the longest.
-package struct StartupBreakdown: Sendable {
-    package enum Phase: String, Sendable, CaseIterable {
+public struct StartupBreakdown: Sendable {
+    public enum Phase: String, Sendable, CaseIterable {
         case playlist, key, segment, idle
     }
 
-    package var begin: Timestamp
-    package var end: Timestamp
-    package var beginIndex: Int
-    package var endIndex: Int
-    package var phases: [Phase: Double]
+    public var begin: Timestamp
+    public var end: Timestamp
+    public var beginIndex: Int
+    public var endIndex: Int
+    public var phases: [Phase: Double]
     /// The longest request of each phase, as evidence.
-    package var longest: [Phase: Int]
+    public var longest: [Phase: Int]
 
-    package var total: Double { end - begin }
+    public var total: Double { end - begin }
 
-    package var dominant: Phase {
+    public var dominant: Phase {
         Phase.allCases.max { (phases[$0] ?? 0) < (phases[$1] ?? 0) } ?? .idle
     }
 
-    package init?(_ session: Session) {
-        guard let b = session.startupBegin, let e = session.startupEnd, e.time >= b.time else { return nil }
+    /// Computed once per session by the correlator (`SessionAnalysis`); read it there.
+    init?(_ session: Session) {
+        guard let b = session.computedStartupBegin, let e = session.computedStartupEnd, e.time >= b.time else { return nil }
         // Without request timing (a proxy console alone) the phases are unknown, not "idle".
         guard session.entries.contains(where: { $0.record.request != nil }) else { return nil }
         begin = b.time
@@ -59,4 +58,21 @@ package struct StartupBreakdown: Sendable {
         phases[.idle] = max(0, (hi - lo) - busy)
         self.phases = phases
     }
+}
+
+/// Union length of intervals (seconds), so overlapping requests of one phase count once.
+public func unionLength(_ intervals: [(Double, Double)]) -> Double {
+    let sorted = intervals.filter { $0.1 > $0.0 }.sorted { $0.0 < $1.0 }
+    var total = 0.0
+    var current: (Double, Double)?
+    for iv in sorted {
+        if let c = current, iv.0 <= c.1 {
+            current = (c.0, max(c.1, iv.1))
+        } else {
+            if let c = current { total += c.1 - c.0 }
+            current = iv
+        }
+    }
+    if let c = current { total += c.1 - c.0 }
+    return total
 }
