@@ -5,7 +5,8 @@
 # replays and which seeds the next runs. The corpus each target grows is kept in
 # .build-fuzz/corpus/TARGET.
 #
-# Usage: Scripts/fuzz.sh [SECONDS] [TARGET…]      (default 1800 s; all six targets)
+# Usage: Scripts/fuzz.sh [SECONDS] [TARGET…]      (default 1800 s; every target: one per format of
+# FormatRegistry, named by the format's identifier, and `bundle`; `PF_FUZZ_TARGET=list` lists them)
 # Environment: RUNS (default 10000000), MAX_LEN (default 16384 bytes; the bundle target 262144),
 # DICT (default Fuzz/bundle.dict, given to every target).
 #
@@ -22,7 +23,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-1800}
 shift || true
-targets=${*:-"playlist har metric-events access-log cache-log bundle"}
 runs=${RUNS:-10000000}
 max_len=${MAX_LEN:-16384}
 bundle_max_len=${BUNDLE_MAX_LEN:-262144}
@@ -39,6 +39,7 @@ bin="$scratch/playback-forensics-fuzz-$commit"
 if ! cmp -s "$scratch/release/playback-forensics-fuzz" "$bin"; then
   cp "$scratch/release/playback-forensics-fuzz" "$bin.$$" && mv -f "$bin.$$" "$bin"
 fi
+targets=${*:-$(PF_FUZZ_TARGET=list "$bin")}
 # Leaks inside libraries (documented in the file) are not ours to fix; anything else still fails.
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 seeds=$(mktemp -d)

@@ -4,15 +4,25 @@ public struct Finding: Sendable, Hashable {
         public var location: SourceLocation
         public var time: Timestamp?
         public var summary: String
+        /// Where the record sits on the session's timeline, when the rule took it from there (the
+        /// report opens its excerpt at this entry instead of searching for the record).
+        public var timelineIndex: Int?
 
-        public init(location: SourceLocation, time: Timestamp?, summary: String) {
+        public init(location: SourceLocation, time: Timestamp?, summary: String, timelineIndex: Int? = nil) {
             self.location = location
             self.time = time
             self.summary = summary
+            self.timelineIndex = timelineIndex
         }
 
         public init(_ entry: TimelineEntry) {
             self.init(location: entry.location, time: entry.time, summary: entry.record.summary)
+        }
+
+        /// The session's timeline entry at `index`, remembered by its position.
+        public init(_ session: Session, _ index: Int) {
+            let entry = session.entries[index]
+            self.init(location: entry.location, time: entry.time, summary: entry.record.summary, timelineIndex: index)
         }
 
         /// The entry and every other source's view of the same request (HAR entry, proxy line),
@@ -29,14 +39,18 @@ public struct Finding: Sendable, Hashable {
     public var end: Timestamp?
     public var title: String
     public var cause: String?
+    /// Why the rule concluded what it did, in one sentence (the report's "Why:"; `explanation`
+    /// among the JSON report's details).
+    public var explanation: String?
     public var details: [String: DetailValue]
     public var evidence: [Evidence]
     public var advice: String
 
     public init(
         ruleID: String, severity: Severity, start: Timestamp?, end: Timestamp?, title: String, cause: String? = nil,
-        details: [String: DetailValue] = [:], evidence: [Evidence], advice: String
+        explanation: String? = nil, details: [String: DetailValue] = [:], evidence: [Evidence], advice: String
     ) {
+        self.explanation = explanation
         self.ruleID = ruleID
         self.severity = severity
         self.start = start

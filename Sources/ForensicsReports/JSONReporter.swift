@@ -93,7 +93,7 @@ package struct JSONReporter: Sendable {
             ("start", .time(f.start, basis)), ("end", .time(f.end, basis)),
             ("title", .string(redactor.redact(f.title))),
             ("cause", .optional(f.cause)),
-            ("details", .object(f.details.sorted { $0.key < $1.key }.map { ($0.key, detail($0.value)) })),
+            ("details", .object(Self.details(f).sorted { $0.key < $1.key }.map { ($0.key, detail($0.value)) })),
             ("evidence", .array(f.evidence.map { e in
                 .object([
                     ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)), ("time", .time(e.time, basis)),
@@ -102,6 +102,13 @@ package struct JSONReporter: Sendable {
             })),
             ("advice", .string(f.advice)),
         ])
+    }
+
+    /// A finding's details as the JSON contract has them: the explanation is one of them.
+    static func details(_ f: Finding) -> [String: DetailValue] {
+        var all = f.details
+        if let e = f.explanation { all["explanation"] = .string(e) }
+        return all
     }
 
     func detail(_ v: DetailValue) -> JSONOut {

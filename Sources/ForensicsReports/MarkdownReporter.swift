@@ -102,7 +102,7 @@ package struct MarkdownReporter: Sendable {
             return "No problem found at warning level or above (\(basics.joined(separator: ", ")))."
         }
         var sentence = "\(text.escape(worst.title)) (\(worst.severity.rawValue))."
-        if let why = worst.details["explanation"], case .string(let e) = why { sentence += " Why: \(text.escape(e))." }
+        if let e = worst.explanation { sentence += " Why: \(text.escape(e))." }
         let others = serious.dropFirst().prefix(3).map { text.escape($0.title) }
         if !others.isEmpty { sentence += " Also: " + others.joined(separator: "; ") + "." }
         let more = serious.count - 1 - others.count
@@ -169,7 +169,7 @@ package struct MarkdownReporter: Sendable {
                 out.append(when.joined(separator: " · "))
                 out.append("")
             }
-            if case .string(let e)? = f.details["explanation"] {
+            if let e = f.explanation {
                 out.append("Why: \(text.escape(e)).")
                 out.append("")
             }
@@ -190,10 +190,12 @@ package struct MarkdownReporter: Sendable {
     /// Timeline entries around the finding's first evidence record.
     func excerpt(_ s: Session, around f: Finding) -> [String] {
         guard let anchor = f.evidence.first,
-            // Line first: an integer rejects almost every entry before the file names are compared.
-            let index = s.entries.firstIndex(where: {
-                $0.location.line == anchor.location.line && $0.location.file == anchor.location.file
-            })
+            let index = anchor.timelineIndex.flatMap({ s.entries.indices.contains($0) ? $0 : nil })
+                // Evidence a rule did not take from the timeline: found by its record's place
+                // (line first: an integer rejects almost every entry before the files are compared).
+                ?? s.entries.firstIndex(where: {
+                    $0.location.line == anchor.location.line && $0.location.file == anchor.location.file
+                })
         else { return [] }
         let lo = max(0, index - excerptRadius)
         let hi = min(s.entries.count - 1, index + excerptRadius)

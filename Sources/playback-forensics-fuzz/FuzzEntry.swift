@@ -3,6 +3,14 @@ import Foundation
 // Built normally, this is a replay tool: `playback-forensics-fuzz FILE…` runs each file through
 // the fuzz target (to reproduce a crash or check a corpus). Built with `-DFUZZING` and
 // `-sanitize=fuzzer,address` (Scripts/fuzz.sh), it hands control to libFuzzer's driver.
+// `PF_FUZZ_TARGET=list` prints the target names (one per format of the registry, and `bundle`).
+
+/// Prints the target names and exits when asked to (`PF_FUZZ_TARGET=list`).
+func listTargetsIfAsked() {
+    guard ProcessInfo.processInfo.environment["PF_FUZZ_TARGET"] == "list" else { return }
+    print(FuzzTarget.names.joined(separator: " "))
+    exit(0)
+}
 #if FUZZING
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
@@ -14,6 +22,7 @@ func LLVMFuzzerRunDriver(
 @main
 struct FuzzDriver {
     static func main() {
+        listTargetsIfAsked()
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
         let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
@@ -28,6 +37,7 @@ struct FuzzDriver {
 @main
 struct FuzzReplay {
     static func main() {
+        listTargetsIfAsked()
         for path in CommandLine.arguments.dropFirst() {
             guard let data = FileManager.default.contents(atPath: path) else {
                 FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))

@@ -4,44 +4,37 @@ import ForensicsReports
 import Foundation
 import PlaybackForensics
 
-/// One fuzz entry point per parser, chosen by the `PF_FUZZ_TARGET` environment variable:
-/// `playlist`, `har`, `metric-events`, `access-log`, `cache-log` run the real ingest path of that
-/// format on the input bytes; `bundle` takes the bytes as a bundle file (zip, tar, tar.gz, gzip or
-/// a single log, recognised by content) and runs everything a user's `analyze` runs: the bundle
-/// reader, sniffing, every parser, correlation, the rules and both reports. Any crash is a bug.
-enum FuzzTarget: String, CaseIterable {
-    case playlist
-    case har
-    case metricEvents = "metric-events"
-    case accessLog = "access-log"
-    case cacheLog = "cache-log"
+/// One fuzz entry point per format of `FormatRegistry` (named by its identifier, e.g.
+/// `playlist-capture`, `metric-events`), chosen by the `PF_FUZZ_TARGET` environment variable,
+/// plus `bundle`. A format target runs the real ingest path of that format on the input bytes;
+/// `bundle` takes the bytes as a bundle file (zip, tar, tar.gz, gzip or a single log, recognised
+/// by content) and runs everything a user's `analyze` runs: the bundle reader, sniffing, every
+/// reader, correlation, the rules and both reports. Any crash is a bug.
+enum FuzzTarget {
+    case format(InputFormat)
     case bundle
 
+    /// Every target's name: the registry's formats, then `bundle` (`Scripts/fuzz.sh` runs these).
+    static var names: [String] { FormatRegistry.standard.formats.map(\.rawValue) + ["bundle"] }
+
     static let current: FuzzTarget = {
-        ProcessInfo.processInfo.environment["PF_FUZZ_TARGET"].flatMap(FuzzTarget.init(rawValue:)) ?? .bundle
+        let name = ProcessInfo.processInfo.environment["PF_FUZZ_TARGET"] ?? "bundle"
+        return FormatRegistry.standard.reader(for: InputFormat(name)).map { .format($0.declaration.format) } ?? .bundle
     }()
 
     func run(_ bytes: [UInt8]) {
         var limits = BundleLimits()
         limits.maxDecompressedSize = 64 << 20
         limits.maxLineLength = 1 << 20
-        if self == .bundle {
+        switch self {
+        case .bundle:
             Self.analyzeAsBundle(bytes, limits: limits)
-            return
+        case .format(let format):
+            let outcome = Ingestor(limits: limits, forcedFormat: format)
+                .ingest(BundleMember(path: "fuzz", open: { MemoryByteSource(bytes) }))
+            // Touch the results the way the reporters do.
+            for record in outcome.result?.records ?? [] { _ = record.summary }
         }
-        let format: InputFormat? =
-            switch self {
-            case .playlist: .playlist
-            case .har: .har
-            case .metricEvents: .metricEvents
-            case .accessLog: .accessLog
-            case .cacheLog: .cacheLog
-            case .bundle: nil
-            }
-        let outcome = Ingestor(limits: limits, forcedFormat: format)
-            .ingest(BundleMember(path: "fuzz", open: { MemoryByteSource(bytes) }))
-        // Touch the results the way the reporters do.
-        for record in outcome.result?.records ?? [] { _ = record.summary }
     }
 
     /// The bundle reader reads paths (zip archives are read with `pread`, tar ones streamed

@@ -19,11 +19,12 @@ extension Rule {
     /// A finding of this rule, with its default severity unless given.
     func finding(
         severity: Severity? = nil, start: Timestamp?, end: Timestamp?, title: String, cause: String? = nil,
-        details: [String: DetailValue] = [:], evidence: [Finding.Evidence], advice: String
+        explanation: String? = nil, details: [String: DetailValue] = [:], evidence: [Finding.Evidence], advice: String
     ) -> Finding {
         Finding(
             ruleID: Self.description.identifier, severity: severity ?? Self.description.defaultSeverity, start: start,
-            end: end, title: title, cause: cause, details: details, evidence: evidence, advice: advice)
+            end: end, title: title, cause: cause, explanation: explanation, details: details, evidence: evidence,
+            advice: advice)
     }
 }
 

@@ -47,6 +47,12 @@ struct TimelineItem<Value> {
     }
 
     var entry: TimelineEntry { entries[index] }
+
+    /// The entry as evidence, with its timeline position.
+    var evidence: Finding.Evidence {
+        let e = entry
+        return Finding.Evidence(location: e.location, time: e.time, summary: e.record.summary, timelineIndex: index)
+    }
 }
 
 extension TimelineItem where Value == MediaRequest {

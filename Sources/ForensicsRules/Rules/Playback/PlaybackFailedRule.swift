@@ -119,7 +119,8 @@ package struct PlaybackFailedRule: Rule {
             : "the access log shows playing had stopped at \(lastPlaying.map { $0.clockTime } ?? "?") before this error"
         return finding(
             start: t, end: t, title: "Playback failed: \(text)",
-            details: ["error": .string(text), "explanation": .string(why + "; the error log itself does not mark errors as fatal")],
+            explanation: why + "; the error log itself does not mark errors as fatal",
+            details: ["error": .string(text)],
             evidence: [Finding.Evidence(error)],
             advice: "Start from the last error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network.")
     }

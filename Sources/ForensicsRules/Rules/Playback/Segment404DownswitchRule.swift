@@ -120,10 +120,10 @@ package struct Segment404DownswitchRule: Rule {
             // The player's own error events for the same failures.
             for j in (first.index + 1)..<max(first.index + 1, sw.index) {
                 if case .error(let err) = session.entries[j].record.payload, err.httpStatus == 404 || err.httpStatus == 410 {
-                    evidence.append(Finding.Evidence(session.entries[j]))
+                    evidence.append(Finding.Evidence(session, j))
                 }
             }
-            evidence.append(Finding.Evidence(session.entries[sw.index]))
+            evidence.append(Finding.Evidence(session, sw.index))
             let status = first.status ?? 404
             let how = switch sw.basis {
             case .player: ""
@@ -134,11 +134,12 @@ package struct Segment404DownswitchRule: Rule {
                 finding(
                     start: firstTime, end: max(t, firstTime),
                     title: "HTTP \(status) on media segments forced a switch from \(BitRateFormat.text(sw.from)) to \(BitRateFormat.text(sw.to))",
+                    explanation:
+                        "\(causes.count) media request\(causes.count == 1 ? "" : "s") got HTTP \(status), then the player switched down\(how)",
                     details: [
                         "from_bandwidth": .number(sw.from), "to_bandwidth": .number(sw.to), "errors": .integer(causes.count),
                         "seconds_to_switch": .seconds(max(0, t - firstTime)), "window": .number(options.windowSeconds),
                         "urls": .strings(causes.compactMap(\.url)), "switch_basis": .string(sw.basis.rawValue),
-                        "explanation": .string("\(causes.count) media request\(causes.count == 1 ? "" : "s") got HTTP \(status), then the player switched down\(how)"),
                     ],
                     evidence: evidence,
                     advice: "Check the origin/packager for the missing segments of the \(BitRateFormat.text(sw.from)) variant (purged, not yet published, or a packaging gap); the down-switch was not caused by the network."

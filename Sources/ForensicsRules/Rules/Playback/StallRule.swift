@@ -25,12 +25,6 @@ package struct StallRule: Rule {
     package let options: Options
     package init(options: Options) { self.options = options }
 
-    /// The stall causes, most direct explanation first (the order used to choose between them).
-    package static let causes = [
-        "seek", "segment-errors", "proxy-failure", "slow-content-key", "stale-live-playlist", "insufficient-bandwidth",
-        "unknown",
-    ]
-
     package static let description = RuleDescription(
         identifier: "stall", name: "Stall",
         summary: "Playback stalled (ran out of buffer); the finding names the best-supported cause and its evidence.",
@@ -122,7 +116,7 @@ package struct StallRule: Rule {
         ])
 
     struct CauseEvidence {
-        var cause: String
+        var cause: StallCause
         var first: Timestamp
         var entries: [TimelineEntry]
         var why: String
@@ -144,14 +138,14 @@ package struct StallRule: Rule {
             let stallEntry = session.entries[stall.index]
             let candidates = causes(for: stall, in: session, failures: failures)
             let chosen = candidates.first
-            let cause = chosen?.cause ?? "unknown"
+            let cause = chosen?.cause ?? .unknown
             let duration = stall.duration
             var severity: Severity = .warning
             if stall.recovered == false || (duration ?? 0) > options.errorSeconds { severity = .error }
-            if cause == "seek" { severity = .info }
+            if let fixed = cause.severity { severity = fixed }
             var evidence = [Finding.Evidence(stallEntry)]
             evidence.append(contentsOf: (chosen?.entries ?? []).flatMap(Finding.Evidence.all))
-            if let end = stall.endIndex { evidence.append(Finding.Evidence(session.entries[end])) }
+            if let end = stall.endIndex { evidence.append(Finding.Evidence(session, end)) }
             var details: [String: DetailValue] = [
                 "duration": .seconds(duration), "recovered": stall.recovered.map { .bool($0) } ?? .null,
                 "look_back_seconds": .number(options.lookBackSeconds),
@@ -163,35 +157,33 @@ package struct StallRule: Rule {
             var explanation = chosen?.why ?? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
             if candidates.count > 1, let c = chosen {
                 let others = candidates.dropFirst()
-                details["competing_causes"] = .strings(others.map(\.cause))
+                details["competing_causes"] = .strings(others.map(\.cause.rawValue))
                 let earliest = candidates.min { $0.first < $1.first }
                 let order = earliest?.cause == c.cause
                     ? "it came first (\(c.first.clockTime))"
-                    : "\(earliest?.cause ?? "") came first (\(earliest?.first.clockTime ?? "")), but \(c.cause) is the more direct explanation"
-                explanation += "; also seen: \(others.map(\.cause).joined(separator: ", ")) — chose \(c.cause) because \(order)"
+                    : "\(earliest?.cause.rawValue ?? "") came first (\(earliest?.first.clockTime ?? "")), but \(c.cause.rawValue) is the more direct explanation"
+                explanation += "; also seen: \(others.map(\.cause.rawValue).joined(separator: ", ")) — chose \(c.cause.rawValue) because \(order)"
             }
-            if cause == "unknown" {
+            if cause == .unknown {
                 let missing = session.missingSources([.metricEvents, .har, .cacheLog, .accessLog, .errorLog])
                 details["missing_sources"] = .strings(missing)
                 if !missing.isEmpty { explanation += "; missing sources: \(missing.joined(separator: ", "))" }
             }
-            details["explanation"] = .string(explanation)
             let title: String
             if stall.fromAccessLog {
                 let times = stall.reportedCount == 1 ? "once" : "\(stall.reportedCount) times"
                 let variant = Self.accessRow(session, stall.index)?.indicatedBitrate.map { " on the \(BitRateFormat.text($0)) variant" } ?? ""
-                title = "Playback stalled \(times)\(variant) (access log: duration unknown) — cause: \(cause)"
+                title = "Playback stalled \(times)\(variant) (access log: duration unknown) — cause: \(cause.rawValue)"
                 explanation += "; the access log counts stalls per row, not when they began or how long they lasted"
-                details["explanation"] = .string(explanation)
             } else {
                 let durationText = duration.map { "for \(NumberFormat.seconds($0))" } ?? "and never recovered"
-                title = "Playback stalled \(durationText) — cause: \(cause)"
+                title = "Playback stalled \(durationText) — cause: \(cause.rawValue)"
             }
             out.append(
                 finding(
                     severity: severity, start: stall.start, end: stall.end ?? stall.periodEnd,
-                    title: title, cause: cause, details: details,
-                    evidence: evidence, advice: Self.advice(cause)))
+                    title: title, cause: cause.rawValue, explanation: explanation, details: details,
+                    evidence: evidence, advice: cause.advice))
         }
         return out
     }
@@ -204,16 +196,14 @@ package struct StallRule: Rule {
         let count = rest.reduce(0) { $0.addingReportingOverflow($1.reportedCount).overflow ? Int.max : $0 + $1.reportedCount }
         let known = rest.compactMap(\.duration)
         let total = known.reduce(0, +)
-        let evidence = rest.prefix(20).map { Finding.Evidence(session.entries[$0.index]) }
+        let evidence = rest.prefix(20).map { Finding.Evidence(session, $0.index) }
         return rule.finding(
             severity: .error, start: rest.first?.start, end: rest.last?.end ?? rest.last?.start,
             title: "\(count) more stalls, not listed one by one (\(maxStallFindings) are above)"
                 + (known.isEmpty ? "" : " — \(NumberFormat.seconds(total)) stalled in all"),
-            cause: "unknown",
-            details: [
-                "stall_count": .integer(count), "duration": known.isEmpty ? .null : .number(total),
-                "explanation": .string("more than \(maxStallFindings) stalls in one session; their causes are not searched one by one"),
-            ],
+            cause: StallCause.unknown.rawValue,
+            explanation: "more than \(maxStallFindings) stalls in one session; their causes are not searched one by one",
+            details: ["stall_count": .integer(count), "duration": known.isEmpty ? .null : .number(total)],
             evidence: evidence,
             advice: "So many stalls in one session usually means a broken player state or a broken dump: look at the first stalls above and at the KPI table.")
     }
@@ -268,7 +258,7 @@ package struct StallRule: Rule {
         if let seek = window.last(where: { $0.record.playerEvent?.kind == .seek }), let t = seek.time,
             stall.start - t <= options.seekSeconds
         {
-            found.append(CauseEvidence(cause: "seek", first: t, entries: [seek], why: "a seek \(NumberFormat.seconds(stall.start - t)) before the stall"))
+            found.append(CauseEvidence(cause: .seek, first: t, entries: [seek], why: "a seek \(NumberFormat.seconds(stall.start - t)) before the stall"))
         }
         // Segment errors: the session's distinct failures (one per request, however many
         // sources saw it) of media requests, or error-log rows, inside the window.
@@ -291,7 +281,7 @@ package struct StallRule: Rule {
             let statuses = media.compactMap(\.status).map(String.init)
             found.append(
                 CauseEvidence(
-                    cause: "segment-errors", first: t, entries: failed,
+                    cause: .segmentErrors, first: t, entries: failed,
                     why: "\(failed.count) media request\(failed.count == 1 ? "" : "s") failed before the stall"
                         + (statuses.isEmpty ? "" : " (HTTP \(Array(Set(statuses)).sorted().joined(separator: ", ")))")))
         }
@@ -306,7 +296,7 @@ package struct StallRule: Rule {
             return proxyKinds.contains(p.kind)
         }
         if let f = proxyFailures.first, let t = f.time {
-            found.append(CauseEvidence(cause: "proxy-failure", first: t, entries: proxyFailures, why: "the local caching proxy reported \(proxyFailures.count) failure\(proxyFailures.count == 1 ? "" : "s")"))
+            found.append(CauseEvidence(cause: .proxyFailure, first: t, entries: proxyFailures, why: "the local caching proxy reported \(proxyFailures.count) failure\(proxyFailures.count == 1 ? "" : "s")"))
         }
         // Slow content key.
         let slowKeys = (inFlight + window).filter { e in
@@ -316,7 +306,7 @@ package struct StallRule: Rule {
             return d > options.slowKeySeconds && end >= stall.start + -2
         }
         if let k = slowKeys.first, let t = k.time {
-            found.append(CauseEvidence(cause: "slow-content-key", first: t, entries: slowKeys, why: "a content-key request took \(NumberFormat.seconds(k.record.request?.duration ?? 0)) and ended around the stall"))
+            found.append(CauseEvidence(cause: .slowContentKey, first: t, entries: slowKeys, why: "a content-key request took \(NumberFormat.seconds(k.record.request?.duration ?? 0)) and ended around the stall"))
         }
         // Stale live playlist: the same media playlist fetched again without new segments.
         var lastByURL: [String: (TimelineEntry, PlaylistSnapshot)] = [:]
@@ -337,7 +327,7 @@ package struct StallRule: Rule {
             lastByURL[key] = (e, p)
         }
         if let s = stale.first, let t = s.time {
-            found.append(CauseEvidence(cause: "stale-live-playlist", first: t, entries: stale, why: "the live media playlist did not advance for more than 1.5 × its target duration"))
+            found.append(CauseEvidence(cause: .staleLivePlaylist, first: t, entries: stale, why: "the live media playlist did not advance for more than 1.5 × its target duration"))
         }
         // Insufficient bandwidth: segments that took longer to download than they play.
         let slow = window.filter { e in
@@ -346,33 +336,14 @@ package struct StallRule: Rule {
             return false
         }
         if let s = slow.first, let t = s.time {
-            found.append(CauseEvidence(cause: "insufficient-bandwidth", first: t, entries: slow, why: "\(slow.count) segment\(slow.count == 1 ? "" : "s") downloaded slower than real time"))
+            found.append(CauseEvidence(cause: .insufficientBandwidth, first: t, entries: slow, why: "\(slow.count) segment\(slow.count == 1 ? "" : "s") downloaded slower than real time"))
         } else if let lowObserved = ((stall.fromAccessLog ? [session.entries[stall.index]] : []) + window).first(where: { e in
             if case .accessLog(let a) = e.record.payload, let o = a.observedBitrate, let i = a.indicatedBitrate { return o < i }
             return false
         }), let t = lowObserved.time {
-            found.append(CauseEvidence(cause: "insufficient-bandwidth", first: t, entries: [lowObserved], why: "observed throughput below the playing variant's bitrate"))
+            found.append(CauseEvidence(cause: .insufficientBandwidth, first: t, entries: [lowObserved], why: "observed throughput below the playing variant's bitrate"))
         }
-        return found.sorted { Self.causes.firstIndex(of: $0.cause) ?? 99 < Self.causes.firstIndex(of: $1.cause) ?? 99 }
-    }
-
-    static func advice(_ cause: String) -> String {
-        switch cause {
-        case "segment-errors":
-            "Media segments failed before the buffer ran out: check the CDN/origin for the failing URLs and statuses (see segment-errors and the evidence); the player could not refill the buffer."
-        case "insufficient-bandwidth":
-            "Segments arrived slower than they play: the network could not sustain the variant. Offer lower variants, check CDN throughput for the viewer's region, and consider a lower preferredPeakBitRate."
-        case "slow-content-key":
-            "Playback waited on a content key: speed up the key server and fetch keys ahead (EXT-X-SESSION-KEY, preloadsEligibleContentKeys, longer key rotation periods)."
-        case "stale-live-playlist":
-            "The live playlist stopped advancing: check the packager/encoder and CDN caching of live playlists (cache TTL should be below the target duration)."
-        case "proxy-failure":
-            "The local caching proxy failed: check its origin errors, restart it when the app returns to the foreground, and fall back to the origin URL when it is unreachable."
-        case "seek":
-            "The stall follows a seek outside the buffered range: expected. Shorter segments and I-frame playlists make seeks faster."
-        default:
-            "Nothing in the captured records explains this stall: capture metric events, a HAR or the proxy log for the next occurrence."
-        }
+        return found.sorted { $0.cause.precedence < $1.cause.precedence }
     }
 }
 

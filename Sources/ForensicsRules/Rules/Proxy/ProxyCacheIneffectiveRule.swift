@@ -198,7 +198,7 @@ package struct ProxyCacheIneffectiveRule: Rule {
                         "resource": .string(url), "downloads": .integer(involved.count),
                         "bytes_received_again": .integer(Int(clamping: overlap.bytes)), "times_received": .integer(overlap.depth),
                     ],
-                    evidence: evidenceIndices.prefix(30).map { Finding.Evidence(session.entries[$0]) },
+                    evidence: evidenceIndices.prefix(30).map { Finding.Evidence(session, $0) },
                     advice: "Check that the cache is large enough not to evict what is replayed (a Delete Unit between the downloads), that the cache key is stable (strip changing query tokens with a URL converter), and that downloads complete and merge."))
         }
         return out

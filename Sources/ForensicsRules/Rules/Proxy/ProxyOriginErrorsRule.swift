@@ -112,7 +112,7 @@ package struct ProxyOriginErrorsRule: Rule {
             let url = first?.url
             let timed = list.contains { $0.time != nil }
             let times = list.compactMap(\.time)
-            let evidence = list.flatMap(\.indices).sorted().prefix(20).map { Finding.Evidence(session.entries[$0]) }
+            let evidence = list.flatMap(\.indices).sorted().prefix(20).map { Finding.Evidence(session, $0) }
             var title = "Origin request failed"
             if list.count > 1 { title += " \(list.count)×" }
             title += " with \(label)" + (meaning.map { " (\($0))" } ?? "")

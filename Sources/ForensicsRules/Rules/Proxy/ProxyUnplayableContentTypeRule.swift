@@ -95,7 +95,7 @@ package struct ProxyUnplayableContentTypeRule: Rule {
                     start: item.entry.time, end: item.entry.time,
                     title: "Content-Type \(type) for \(url) — AVPlayer cannot tell it is media",
                     details: ["url": .string(url), "content_type": .string(type)],
-                    evidence: [Finding.Evidence(item.entry)],
+                    evidence: [item.evidence],
                     advice: "Serve media with its real Content-Type (video/mp4, audio/mp4, application/vnd.apple.mpegurl, video/mp2t), or give the URL a media path extension (the proxy URL keeps it)."))
         }
         return out

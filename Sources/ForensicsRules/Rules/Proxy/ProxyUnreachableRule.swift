@@ -210,7 +210,7 @@ package struct ProxyUnreachableRule: Rule {
                 details: [
                     "incidents": .integer(indices.count), "player_failures": .integer(playerFailures), "reasons": .strings(unique),
                 ],
-                evidence: indices.prefix(30).map { Finding.Evidence(session.entries[$0]) },
+                evidence: indices.prefix(30).map { Finding.Evidence(session, $0) },
                 advice: onlyDropped
                     ? "The proxy accepted the requests and then closed them: look at the proxy log around these times for a response failure or an origin error, and keep the proxy running while the app is in the background during playback."
                     : "Ping the proxy when the app returns to the foreground and restart it on failure before resuming playback; fall back to the origin URL while the proxy is down.")

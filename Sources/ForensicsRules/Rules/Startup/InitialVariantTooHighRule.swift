@@ -118,7 +118,7 @@ package struct InitialVariantTooHighRule: Rule {
             else { continue }
             bits += Double(bytes) * 8
             intervals.append((s.secondsSince1970, f.secondsSince1970))
-            evidence.append(Finding.Evidence(item.entry))
+            evidence.append(item.evidence)
         }
         let seconds = unionLength(intervals)
         var observed: Double?
@@ -130,7 +130,7 @@ package struct InitialVariantTooHighRule: Rule {
             }.first
         }
         guard let throughput = observed, throughput > 0, bandwidth > throughput * options.tolerance else { return [] }
-        evidence.append(Finding.Evidence(session.entries[end.index]))
+        evidence.append(Finding.Evidence(session, end.index))
         return [
             finding(
                 start: session.analysis.startupBegin?.time, end: end.time,
@@ -174,7 +174,7 @@ package struct InitialVariantTooHighRule: Rule {
                     "first_variant_bandwidth": .number(indicated), "observed_throughput": .number(throughput.rounded()),
                     "variant_source": .string("the first access-log row's indicated bitrate"),
                 ],
-                evidence: used.map { Finding.Evidence(session.entries[$0]) },
+                evidence: used.map { Finding.Evidence(session, $0) },
                 advice: "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate.")
         ]
     }
@@ -186,13 +186,13 @@ package struct InitialVariantTooHighRule: Rule {
         guard let first = session.firstRequestedVariant else { return nil }
         var bits = 0.0
         var intervals: [(Double, Double)] = []
-        var evidence = [Finding.Evidence(session.entries[first.index])]
+        var evidence = [Finding.Evidence(session, first.index)]
         var lastEnd: Timestamp?
         for item in session.requestEntries where item.request.kind == .segment && !item.request.failed {
             guard let s = item.entry.time, let f = item.entry.endTime, f > s, let bytes = item.request.bytes, bytes > 0 else { continue }
             bits += Double(min(bytes, 1 << 40)) * 8
             intervals.append((s.secondsSince1970, f.secondsSince1970))
-            evidence.append(Finding.Evidence(item.entry))
+            evidence.append(item.evidence)
             lastEnd = f
             if intervals.count == 3 { break }
         }

@@ -88,7 +88,7 @@ package struct SlowKeyFetchRule: Rule {
                         "slow_threshold": .number(options.slowSeconds), "share_threshold": .number(options.startupShare),
                         "url": .string(item.request.url),
                     ],
-                    evidence: [Finding.Evidence(item.entry)],
+                    evidence: [item.evidence],
                     advice: "Speed up the key server (latency, location, caching of licences). Preload keys: declare EXT-X-SESSION-KEY in the multivariant playlist and set preloadsEligibleContentKeys so the key is fetched while playlists load."
                 ))
         }

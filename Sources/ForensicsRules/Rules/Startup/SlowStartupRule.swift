@@ -86,9 +86,9 @@ package struct SlowStartupRule: Rule {
             guard total > options.warningSeconds else { return [] }
             let dominant = b.dominant
             let share = total > 0 ? (b.phases[dominant] ?? 0) / total : 0
-            var evidence = [Finding.Evidence(session.entries[b.beginIndex])]
-            if let i = b.longest[dominant] { evidence.append(Finding.Evidence(session.entries[i])) }
-            evidence.append(Finding.Evidence(session.entries[b.endIndex]))
+            var evidence = [Finding.Evidence(session, b.beginIndex)]
+            if let i = b.longest[dominant] { evidence.append(Finding.Evidence(session, i)) }
+            evidence.append(Finding.Evidence(session, b.endIndex))
             var details: [String: DetailValue] = [
                 "startup_time": .seconds(total), "dominant_phase": .string(dominant.rawValue),
                 "warning_threshold": .number(options.warningSeconds), "error_threshold": .number(options.errorSeconds),
