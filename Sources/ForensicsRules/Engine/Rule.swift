@@ -1,23 +1,20 @@
 import ForensicsCore
 
-/// A rule: a static description, typed options with documented defaults, and a judgment of one
-/// session. One rule, one file, one type.
+/// A rule: a static description, options declared once (`RuleOptions`), and a judgment of one
+/// session. One rule, one file, one type; listed in `RuleRegistry`.
 package protocol Rule: Sendable {
-    associatedtype Options: Codable, Sendable, Equatable
+    associatedtype Options: RuleOptions
     static var description: RuleDescription { get }
-    static var defaultOptions: Options { get }
-    /// One line per option: `key: meaning (default value)`, for the docs.
-    static var optionDocs: [String: String] { get }
     var options: Options { get }
     init(options: Options)
     func findings(in session: Session) -> [Finding]
 }
 
 extension Rule {
-    package init() { self.init(options: Self.defaultOptions) }
+    package init() { self.init(options: Options()) }
 
     /// A finding of this rule, with its default severity unless given.
-    func finding(
+    package func finding(
         severity: Severity? = nil, start: Timestamp?, end: Timestamp?, title: String, cause: String? = nil,
         explanation: String? = nil, details: [String: DetailValue] = [:], evidence: [Finding.Evidence], advice: String
     ) -> Finding {
@@ -26,14 +23,4 @@ extension Rule {
             end: end, title: title, cause: cause, explanation: explanation, details: details, evidence: evidence,
             advice: advice)
     }
-}
-
-/// Options for rules that have none.
-package struct NoOptions: Codable, Sendable, Equatable {
-    package init() {}
-}
-
-extension Rule where Options == NoOptions {
-    package static var defaultOptions: NoOptions { NoOptions() }
-    package static var optionDocs: [String: String] { [:] }
 }

@@ -17,26 +17,26 @@ package struct RuleEngine: Sendable {
 
     package private(set) var entries: [Entry]
 
-    /// The rules with their defaults.
-    package init() {
-        entries = RuleRegistry.all.map { RuleEngine.entry($0, overrides: [:]) }.compactMap { try? $0.get() }
+    /// The rules with their defaults (`rules`: the registry's, or a caller's own list).
+    package init(rules: [any Rule.Type] = RuleRegistry.all) {
+        entries = rules.map { RuleEngine.entry($0, overrides: [:]) }.compactMap { try? $0.get() }
     }
 
     /// The rules configured by a decoded config document: `{"rules": {"rule-id": {"enabled": false,
     /// "severity": "error", "<option>": value}}}`. Errors name the rule and the key.
-    package init(configuration: [String: Any]) throws {
+    package init(configuration: [String: Any], rules: [any Rule.Type] = RuleRegistry.all) throws {
         var rulesSection: [String: Any] = [:]
         for (key, value) in configuration {
             guard key == "rules" else { throw ConfigurationError.unknownTopLevelKey(key) }
             guard let dict = value as? [String: Any] else { throw ConfigurationError.invalid("'rules' must be a mapping") }
             rulesSection = dict
         }
-        let known = Set(RuleRegistry.all.map { $0.description.identifier })
+        let known = Set(rules.map { $0.description.identifier })
         for id in rulesSection.keys.sorted() where !known.contains(id) {
             throw ConfigurationError.unknownRule(id)
         }
         var entries: [Entry] = []
-        for type in RuleRegistry.all {
+        for type in rules {
             let id = type.description.identifier
             var overrides: [String: Any] = [:]
             if let raw = rulesSection[id] {
@@ -60,11 +60,7 @@ package struct RuleEngine: Sendable {
         let id = R.description.identifier
         var enabled = true
         var severity: Severity?
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let defaultsData = try encoder.encode(R.defaultOptions)
-        var options = (try JSONSerialization.jsonObject(with: defaultsData) as? [String: Any]) ?? [:]
-        let defaultJSON = String(decoding: defaultsData, as: UTF8.self)
+        var options = R.Options()
         for (key, value) in overrides.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "enabled":
@@ -76,30 +72,32 @@ package struct RuleEngine: Sendable {
                 }
                 severity = s
             default:
-                guard let current = options[key] else { throw ConfigurationError.unknownOption(rule: id, key: key) }
-                if Self.numericValue(current) != nil {
-                    guard let number = Self.numericValue(value) else {
-                        throw ConfigurationError.invalidValue(rule: id, key: key, reason: "must be a number")
-                    }
-                    options[key] = number
-                } else {
-                    options[key] = value
+                guard let option = R.Options.declarations.first(where: { $0.key == key }) else {
+                    throw ConfigurationError.unknownOption(rule: id, key: key)
                 }
+                guard let number = Self.numericValue(value) else {
+                    throw ConfigurationError.invalidValue(rule: id, key: key, reason: "must be a number")
+                }
+                if let problem = option.problem(with: number) {
+                    throw ConfigurationError.invalidValue(rule: id, key: key, reason: problem)
+                }
+                option.set(number, in: &options)
             }
         }
-        let data = try JSONSerialization.data(withJSONObject: options, options: [.sortedKeys])
-        let decoded: R.Options
-        do {
-            decoded = try JSONDecoder().decode(R.Options.self, from: data)
-        } catch {
-            throw ConfigurationError.invalidValue(rule: id, key: "", reason: "\(error)")
-        }
-        let rule = R(options: decoded)
-        let effective = String(decoding: (try? encoder.encode(decoded)) ?? data, as: UTF8.self)
+        let rule = R(options: options)
+        let defaults = R.Options()
         return Entry(
-            description: R.description, enabled: enabled, severityOverride: severity, optionsJSON: effective,
-            defaultOptionsJSON: defaultJSON, optionDocs: R.optionDocs,
+            description: R.description, enabled: enabled, severityOverride: severity,
+            optionsJSON: Self.json(options), defaultOptionsJSON: Self.json(defaults),
+            optionDocs: Dictionary(
+                uniqueKeysWithValues: R.Options.declarations.map { ($0.key, "\($0.doc) (\($0.text(in: defaults)))") }),
             run: { session in rule.findings(in: session) })
+    }
+
+    /// Options as a JSON object, keys sorted: `{"slow-seconds":0.5,"startup-share":0.4}`.
+    static func json<O: RuleOptions>(_ options: O) -> String {
+        let fields = O.declarations.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.text(in: options))" }
+        return "{" + fields.joined(separator: ",") + "}"
     }
 
     /// A configuration value as a number: Int, Double or a non-Boolean NSNumber.

@@ -2,13 +2,18 @@ import ForensicsCore
 
 /// `excessive-switching`: more variant switches than the threshold within a minute of playback.
 package struct ExcessiveSwitchingRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
-        package var maxPerMinute: Double = 4
-        enum CodingKeys: String, CodingKey { case maxPerMinute = "max-per-minute" }
+    package struct Options: RuleOptions {
+        package var maxPerMinute: Int = 4
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .count("max-per-minute", \.maxPerMinute, "more switches than this within any 60 s is oscillation"),
+            ]
+        }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = ["max-per-minute": "more switches than this within any 60 s is oscillation (4)"]
     package let options: Options
     package init(options: Options) { self.options = options }
 
@@ -78,13 +83,13 @@ package struct ExcessiveSwitchingRule: Rule {
             var j = i
             while j + 1 < switches.count, let t = switches[j + 1].time, t - t0 < 60 { j += 1 }
             let count = j - i + 1
-            if Double(count) > options.maxPerMinute {
+            if count > options.maxPerMinute {
                 let group = Array(switches[i...j])
                 out.append(
                     finding(
                         start: t0, end: group.last?.time,
                         title: "\(count) variant switches within a minute",
-                        details: ["switches": .integer(count), "threshold_per_minute": .number(options.maxPerMinute)],
+                        details: ["switches": .integer(count), "threshold_per_minute": .integer(options.maxPerMinute)],
                         evidence: group.map(Finding.Evidence.init),
                         advice: "Check the bitrate ladder (steps at least 1.5× apart), that declared BANDWIDTH matches the real peak bitrate, and the viewer's network stability."))
                 i = j + 1

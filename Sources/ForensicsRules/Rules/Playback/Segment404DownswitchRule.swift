@@ -2,13 +2,18 @@ import ForensicsCore
 
 /// `segment-404-downswitch`: HTTP 404/410 on media segments followed by a switch to a lower variant.
 package struct Segment404DownswitchRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
+    package struct Options: RuleOptions {
         package var windowSeconds: Double = 10
-        enum CodingKeys: String, CodingKey { case windowSeconds = "window-seconds" }
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .seconds("window-seconds", \.windowSeconds, "how soon after the 404 the down-switch must start"),
+            ]
+        }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = ["window-seconds": "how soon after the 404 the down-switch must start (10)"]
     package let options: Options
     package init(options: Options) { self.options = options }
 

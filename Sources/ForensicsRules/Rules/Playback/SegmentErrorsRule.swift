@@ -3,13 +3,18 @@ import ForensicsCore
 /// `segment-errors`: repeated errors on media requests, grouped per host and status — the table
 /// to hand a CDN partner.
 package struct SegmentErrorsRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
-        package var minimumCount: Double = 3
-        enum CodingKeys: String, CodingKey { case minimumCount = "minimum-count" }
+    package struct Options: RuleOptions {
+        package var minimumCount: Int = 3
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .count("minimum-count", \.minimumCount, "errors per host and status needed to report the group"),
+            ]
+        }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = ["minimum-count": "errors per host and status needed to report the group (3)"]
     package let options: Options
     package init(options: Options) { self.options = options }
 
@@ -90,7 +95,7 @@ package struct SegmentErrorsRule: Rule {
             groups[Group(host: host, status: f.statusText), default: []].append(f)
         }
         var out: [Finding] = []
-        for (key, list) in groups.sorted(by: { $0.key < $1.key }) where Double(list.count) >= options.minimumCount {
+        for (key, list) in groups.sorted(by: { $0.key < $1.key }) where list.count >= options.minimumCount {
             let entries = list.map { session.entries[$0.index] }
             out.append(
                 finding(

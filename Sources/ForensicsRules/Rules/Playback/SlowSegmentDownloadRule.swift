@@ -2,13 +2,18 @@ import ForensicsCore
 
 /// `slow-segment-download`: consecutive segments downloading slower than real time.
 package struct SlowSegmentDownloadRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
-        package var consecutive: Double = 3
-        enum CodingKeys: String, CodingKey { case consecutive }
+    package struct Options: RuleOptions {
+        package var consecutive: Int = 3
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .count("consecutive", \.consecutive, "how many slow segments in a row make a finding"),
+            ]
+        }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = ["consecutive": "how many slow segments in a row make a finding (3)"]
     package let options: Options
     package init(options: Options) { self.options = options }
 
@@ -63,7 +68,7 @@ package struct SlowSegmentDownloadRule: Rule {
         var out: [Finding] = []
         var run: [(TimelineEntry, Double, Double)] = []
         func flush() {
-            if Double(run.count) >= options.consecutive, let first = run.first {
+            if run.count >= options.consecutive, let first = run.first {
                 let worst = run.map { $0.1 / $0.2 }.max() ?? 0
                 out.append(
                     finding(

@@ -2,26 +2,24 @@ import ForensicsCore
 
 /// `stall`: every stall, its duration, and its best-supported cause from the look-back window.
 package struct StallRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
+    package struct Options: RuleOptions {
         package var lookBackSeconds: Double = 30
         package var errorSeconds: Double = 5
         package var slowKeySeconds: Double = 0.5
         package var seekSeconds: Double = 5
-        enum CodingKeys: String, CodingKey {
-            case lookBackSeconds = "look-back-seconds"
-            case errorSeconds = "error-seconds"
-            case slowKeySeconds = "slow-key-seconds"
-            case seekSeconds = "seek-seconds"
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .seconds("look-back-seconds", \.lookBackSeconds, "how far before the stall to look for its cause"),
+                .seconds("error-seconds", \.errorSeconds, "a stall longer than this, or unrecovered, is an error"),
+                .seconds("slow-key-seconds", \.slowKeySeconds, "a key request slower than this can cause a stall"),
+                .seconds("seek-seconds", \.seekSeconds, "a seek this close before the stall explains it"),
+            ]
         }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = [
-        "look-back-seconds": "how far before the stall to look for its cause (30)",
-        "error-seconds": "a stall longer than this, or unrecovered, is an error (5)",
-        "slow-key-seconds": "a key request slower than this can cause a stall (0.5)",
-        "seek-seconds": "a seek this close before the stall explains it (5)",
-    ]
     package let options: Options
     package init(options: Options) { self.options = options }
 

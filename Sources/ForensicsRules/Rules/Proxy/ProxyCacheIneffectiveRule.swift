@@ -3,15 +3,18 @@ import ForensicsCore
 /// `proxy-cache-ineffective`: bytes of one resource received from the origin more than once in a
 /// session — the proxy's cache did not keep or did not reuse what it had downloaded.
 package struct ProxyCacheIneffectiveRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
-        package var minimumRepeats: Double = 2
-        enum CodingKeys: String, CodingKey { case minimumRepeats = "minimum-repeats" }
+    package struct Options: RuleOptions {
+        package var minimumRepeats: Int = 2
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .count("minimum-repeats", \.minimumRepeats, "how many times the same bytes must have been received from the origin to make a finding"),
+            ]
+        }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = [
-        "minimum-repeats": "how many times the same bytes must have been received from the origin to make a finding (2)"
-    ]
     package let options: Options
     package init(options: Options) { self.options = options }
 
@@ -175,7 +178,7 @@ package struct ProxyCacheIneffectiveRule: Rule {
         for url in order {
             guard let list = byURL[url], list.count > 1 else { continue }
             let overlap = ProxyDownloads.overlap(list)
-            guard overlap.bytes > 0, Double(overlap.depth) >= options.minimumRepeats else { continue }
+            guard overlap.bytes > 0, overlap.depth >= options.minimumRepeats else { continue }
             let involved = list.filter { overlap.involved.contains($0.index) }
             guard let firstIndex = involved.first?.index, let lastIndex = involved.last?.index else { continue }
             // What happened to the cache in between: units deleted, merges that failed.

@@ -3,14 +3,18 @@ import ForensicsCore
 /// `initial-variant-too-high`: the first variant played needs more bandwidth than the network
 /// delivered at startup.
 package struct InitialVariantTooHighRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
-        /// The first variant's bandwidth may exceed the observed throughput by this factor.
+    package struct Options: RuleOptions {
         package var tolerance: Double = 1.0
-        enum CodingKeys: String, CodingKey { case tolerance }
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .factor("tolerance", \.tolerance, "flag when first-variant bandwidth > tolerance × observed throughput"),
+            ]
+        }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = ["tolerance": "flag when first-variant bandwidth > tolerance × observed throughput (1.0)"]
     package let options: Options
     package init(options: Options) { self.options = options }
 

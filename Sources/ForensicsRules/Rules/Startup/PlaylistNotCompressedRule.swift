@@ -2,13 +2,18 @@ import ForensicsCore
 
 /// `playlist-not-compressed`: a large playlist response served without gzip.
 package struct PlaylistNotCompressedRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
-        package var minimumBytes: Double = 4096
-        enum CodingKeys: String, CodingKey { case minimumBytes = "minimum-bytes" }
+    package struct Options: RuleOptions {
+        package var minimumBytes: Int = 4096
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .bytes("minimum-bytes", \.minimumBytes, "playlist responses larger than this should be compressed"),
+            ]
+        }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = ["minimum-bytes": "playlist responses larger than this should be compressed (4096)"]
     package let options: Options
     package init(options: Options) { self.options = options }
 
@@ -60,7 +65,7 @@ package struct PlaylistNotCompressedRule: Rule {
         var hits: [(TimelineEntry, MediaRequest, Int64)] = []
         for item in session.requestEntries
         where item.request.kind == .multivariantPlaylist || item.request.kind == .mediaPlaylist {
-            guard let r = session.mergedRequest(item.entry), let bytes = r.bytes, Double(bytes) > options.minimumBytes,
+            guard let r = session.mergedRequest(item.entry), let bytes = r.bytes, bytes > options.minimumBytes,
                 r.status.map({ $0 < 300 }) ?? true
             else { continue }
             // Only a view that recorded the response headers can say "no Content-Encoding": a
@@ -83,7 +88,7 @@ package struct PlaylistNotCompressedRule: Rule {
         return [
             finding(
                 start: first.0.time, end: hits.last?.0.endTime,
-                title: "\(hits.count) playlist\(hits.count == 1 ? "" : "s") over \(NumberFormat.trimmed(options.minimumBytes, decimals: 0)) bytes served without gzip (largest \(largest) bytes)",
+                title: "\(hits.count) playlist\(hits.count == 1 ? "" : "s") over \(options.minimumBytes) bytes served without gzip (largest \(largest) bytes)",
                 details: ["playlists": .integer(hits.count), "largest_bytes": .integer(Int(largest)),
                           "urls": .strings(hits.prefix(10).map { $0.1.url })],
                 evidence: hits.prefix(10).map { Finding.Evidence($0.0) },

@@ -2,20 +2,20 @@ import ForensicsCore
 
 /// `slow-key-fetch`: a content-key request that is slow, or that dominates startup.
 package struct SlowKeyFetchRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
+    package struct Options: RuleOptions {
         package var slowSeconds: Double = 0.5
         package var startupShare: Double = 0.4
-        enum CodingKeys: String, CodingKey {
-            case slowSeconds = "slow-seconds"
-            case startupShare = "startup-share"
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .seconds("slow-seconds", \.slowSeconds, "a key request longer than this is slow"),
+                .ratio("startup-share", \.startupShare, "a key request taking more than this share of startup dominates it"),
+            ]
         }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = [
-        "slow-seconds": "a key request longer than this is slow (0.5)",
-        "startup-share": "a key request taking more than this share of startup dominates it (0.4)",
-    ]
     package let options: Options
     package init(options: Options) { self.options = options }
 

@@ -2,20 +2,20 @@ import ForensicsCore
 
 /// `slow-startup`: the time from the first request (or play) to the first likely-to-keep-up.
 package struct SlowStartupRule: Rule {
-    package struct Options: Codable, Sendable, Equatable {
+    package struct Options: RuleOptions {
         package var warningSeconds: Double = 2.0
         package var errorSeconds: Double = 5.0
-        enum CodingKeys: String, CodingKey {
-            case warningSeconds = "warning-seconds"
-            case errorSeconds = "error-seconds"
+
+        package init() {}
+
+        package static var declarations: [RuleOption<Options>] {
+            [
+                .seconds("warning-seconds", \.warningSeconds, "startup longer than this is a warning"),
+                .seconds("error-seconds", \.errorSeconds, "startup longer than this is an error"),
+            ]
         }
     }
 
-    package static let defaultOptions = Options()
-    package static let optionDocs = [
-        "warning-seconds": "startup longer than this is a warning (2.0)",
-        "error-seconds": "startup longer than this is an error (5.0)",
-    ]
     package let options: Options
     package init(options: Options) { self.options = options }
 
