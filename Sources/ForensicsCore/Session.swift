@@ -5,7 +5,7 @@ public struct Session: Sendable {
     /// True when `id` came from the logs (metric `sessionID`, `cs-guid`, header) rather than derived.
     public var idIsFromLogs: Bool
     public var assetURL: String?
-    /// The timeline: records in aligned time order. `alignedTime[i]` is `records[i].time` plus its
+    /// The timeline: records in aligned time order, each entry's `time` its record's time plus its
     /// source's clock offset.
     public var entries: [TimelineEntry]
     public var sources: [InputFormat]

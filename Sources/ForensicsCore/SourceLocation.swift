@@ -1,5 +1,5 @@
-/// Where a record came from: the bundle member path and the 1-based line (or, for JSON arrays,
-/// the 1-based element index, with `isElementIndex` set).
+/// Where a record came from: the bundle member path and the 1-based line the record starts on
+/// (for a JSON document, the line its element starts on; 0 for the file as a whole).
 public struct SourceLocation: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public var file: String
     public var line: Int

@@ -111,7 +111,7 @@ package struct PlaylistParser {
         }
 
         /// `#EXTINF:` (23 45 58 54 49 4E 46 3A) as one little-endian 64-bit word; a literal, since
-        /// a computed static would cost a once-check per line. `PlaylistTagTests` checks it.
+        /// a computed static would cost a once-check per line. `PlaylistFastPathTests` checks it.
         static let extinfWord: UInt64 = 0x3A46_4E49_5458_4523
 
         /// Whether the line starts with `#EXTINF:`, read as one 8-byte word (callers check the length).

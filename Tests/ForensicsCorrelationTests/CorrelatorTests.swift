@@ -1,0 +1,42 @@
+import ForensicsCore
+import ForensicsParsers
+import ForensicsTestSupport
+import Testing
+
+@testable import ForensicsCorrelation
+
+/// The correlator on its own: records from two sources that saw one request become one timeline
+/// entry with both views, and the session's analysis is derived once from the finished timeline.
+@Suite struct CorrelatorTests {
+    static let dump = """
+        {"type":"AVMetricHLSMediaSegmentRequestEvent","date":"2026-11-21T10:00:01.000Z","sessionID":"S1","url":"https://cdn.example.com/a/v1/s1.ts","mediaResourceRequestEvent":{"url":"https://cdn.example.com/a/v1/s1.ts","requestStartTime":"2026-11-21T10:00:00.800Z","responseEndTime":"2026-11-21T10:00:01.000Z","networkTransactionMetrics":{"transactionMetrics":[{"response":{"statusCode":404,"headers":{}}}]}}}
+        {"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:00:03.000Z","sessionID":"S1","rate":0,"previousRate":1}
+        """
+    static let har = """
+        {"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[
+        {"startedDateTime":"2026-11-21T10:00:00.800Z","time":200,"request":{"method":"GET","url":"https://cdn.example.com/a/v1/s1.ts","headers":[{"name":"X-Playback-Session-Id","value":"S1"}]},"response":{"status":404,"headers":[],"content":{"size":0,"mimeType":"text/html"}},"timings":{"wait":150,"receive":50}}
+        ]}}
+        """
+
+    func source(_ name: String, _ text: String) throws -> SourceFile {
+        let result = try #require(ingest(name, text).result)
+        return SourceFile(path: name, format: result.format, records: result.records, clock: result.clock)
+    }
+
+    @Test func oneRequestSeenByTwoSourcesIsOneEntryWithBothViews() throws {
+        let correlation = Correlator().correlate([try source("events.jsonl", Self.dump), try source("capture.har", Self.har)])
+        let session = try #require(correlation.sessions.first)
+        #expect(correlation.sessions.count == 1)
+        let requests = session.entries.filter { $0.record.request != nil }
+        #expect(requests.count == 1)
+        #expect(requests.first?.otherViews.count == 1)
+        #expect(Set(session.sources) == [.metricEvents, .har])
+    }
+
+    @Test func theAnalysisIsDerivedFromTheFinishedTimeline() throws {
+        let session = try #require(Correlator().correlate([try source("events.jsonl", Self.dump)]).sessions.first)
+        #expect(session.analysis.stalls.map(\.index) == session.entries.indices.filter { session.entries[$0].record.playerEvent?.kind == .stall })
+        #expect(session.analysis.failures.count == 1)
+        #expect(session.kpis.stallCount == 1)
+    }
+}
