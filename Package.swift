@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "ForensicsReports", dependencies: ["ForensicsCore"]),
         .target(
             name: "PlaybackForensics",
-            dependencies: ["ForensicsCore", "ForensicsParsers", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports"]
+            dependencies: [
+                "ForensicsCore", "ForensicsParsers", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports",
+            ]
         ),
         .executableTarget(
             name: "playback-forensics",
@@ -80,8 +82,11 @@ let package = Package(
             dependencies: ["ForensicsReports", "ForensicsTestSupport", "PlaybackForensics"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "PlaybackForensicsTests", dependencies: ["PlaybackForensics", "ForensicsTestSupport", "ForensicsParsers", "ForensicsRules"]),
-        .testTarget(name: "CLITests", dependencies: ["PlaybackForensics", "ForensicsTestSupport", "playback-forensics"]),
+        .testTarget(
+            name: "PlaybackForensicsTests",
+            dependencies: ["PlaybackForensics", "ForensicsTestSupport", "ForensicsParsers", "ForensicsRules"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["PlaybackForensics", "ForensicsTestSupport", "playback-forensics"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,7 +35,9 @@ public struct AnalysisReport: Sendable {
     /// Why the bundle was not read to the end (a bundle limit: records, bytes, time), or nil.
     public var incomplete: String?
 
-    public init(bundle: String, inputs: [Input], sessions: [SessionResult], diagnostics: [Diagnostic], unassignedRecords: Int) {
+    public init(
+        bundle: String, inputs: [Input], sessions: [SessionResult], diagnostics: [Diagnostic], unassignedRecords: Int
+    ) {
         self.bundle = bundle
         self.inputs = inputs
         self.sessions = sessions

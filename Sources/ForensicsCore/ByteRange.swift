@@ -15,7 +15,9 @@ public struct ByteRange: Hashable, Sendable, Codable, CustomStringConvertible {
         let parts = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let start = Int64(parts[0]), start >= 0 else { return nil }
         // `bytes=0-9223372036854775807` is as open as `bytes=0-`: its length does not fit.
-        if let end = Int64(parts[1]), end >= start, case let (length, overflow) = (end - start).addingReportingOverflow(1), !overflow {
+        if let end = Int64(parts[1]), end >= start,
+            case let (length, overflow) = (end - start).addingReportingOverflow(1), !overflow
+        {
             self.init(offset: start, length: length)
         } else {
             self.init(offset: start, length: nil)

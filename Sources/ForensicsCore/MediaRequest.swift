@@ -85,7 +85,8 @@ public struct MediaRequest: Hashable, Sendable, Codable {
                 return body.contains("#EXT-X-STREAM-INF") ? .multivariantPlaylist : .mediaPlaylist
             }
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            return name.contains("master") || name.contains("main") || name == "index.m3u8" ? .multivariantPlaylist
+            return name.contains("master") || name.contains("main") || name == "index.m3u8"
+                ? .multivariantPlaylist
                 : .mediaPlaylist
         }
         if path.hasPrefix("skd:") || path.hasSuffix(".key") || path.contains("/key") || path.contains("license")
@@ -93,7 +94,9 @@ public struct MediaRequest: Hashable, Sendable, Codable {
         {
             return .contentKey
         }
-        for ext in [".ts", ".m4s", ".mp4", ".m4v", ".m4a", ".aac", ".vtt", ".webvtt", ".cmfv", ".cmfa", ".mp3", ".fmp4"]
+        for ext in [
+            ".ts", ".m4s", ".mp4", ".m4v", ".m4a", ".aac", ".vtt", ".webvtt", ".cmfv", ".cmfa", ".mp3", ".fmp4",
+        ]
         where path.hasSuffix(ext) {
             return path.contains("init") ? .map : .segment
         }

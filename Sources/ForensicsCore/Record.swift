@@ -85,7 +85,8 @@ public struct Record: Sendable {
                 return "playback mode \(e.detail ?? "?")"
             }
         case .error(let e):
-            return "error \(e.shortText)" + (e.didRecover == true ? " (recovered)" : e.didRecover == false ? " (fatal)" : "")
+            return "error \(e.shortText)"
+                + (e.didRecover == true ? " (recovered)" : e.didRecover == false ? " (fatal)" : "")
         case .summary(let s):
             return "playback summary: \(s.stallCount ?? 0) stalls, \(s.variantSwitchCount ?? 0) switches"
         case .accessLog(let a):
@@ -95,7 +96,9 @@ public struct Record: Sendable {
         case .proxy(let p):
             return "proxy \(p.tag): \(p.message)"
         case .console(let c):
-            let first = c.text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let first =
+                c.text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+                ?? ""
             return "console \(c.origin): \(first)"
         case .playlist(let p):
             return p.isMultivariant

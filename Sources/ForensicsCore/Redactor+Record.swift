@@ -10,7 +10,7 @@ extension Redactor {
     /// The record's texts; its location's file name is the caller's (one name serves a file's
     /// records, see `Ingestor`).
     public func clean(_ record: Record) -> Record {
-                var r = record
+        var r = record
         r.sessionID = r.sessionID.map(clean)
         switch r.payload {
         case .request(let m): r.payload = .request(clean(m))

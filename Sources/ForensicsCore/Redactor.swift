@@ -48,7 +48,8 @@ public struct Redactor: Sendable {
     /// formatting characters (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069) with `\u{XXXX}`.
     public static func visibleControls(_ text: String) -> String {
         var needed = false
-        for b in text.utf8 where b < 0x20 && b != 0x09 && b != 0x0A || b == 0x7F || b == 0xC2 || b == 0xE2 || b == 0xD8 {
+        for b in text.utf8 where b < 0x20 && b != 0x09 && b != 0x0A || b == 0x7F || b == 0xC2 || b == 0xE2 || b == 0xD8
+        {
             needed = true
             break
         }
@@ -58,7 +59,9 @@ public struct Redactor: Sendable {
         for scalar in text.unicodeScalars {
             let v = scalar.value
             let control = (v < 0x20 && v != 0x09 && v != 0x0A) || (v >= 0x7F && v <= 0x9F)
-            let bidi = v == 0x061C || v == 0x200E || v == 0x200F || (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
+            let bidi =
+                v == 0x061C || v == 0x200E || v == 0x200F || (v >= 0x202A && v <= 0x202E)
+                || (v >= 0x2066 && v <= 0x2069)
             if control || bidi {
                 changed = true
                 out.append(contentsOf: "\\u{\(String(v, radix: 16, uppercase: true))}".unicodeScalars)
@@ -71,16 +74,18 @@ public struct Redactor: Sendable {
 
     /// Query, path, cookie or fragment parameter names (lower-cased, percent-decoded) whose values
     /// are secrets.
-    static let secretParameters: Set<[UInt8]> = Set([
-        "token", "sig", "signature", "key", "auth", "policy", "key-pair-id", "hdnts", "hdnea", "access_token",
-        "api_key", "apikey", "jwt", "password", "passwd", "pwd", "secret", "session", "st", "expires_signature",
-        "credential", "code", "id_token", "refresh_token",
-        // CDN and platform signing: Aliyun `auth_key`, Tencent `sign`, Kaltura `ks`, Wowza, HMACs, OAuth.
-        "auth_key", "sign", "ks", "wowzatokenhash", "hmac", "client_secret",
-    ].map { Array($0.utf8) })
+    static let secretParameters: Set<[UInt8]> = Set(
+        [
+            "token", "sig", "signature", "key", "auth", "policy", "key-pair-id", "hdnts", "hdnea", "access_token",
+            "api_key", "apikey", "jwt", "password", "passwd", "pwd", "secret", "session", "st", "expires_signature",
+            "credential", "code", "id_token", "refresh_token",
+            // CDN and platform signing: Aliyun `auth_key`, Tencent `sign`, Kaltura `ks`, Wowza, HMACs, OAuth.
+            "auth_key", "sign", "ks", "wowzatokenhash", "hmac", "client_secret",
+        ].map { Array($0.utf8) })
 
     static let secretParameterSuffixes: [[UInt8]] = [
-        "token", "signature", "secret", "password", "sessionid", "sessid", "key-pair-id", "api_key", "api-key", "apikey",
+        "token", "signature", "secret", "password", "sessionid", "sessid", "key-pair-id", "api_key", "api-key",
+        "apikey",
     ].map { Array($0.utf8) }
 
     /// Whether a parameter name (raw bytes, possibly percent-encoded) names a secret.
@@ -88,12 +93,14 @@ public struct Redactor: Sendable {
         guard let first = raw.first, isLetter(first) || first == UInt8(ascii: "%") || first == UInt8(ascii: "_"),
             let name = decodedLowercasedName(raw)
         else { return false }
-        return secretParameters.contains(name) || name.starts(with: "x-amz-".utf8) || name.starts(with: "cloudfront-".utf8)
+        return secretParameters.contains(name) || name.starts(with: "x-amz-".utf8)
+            || name.starts(with: "cloudfront-".utf8)
             || secretParameterSuffixes.contains { name.hasSuffix($0) }
     }
 
     /// Header names that are never query parameters.
-    static let headerOnlyNames: Set<[UInt8]> = Set(["cookie", "set-cookie", "authorization", "proxy-authorization"].map { Array($0.utf8) })
+    static let headerOnlyNames: Set<[UInt8]> = Set(
+        ["cookie", "set-cookie", "authorization", "proxy-authorization"].map { Array($0.utf8) })
 
     static let secretHeaderParts: [[UInt8]] = [
         "authorization", "token", "secret", "password", "api-key", "apikey", "api_key",
@@ -118,7 +125,8 @@ public struct Redactor: Sendable {
         var i = raw.startIndex
         while i < raw.endIndex {
             var c = raw[i]
-            if c == UInt8(ascii: "%"), i + 2 < raw.endIndex, let h = hexValue(raw[i + 1]), let l = hexValue(raw[i + 2]) {
+            if c == UInt8(ascii: "%"), i + 2 < raw.endIndex, let h = hexValue(raw[i + 1]), let l = hexValue(raw[i + 2])
+            {
                 c = h << 4 | l
                 i += 3
             } else {
@@ -252,7 +260,9 @@ struct RedactionScanner {
         // can only be a header (`set-cookie=…` in a dictionary description).
         let spaced = header.quoted || header.name.upperBound < i
         let n = name(header.name)
-        if Redactor.isSecretHeader(n), spaced || Redactor.headerOnlyNames.contains(Redactor.decodedLowercasedName(n) ?? []) {
+        if Redactor.isSecretHeader(n),
+            spaced || Redactor.headerOnlyNames.contains(Redactor.decodedLowercasedName(n) ?? [])
+        {
             return headerValue(after: i, toEndOfLine: false)
         }
         guard !spaced, Redactor.isSecretParameter(n) else { return i + 1 }
@@ -308,7 +318,8 @@ struct RedactionScanner {
         while s > 0, i - s < 1024 {
             let c = b[s - 1]
             if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") || c == UInt8(ascii: "@")
-                || c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "<")
+                || c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\"")
+                || c == UInt8(ascii: "<")
             {
                 break
             }
@@ -329,8 +340,9 @@ struct RedactionScanner {
         while s > 0, i - s < 256, b[s - 1] != UInt8(ascii: "%"), Self.isNameByte(b[s - 1]) { s -= 1 }
         guard s >= 1, b[s - 1] == UInt8(ascii: "%") else { return i + 3 }
         let opener = s - 1
-        guard isEscape(opener, 0x33, 0x46) || isEscape(opener, 0x32, 0x36) || isEscape(opener, 0x32, 0x33)
-            || isEscape(opener, 0x33, 0x42)
+        guard
+            isEscape(opener, 0x33, 0x46) || isEscape(opener, 0x32, 0x36) || isEscape(opener, 0x32, 0x33)
+                || isEscape(opener, 0x33, 0x42)
         else { return i + 3 }
         let nameStart = opener + 3
         guard nameStart < i, Redactor.isSecretParameter(Array(b[nameStart..<i])[...])
@@ -339,7 +351,8 @@ struct RedactionScanner {
         while e < b.count, !isEscape(e, 0x32, 0x36), !isEscape(e, 0x32, 0x33), !isEscape(e, 0x33, 0x42) {
             let c = b[e]
             if c == UInt8(ascii: "&") || c == UInt8(ascii: "/") || c == UInt8(ascii: "#") || c == UInt8(ascii: "?")
-                || c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") || c == UInt8(ascii: "\"")
+                || c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r")
+                || c == UInt8(ascii: "\"")
                 || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") || c == UInt8(ascii: "\\")
             {
                 break

@@ -7,7 +7,9 @@ extension Session {
         for (i, e) in entries.enumerated() {
             guard let t = e.time else { continue }
             if e.record.request != nil { return (i, t) }
-            if let p = e.record.proxyEvent, p.kind == .connectionRequest || p.kind == .acceptRequest, p.requestPath != nil {
+            if let p = e.record.proxyEvent, p.kind == .connectionRequest || p.kind == .acceptRequest,
+                p.requestPath != nil
+            {
                 return (i, t)
             }
             if let p = e.record.playerEvent, p.kind == .rateChange, (p.rate ?? 0) > 0 { return (i, t) }
@@ -62,15 +64,21 @@ extension Session {
     /// row) is where its cause is looked for.
     var accessLogStalls: [Stall] {
         var out: [Stall] = []
-        let rows = entries.indices.filter { if case .accessLog = entries[$0].record.payload { return true } else { return false } }
+        let rows = entries.indices.filter {
+            if case .accessLog = entries[$0].record.payload { return true } else { return false }
+        }
         for (n, i) in rows.enumerated() {
             guard case .accessLog(let a) = entries[i].record.payload, let count = a.stalls, count > 0,
                 let t = entries[i].time
             else { continue }
             var periodEnd: Timestamp? = a.durationWatched.map { t + $0 }
-            if n + 1 < rows.count, let next = entries[rows[n + 1]].time, periodEnd.map({ next > $0 }) ?? true { periodEnd = next }
+            if n + 1 < rows.count, let next = entries[rows[n + 1]].time, periodEnd.map({ next > $0 }) ?? true {
+                periodEnd = next
+            }
             out.append(
-                Stall(index: i, start: t, endIndex: nil, end: nil, recovered: nil, reportedCount: count, periodEnd: periodEnd))
+                Stall(
+                    index: i, start: t, endIndex: nil, end: nil, recovered: nil, reportedCount: count,
+                    periodEnd: periodEnd))
         }
         return out
     }
@@ -107,7 +115,9 @@ extension Session {
         /// `HTTP 404`, or the error's domain and code for a transport error.
         public var statusText: String {
             if let status { return "HTTP \(status)" }
-            if let error { return "\(error.domain ?? "error") \(error.code.map(String.init) ?? "")".trimmingCharacters(in: " ") }
+            if let error {
+                return "\(error.domain ?? "error") \(error.code.map(String.init) ?? "")".trimmingCharacters(in: " ")
+            }
             return "error"
         }
 
@@ -121,7 +131,8 @@ extension Session {
         var failedTimes: [Double] = []
         for (i, e) in entries.enumerated() {
             guard let r = mergedRequest(e), r.failed else { continue }
-            out.append(Failure(index: i, time: e.time, url: r.url, kind: r.kind, status: r.effectiveStatus, error: r.error))
+            out.append(
+                Failure(index: i, time: e.time, url: r.url, kind: r.kind, status: r.effectiveStatus, error: r.error))
             failedTimes.append(e.time?.secondsSince1970 ?? 0)
         }
         for (i, e) in entries.enumerated() {
@@ -209,9 +220,13 @@ extension Session {
             }
         }
         // A sequence of bandwidths in timeline order becomes the switches between them.
-        func switches(_ points: [(index: Int, time: Timestamp, bandwidth: Double)], _ basis: VariantSwitch.Basis) -> [VariantSwitch] {
+        func switches(
+            _ points: [(index: Int, time: Timestamp, bandwidth: Double)], _ basis: VariantSwitch.Basis
+        ) -> [VariantSwitch] {
             zip(points, points.dropFirst()).compactMap { a, b in
-                a.bandwidth == b.bandwidth ? nil : VariantSwitch(index: b.index, time: b.time, from: a.bandwidth, to: b.bandwidth, basis: basis)
+                a.bandwidth == b.bandwidth
+                    ? nil
+                    : VariantSwitch(index: b.index, time: b.time, from: a.bandwidth, to: b.bandwidth, basis: basis)
             }
         }
         var rows: [(index: Int, time: Timestamp, bandwidth: Double)] = []

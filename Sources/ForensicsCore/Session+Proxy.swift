@@ -38,7 +38,8 @@ extension Session {
         var paths: [Int?] = []
         var byPath: [Int: Int] = [:]
         for (i, e) in entries.enumerated() {
-            guard let p = e.record.proxyEvent, p.isOriginFailure || p.kind == .sourceManagerFailure || p.isLibraryErrorOfReader
+            guard let p = e.record.proxyEvent,
+                p.isOriginFailure || p.kind == .sourceManagerFailure || p.isLibraryErrorOfReader
             else { continue }
             let url = p.url ?? p.requestURL
             let status = p.status ?? p.error?.httpStatus
@@ -52,7 +53,8 @@ extension Session {
             if let target {
                 t = target
             } else {
-                out.append(ProxyOriginFailure(indices: [], time: nil, url: nil, status: nil, error: nil, contentType: nil))
+                out.append(
+                    ProxyOriginFailure(indices: [], time: nil, url: nil, status: nil, error: nil, contentType: nil))
                 paths.append(nil)
                 t = out.count - 1
             }
@@ -82,7 +84,9 @@ extension Session {
 extension Session.ProxyOriginFailure {
     /// Whether a path-less report can be the same failure: close in time, same URL and code when both are named.
     func accepts(url: String?, code: Int?, status: Int?, time: Timestamp?) -> Bool {
-        if let a = self.url, let b = url, URLCanonicalizer.withoutQuery(a) != URLCanonicalizer.withoutQuery(b) { return false }
+        if let a = self.url, let b = url, URLCanonicalizer.withoutQuery(a) != URLCanonicalizer.withoutQuery(b) {
+            return false
+        }
         if let a = self.status, let b = status, a != b { return false }
         if let a = error?.code, let b = code, a != b { return false }
         if let a = self.time, let b = time, abs(b - a) > 2 { return false }

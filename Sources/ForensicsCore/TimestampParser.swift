@@ -74,7 +74,9 @@ public enum TimestampParser {
             }
         }
         guard i == n else { return nil }
-        guard let local = CivilDate.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        guard
+            let local = CivilDate.seconds(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         else { return nil }
         return Timestamp(local - Double(offset))
     }

@@ -11,8 +11,9 @@ public enum URLCanonicalizer {
         // Byte prefix tests: this runs for every request of every source, and `hasPrefix` on
         // `String` compares Characters.
         let bytes = url.utf8
-        guard bytes.starts(with: "http://localhost".utf8) || bytes.starts(with: "http://127.0.0.1".utf8)
-            || bytes.first == UInt8(ascii: "/")
+        guard
+            bytes.starts(with: "http://localhost".utf8) || bytes.starts(with: "http://127.0.0.1".utf8)
+                || bytes.first == UInt8(ascii: "/")
         else {
             return url
         }

@@ -46,7 +46,8 @@ enum AccessLogDumpFolder {
         var repeatedDumps: Set<DumpID> = []
         for dump in dumps {
             var occurrences: [AccessLogEntry.Identity: Int] = [:]
-            for i in (rowsByDump[dump] ?? []).sorted(by: { entries[$0].0.location.line < entries[$1].0.location.line }) {
+            for i in (rowsByDump[dump] ?? []).sorted(by: { entries[$0].0.location.line < entries[$1].0.location.line })
+            {
                 guard case .accessLog(let a) = entries[i].0.record.payload else { continue }
                 let identity = a.identity
                 let n = occurrences[identity, default: 0]
@@ -67,7 +68,8 @@ enum AccessLogDumpFolder {
             }
         }
         guard !removed.isEmpty else { return entries }
-        let first = dumps.first.map { SourceLocation(file: $0.file, line: $0.block) } ?? SourceLocation(file: "", line: 0)
+        let first =
+            dumps.first.map { SourceLocation(file: $0.file, line: $0.block) } ?? SourceLocation(file: "", line: 0)
         diagnostics.append(
             Diagnostic(
                 first, .info,

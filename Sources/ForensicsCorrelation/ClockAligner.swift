@@ -48,7 +48,9 @@ struct ClockAligner {
         // Every file of the best format present is on the reference clock (one device's dumps
         // split over several files share its clock).
         guard let referenceFormat = Self.referenceFormat(files.map { ($0.format, $0.records) }) else {
-            return files.map { ClockOffset(file: $0.path, format: $0.format, offset: 0, matches: 0, spread: nil, clock: $0.clock) }
+            return files.map {
+                ClockOffset(file: $0.path, format: $0.format, offset: 0, matches: 0, spread: nil, clock: $0.clock)
+            }
         }
         let referenceClock = files.first { $0.format == referenceFormat }?.clock ?? .utc
         // Each file's observations are built once. The reference table is needed only when some
@@ -77,7 +79,8 @@ struct ClockAligner {
         return zip(files, tables).map { file, observations in
             if file.format == referenceFormat {
                 var reference = ClockOffset(
-                    file: file.path, format: file.format, offset: 0, matches: observations.count, spread: 0, clock: file.clock)
+                    file: file.path, format: file.format, offset: 0, matches: observations.count, spread: 0,
+                    clock: file.clock)
                 reference.isReference = true
                 return reference
             }
@@ -162,11 +165,13 @@ struct ClockAligner {
                         role: p.kind == .acceptRequest ? .accepted : .request, time: t, failed: false))
             case .accessLog(let a):
                 if let uri = a.uri {
-                    out.append(Observation(key: RequestKey(url: uri, range: nil), role: .periodStart, time: t, failed: false))
+                    out.append(
+                        Observation(key: RequestKey(url: uri, range: nil), role: .periodStart, time: t, failed: false))
                 }
             case .errorLog(_, let uri):
                 if let uri {
-                    out.append(Observation(key: RequestKey(url: uri, range: nil), role: .failure, time: t, failed: true))
+                    out.append(
+                        Observation(key: RequestKey(url: uri, range: nil), role: .failure, time: t, failed: true))
                 }
             default:
                 break

@@ -14,14 +14,16 @@ package struct Correlator: Sendable {
         let files = input.sorted { $0.path < $1.path || ($0.path == $1.path && $0.format < $1.format) }
         let assignment = Sessionizer().assign(files)
         var unassigned: [UnassignedRecord] = []
-        var perSession: [[(fileIndex: Int, records: [Record])]] = Array(repeating: [], count: assignment.sessionIDs.count)
+        var perSession: [[(fileIndex: Int, records: [Record])]] = Array(
+            repeating: [], count: assignment.sessionIDs.count)
         for (f, file) in files.enumerated() {
             var buckets: [Int: [Record]] = [:]
             for (r, record) in file.records.enumerated() {
                 if let s = assignment.sessionOf[f][r] {
                     buckets[s, default: []].append(record)
                 } else {
-                    unassigned.append(UnassignedRecord(record: record, reason: assignment.reasons[f][r] ?? "no session fits"))
+                    unassigned.append(
+                        UnassignedRecord(record: record, reason: assignment.reasons[f][r] ?? "no session fits"))
                 }
             }
             for (s, records) in buckets.sorted(by: { $0.key < $1.key }) { perSession[s].append((f, records)) }
@@ -49,7 +51,9 @@ package struct Correlator: Sendable {
         id: String, fromLogs: Bool, parts: [(fileIndex: Int, records: [Record])], files: [SourceFile]
     ) -> (session: Session, diagnostics: [Diagnostic]) {
         let offsets = ClockAligner().offsets(
-            files: parts.map { (files[$0.fileIndex].path, files[$0.fileIndex].format, files[$0.fileIndex].clock, $0.records) })
+            files: parts.map {
+                (files[$0.fileIndex].path, files[$0.fileIndex].format, files[$0.fileIndex].clock, $0.records)
+            })
         var entries: [(entry: TimelineEntry, file: Int, order: Int)] = []
         for (p, part) in parts.enumerated() {
             let offset = offsets[p].offset
@@ -66,7 +70,8 @@ package struct Correlator: Sendable {
             let tb = b.entry.time?.secondsSince1970 ?? .infinity
             if ta != tb { return ta < tb }
             if a.file != b.file {
-                return ClockAligner.rank(files[parts[a.file].fileIndex].format) < ClockAligner.rank(files[parts[b.file].fileIndex].format)
+                return ClockAligner.rank(files[parts[a.file].fileIndex].format)
+                    < ClockAligner.rank(files[parts[b.file].fileIndex].format)
             }
             return a.order < b.order
         }
@@ -82,7 +87,9 @@ package struct Correlator: Sendable {
             clockOffsets: offsets, kpis: KPIs())
         // The reference clock decides how every time of the timeline reads.
         let referenceFormat = ClockAligner.referenceFormat(parts.map { (files[$0.fileIndex].format, $0.records) })
-        if parts.contains(where: { files[$0.fileIndex].format == referenceFormat && files[$0.fileIndex].clock == .deviceLocalZoneUnknown }) {
+        if parts.contains(where: {
+            files[$0.fileIndex].format == referenceFormat && files[$0.fileIndex].clock == .deviceLocalZoneUnknown
+        }) {
             session.timeBasis = .deviceLocalZoneUnknown
         }
         session.analysis = SessionAnalysis(session)
@@ -110,9 +117,11 @@ package struct Correlator: Sendable {
             }
             let key = RequestKey(url: r.url, range: r.byteRange)
             if let t = entry.time?.secondsSince1970, let candidates = primaryByKey[key],
-                let match = Self.recentMatch(candidates, time: t, window: requestMatchWindow, in: out, accepts: { i in
-                    formatOf[i] != format && out[i].otherViews.allSatisfy { $0.format != format }
-                })
+                let match = Self.recentMatch(
+                    candidates, time: t, window: requestMatchWindow, in: out,
+                    accepts: { i in
+                        formatOf[i] != format && out[i].otherViews.allSatisfy { $0.format != format }
+                    })
             {
                 if ClockAligner.rank(format) < ClockAligner.rank(formatOf[match]) {
                     // The new view is from a better source: it becomes the primary.
@@ -136,7 +145,8 @@ package struct Correlator: Sendable {
     /// once clocks are aligned) is one more view of that request, not a second failure.
     /// The error log writes whole seconds, hence the wider window.
     func mergeErrorLogRows(_ entries: [(TimelineEntry, InputFormat)]) -> [(TimelineEntry, InputFormat)] {
-        guard entries.contains(where: { $0.1 == .errorLog }), entries.contains(where: { $0.0.record.request != nil }) else {
+        guard entries.contains(where: { $0.1 == .errorLog }), entries.contains(where: { $0.0.record.request != nil })
+        else {
             return entries
         }
         var failedByKey: [RequestKey: [Int]] = [:]
@@ -161,7 +171,11 @@ package struct Correlator: Sendable {
             var hi = candidates.count
             while lo < hi {
                 let mid = lo + (hi - lo) / 2
-                if (entries[candidates[mid]].0.time?.secondsSince1970 ?? -.infinity) < from { lo = mid + 1 } else { hi = mid }
+                if (entries[candidates[mid]].0.time?.secondsSince1970 ?? -.infinity) < from {
+                    lo = mid + 1
+                } else {
+                    hi = mid
+                }
             }
             var scanned = 0
             for c in candidates[lo...] {

@@ -17,7 +17,9 @@ struct KPICalculator {
         if let begin = s.analysis.startupBegin, let end = s.analysis.startupEnd, end.time >= begin.time {
             k.startupTime = end.time - begin.time
             k.provenance["startup_time"] = "timeline"
-        } else if let t = s.entries.lazy.compactMap({ $0.record.playerEvent }).first(where: { $0.kind == .initialLikelyToKeepUp })?.timeTaken {
+        } else if let t = s.entries.lazy.compactMap({ $0.record.playerEvent }).first(where: {
+            $0.kind == .initialLikelyToKeepUp
+        })?.timeTaken {
             k.startupTime = t
             k.provenance["startup_time"] = "metric-events"
         } else if let t = summary?.timeSpentInInitialStartup {
@@ -81,10 +83,11 @@ struct KPICalculator {
             k.provenance["error_count"] = "timeline"
         }
         if s.sources.contains(.metricEvents) {
-            k.fatalError = s.entries.contains { e in
-                if case .error(let err) = e.record.payload { return err.didRecover == false }
-                return false
-            } || (summary?.error.map { $0.didRecover != true } ?? false)
+            k.fatalError =
+                s.entries.contains { e in
+                    if case .error(let err) = e.record.payload { return err.didRecover == false }
+                    return false
+                } || (summary?.error.map { $0.didRecover != true } ?? false)
         }
         // Bitrate.
         if let b = summary?.timeWeightedAverageBitrate {
@@ -125,7 +128,9 @@ struct KPICalculator {
         for e in s.entries {
             guard let t = e.time, let p = e.record.playerEvent else { continue }
             if p.kind == .variantSwitch, p.didSucceed != false, let b = p.toVariant?.bandwidth { points.append((t, b)) }
-            if p.kind == .likelyToKeepUp || p.kind == .initialLikelyToKeepUp, let b = p.variant?.bandwidth { points.append((t, b)) }
+            if p.kind == .likelyToKeepUp || p.kind == .initialLikelyToKeepUp, let b = p.variant?.bandwidth {
+                points.append((t, b))
+            }
         }
         guard let first = points.first else { return nil }
         var weighted = 0.0

@@ -85,10 +85,11 @@ struct Sessionizer {
                 }
                 if candidates.isEmpty {
                     // Relative variant directories (`v20/index.m3u8` → `/v20/`) seen in requested URLs.
-                    let dirs = Set(p.variants.compactMap(\.url).compactMap { uri -> String? in
-                        guard !uri.contains("://"), let slash = uri.lastIndex(of: "/") else { return nil }
-                        return "/" + uri[..<slash].trimmingCharacters(in: "/") + "/"
-                    })
+                    let dirs = Set(
+                        p.variants.compactMap(\.url).compactMap { uri -> String? in
+                            guard !uri.contains("://"), let slash = uri.lastIndex(of: "/") else { return nil }
+                            return "/" + uri[..<slash].trimmingCharacters(in: "/") + "/"
+                        })
                     for (u, sessions) in urlSessions where dirs.contains(where: { u.contains($0) }) {
                         candidates.formUnion(sessions)
                     }
@@ -143,7 +144,8 @@ struct Sessionizer {
                 if fits.count == 1 {
                     sessionOf[f][r] = fits[0]
                 } else {
-                    reasons[f][r] = fits.isEmpty
+                    reasons[f][r] =
+                        fits.isEmpty
                         ? "outside the time span of every session"
                         : "fits the time span of \(fits.count) sessions and nothing else decides"
                 }
@@ -172,4 +174,3 @@ struct Sessionizer {
         }
     }
 }
-

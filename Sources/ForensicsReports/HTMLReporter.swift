@@ -22,7 +22,8 @@ package struct HTMLReporter: Sendable {
         // Severity marks as coloured shapes of the page's own font: a machine without an emoji
         // font (a server, a CI runner) showed the Markdown's emoji as empty boxes.
         for (emoji, severity) in [("🟥", "critical"), ("🔴", "error"), ("🟠", "warning"), ("🔵", "info")] {
-            body = body.replacingOccurrences(of: emoji, with: "<span class=\"sev sev-\(severity)\">\(severity == "critical" ? "■" : "●")</span>")
+            body = body.replacingOccurrences(
+                of: emoji, with: "<span class=\"sev sev-\(severity)\">\(severity == "critical" ? "■" : "●")</span>")
         }
         return """
             <!DOCTYPE html>
@@ -92,7 +93,10 @@ enum MarkdownSubsetHTML {
                 }
                 i += 1
                 // The tool's own SVG passes as it is; any other block is shown as text.
-                out.append(kind == "pf-svg" ? block.joined(separator: "\n") : "<pre><code>" + escape(block.joined(separator: "\n")) + "</code></pre>")
+                out.append(
+                    kind == "pf-svg"
+                        ? block.joined(separator: "\n")
+                        : "<pre><code>" + escape(block.joined(separator: "\n")) + "</code></pre>")
                 continue
             }
             if line == "<details><summary>Timeline around this finding</summary>" || line == "</details>" {
@@ -136,7 +140,8 @@ enum MarkdownSubsetHTML {
         let cells = rows.map(splitRow)
         guard let header = cells.first else { return "" }
         var out = "<table><thead><tr>" + header.map { "<th>" + inline($0) + "</th>" }.joined() + "</tr></thead><tbody>"
-        for row in cells.dropFirst() where !row.allSatisfy({ $0.allSatisfy { $0 == "-" || $0 == ":" || $0 == " " } && !$0.isEmpty }) {
+        for row in cells.dropFirst()
+        where !row.allSatisfy({ $0.allSatisfy { $0 == "-" || $0 == ":" || $0 == " " } && !$0.isEmpty }) {
             out += "<tr>" + row.map { "<td>" + inline($0) + "</td>" }.joined() + "</tr>"
         }
         return out + "</tbody></table>"
@@ -178,7 +183,8 @@ enum MarkdownSubsetHTML {
         var bold = false
         while i < chars.count {
             let c = chars[i]
-            if c == "\\", i + 1 < chars.count, chars[i + 1].isASCII, chars[i + 1].isPunctuation || chars[i + 1].isSymbol {
+            if c == "\\", i + 1 < chars.count, chars[i + 1].isASCII, chars[i + 1].isPunctuation || chars[i + 1].isSymbol
+            {
                 out += escape(String(chars[i + 1]))
                 i += 2
             } else if c == "`", let close = chars[(i + 1)...].firstIndex(of: "`") {
@@ -193,7 +199,10 @@ enum MarkdownSubsetHTML {
             {
                 let href = String(chars[(mid + 2)..<close])
                 let safe = href.hasPrefix("http://") || href.hasPrefix("https://") || !href.contains(":")
-                out += safe ? "<a href=\"\(escape(href))\">" + inline(String(chars[(i + 1)..<mid])) + "</a>" : inline(String(chars[(i + 1)..<mid]))
+                out +=
+                    safe
+                    ? "<a href=\"\(escape(href))\">" + inline(String(chars[(i + 1)..<mid])) + "</a>"
+                    : inline(String(chars[(i + 1)..<mid]))
                 i = close + 1
             } else if c == "&" {
                 let rest = String(chars[i..<min(chars.count, i + 6)])

@@ -36,14 +36,16 @@ package struct JSONReporter: Sendable {
 
     func input(_ i: AnalysisReport.Input) -> JSONOut {
         .object([
-            ("path", .string(redactor.redact(i.path))), ("format", .optional(i.format?.rawValue)), ("records", .integer(i.records)),
+            ("path", .string(redactor.redact(i.path))), ("format", .optional(i.format?.rawValue)),
+            ("records", .integer(i.records)),
             ("diagnostics", .integer(i.diagnostics)), ("producer", .optional(i.producer)),
         ])
     }
 
     func diagnostic(_ d: Diagnostic) -> JSONOut {
         .object([
-            ("file", .string(redactor.redact(d.location.file))), ("line", .integer(d.location.line)), ("severity", .string(d.severity.rawValue)),
+            ("file", .string(redactor.redact(d.location.file))), ("line", .integer(d.location.line)),
+            ("severity", .string(d.severity.rawValue)),
             ("message", .string(redactor.redact(d.message))),
         ])
     }
@@ -58,15 +60,19 @@ package struct JSONReporter: Sendable {
             ("asset_url", .optional(s.assetURL.map(redactor.redact))),
             ("sources", .array(s.sources.map { .string($0.rawValue) })),
             ("kpis", kpis(s.kpis)),
-            ("clock_offsets", .array(s.clockOffsets.map { o in
-                .object([
-                    ("file", .string(redactor.redact(o.file))), ("format", .string(o.format.rawValue)),
-                    ("offset", .number((o.offset * 1000).rounded() / 1000)), ("matches", .integer(o.matches)),
-                    ("confidence", .string(o.confidence)),
-                    ("clock", .string(o.clock.rawValue)),
-                    ("inferred_utc_offset", o.inferredZone.map { .integer($0) } ?? .null),
-                ])
-            })),
+            (
+                "clock_offsets",
+                .array(
+                    s.clockOffsets.map { o in
+                        .object([
+                            ("file", .string(redactor.redact(o.file))), ("format", .string(o.format.rawValue)),
+                            ("offset", .number((o.offset * 1000).rounded() / 1000)), ("matches", .integer(o.matches)),
+                            ("confidence", .string(o.confidence)),
+                            ("clock", .string(o.clock.rawValue)),
+                            ("inferred_utc_offset", o.inferredZone.map { .integer($0) } ?? .null),
+                        ])
+                    })
+            ),
             ("findings", .array(r.findings.map { finding($0, basis: s.timeBasis) })),
         ])
     }
@@ -94,12 +100,17 @@ package struct JSONReporter: Sendable {
             ("title", .string(redactor.redact(f.title))),
             ("cause", .optional(f.cause)),
             ("details", .object(Self.details(f).sorted { $0.key < $1.key }.map { ($0.key, detail($0.value)) })),
-            ("evidence", .array(f.evidence.map { e in
-                .object([
-                    ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)), ("time", .time(e.time, basis)),
-                    ("summary", .string(redactor.redact(e.summary))),
-                ])
-            })),
+            (
+                "evidence",
+                .array(
+                    f.evidence.map { e in
+                        .object([
+                            ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)),
+                            ("time", .time(e.time, basis)),
+                            ("summary", .string(redactor.redact(e.summary))),
+                        ])
+                    })
+            ),
             ("advice", .string(f.advice)),
         ])
     }

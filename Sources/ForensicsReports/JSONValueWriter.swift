@@ -14,7 +14,9 @@ package indirect enum JSONOut: Sendable {
     package static func optional(_ v: Double?) -> JSONOut { v.map { .number($0) } ?? .null }
     package static func optional(_ v: String?) -> JSONOut { v.map { .string($0) } ?? .null }
     package static func optional(_ v: Int?) -> JSONOut { v.map { .integer($0) } ?? .null }
-    package static func time(_ t: Timestamp?, _ basis: TimeBasis = .utc) -> JSONOut { t.map { .string($0.iso8601(basis)) } ?? .null }
+    package static func time(_ t: Timestamp?, _ basis: TimeBasis = .utc) -> JSONOut {
+        t.map { .string($0.iso8601(basis)) } ?? .null
+    }
 
     package func render() -> String {
         var out = ""

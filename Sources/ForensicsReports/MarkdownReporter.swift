@@ -67,7 +67,9 @@ package struct MarkdownReporter: Sendable {
         var facts: [String] = []
         if let start = s.start { facts.append("from \(start.iso8601(s.timeBasis))") }
         if let end = s.end { facts.append("to \(end.iso8601(s.timeBasis))") }
-        if s.timeBasis != .utc { facts.append("times are \(s.timeBasis.label) (no source to align them to; state it with `--timezone`)") }
+        if s.timeBasis != .utc {
+            facts.append("times are \(s.timeBasis.label) (no source to align them to; state it with `--timezone`)")
+        }
         if let asset = s.assetURL { facts.append("asset \(text.escape(asset))") }
         if !facts.isEmpty {
             out.append(facts.joined(separator: " · "))
@@ -97,7 +99,8 @@ package struct MarkdownReporter: Sendable {
             // Never "no problem" while stalls or errors are known.
             let known = (k.stallCount ?? 0) > 0 || (k.errorCount ?? 0) > 0 || k.fatalError == true
             if known {
-                return "No rule explains what the figures show (\(basics.joined(separator: ", "))): see the key figures and the timeline."
+                return
+                    "No rule explains what the figures show (\(basics.joined(separator: ", "))): see the key figures and the timeline."
             }
             return "No problem found at warning level or above (\(basics.joined(separator: ", ")))."
         }
@@ -120,7 +123,8 @@ package struct MarkdownReporter: Sendable {
     func kpiTable(_ k: KPIs) -> [String] {
         func src(_ key: String) -> String { k.provenance[key] ?? "—" }
         var rows = ["| KPI | Value | From |", "| --- | --- | --- |"]
-        rows.append("| Startup time | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(src("startup_time")) |")
+        rows.append(
+            "| Startup time | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(src("startup_time")) |")
         let stalls: String
         if let n = k.stallCount {
             stalls = "\(n) (\(k.stallDuration.map(NumberFormat.seconds) ?? "duration unknown"))"
@@ -128,13 +132,19 @@ package struct MarkdownReporter: Sendable {
             stalls = "unknown"
         }
         rows.append("| Stalls | \(stalls) | \(src("stall_count")) |")
-        rows.append("| Rebuffer ratio | \(k.rebufferRatio.map { NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(k.rebufferRatio == nil ? "—" : src("playing_time")) |")
-        let switches = k.variantSwitchCount.map { "\($0) (\(k.downswitchCount.map(String.init) ?? "unknown"))" } ?? "unknown"
+        rows.append(
+            "| Rebuffer ratio | \(k.rebufferRatio.map { NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(k.rebufferRatio == nil ? "—" : src("playing_time")) |"
+        )
+        let switches =
+            k.variantSwitchCount.map { "\($0) (\(k.downswitchCount.map(String.init) ?? "unknown"))" } ?? "unknown"
         rows.append("| Variant switches (down) | \(switches) | \(src("variant_switch_count")) |")
         let errors = k.errorCount.map { "\($0)\(k.fatalError == true ? ", fatal" : "")" } ?? "unknown"
         rows.append("| Errors | \(errors) | \(src("error_count")) |")
-        rows.append("| Time-weighted average bitrate | \(k.timeWeightedAverageBitrate.map(BitRateFormat.text) ?? "unknown") | \(src("time_weighted_average_bitrate")) |")
-        rows.append("| Playing time | \(k.playingTime.map(NumberFormat.seconds) ?? "unknown") | \(src("playing_time")) |")
+        rows.append(
+            "| Time-weighted average bitrate | \(k.timeWeightedAverageBitrate.map(BitRateFormat.text) ?? "unknown") | \(src("time_weighted_average_bitrate")) |"
+        )
+        rows.append(
+            "| Playing time | \(k.playingTime.map(NumberFormat.seconds) ?? "unknown") | \(src("playing_time")) |")
         return ["### Key figures", ""] + rows + [""]
     }
 
@@ -176,7 +186,9 @@ package struct MarkdownReporter: Sendable {
             out.append("| Time | Source | Record |")
             out.append("| --- | --- | --- |")
             for e in f.evidence.prefix(12) {
-                out.append("| \(e.time?.clockTime ?? "—") | `\(code(e.location.description))` | \(text.escape(e.summary, limit: 200)) |")
+                out.append(
+                    "| \(e.time?.clockTime ?? "—") | `\(code(e.location.description))` | \(text.escape(e.summary, limit: 200)) |"
+                )
             }
             if f.evidence.count > 12 { out.append("| | | … \(f.evidence.count - 12) more records |") }
             out.append("")
@@ -199,11 +211,16 @@ package struct MarkdownReporter: Sendable {
         else { return [] }
         let lo = max(0, index - excerptRadius)
         let hi = min(s.entries.count - 1, index + excerptRadius)
-        var out = ["<details><summary>Timeline around this finding</summary>", "", "| Time | Source | Record |", "| --- | --- | --- |"]
+        var out = [
+            "<details><summary>Timeline around this finding</summary>", "", "| Time | Source | Record |",
+            "| --- | --- | --- |",
+        ]
         for i in lo...hi {
             let e = s.entries[i]
             let mark = i == index ? "**▶**" : ""
-            out.append("| \(mark)\(e.time?.clockTime ?? "—") | `\(code(e.location.description))` | \(text.escape(e.record.summary, limit: 160)) |")
+            out.append(
+                "| \(mark)\(e.time?.clockTime ?? "—") | `\(code(e.location.description))` | \(text.escape(e.record.summary, limit: 160)) |"
+            )
         }
         out.append("")
         out.append("</details>")
@@ -212,14 +229,19 @@ package struct MarkdownReporter: Sendable {
     }
 
     func startupTable(_ b: StartupBreakdown) -> [String] {
-        var out = ["### Startup breakdown", "", "| Phase | Time | Share of \(NumberFormat.seconds(b.total)) |", "| --- | --- | --- |"]
+        var out = [
+            "### Startup breakdown", "", "| Phase | Time | Share of \(NumberFormat.seconds(b.total)) |",
+            "| --- | --- | --- |",
+        ]
         for p in StartupBreakdown.Phase.allCases {
             let v = b.phases[p] ?? 0
             let share = b.total > 0 ? NumberFormat.trimmed(v / b.total * 100, decimals: 0) + " %" : "—"
-            out.append("| \(p.rawValue)\(p == b.dominant ? " (dominant)" : "") | \(NumberFormat.seconds(v)) | \(share) |")
+            out.append(
+                "| \(p.rawValue)\(p == b.dominant ? " (dominant)" : "") | \(NumberFormat.seconds(v)) | \(share) |")
         }
         out.append("")
-        out.append("Phases can overlap (a key and a playlist in flight together); idle is time with no request in flight.")
+        out.append(
+            "Phases can overlap (a key and a playlist in flight together); idle is time with no request in flight.")
         out.append("")
         return out
     }
@@ -257,7 +279,9 @@ package struct MarkdownReporter: Sendable {
         for (i, e) in s.entries.enumerated() {
             guard let r = e.record.request, e.time != nil, inWindow(e.time) else { continue }
             all.append(i)
-            if r.failed || reliedOn.contains(e.location) || e.otherViews.contains(where: { reliedOn.contains($0.location) }) {
+            if r.failed || reliedOn.contains(e.location)
+                || e.otherViews.contains(where: { reliedOn.contains($0.location) })
+            {
                 if kept.count < Self.chartRequests * 4 { kept.insert(i) }
             }
         }
@@ -278,26 +302,34 @@ package struct MarkdownReporter: Sendable {
             guard let r = s.entries[i].record.request, let t = s.entries[i].time else { continue }
             let end = max(s.entries[i].endTime ?? t, t + 0.001)
             let label = redactedLabel("\(r.kind.rawValue) \(r.url.split(separator: "/").last ?? "")")
-            rows.append(.init(section: .requests, label: label, mark: r.failed ? .failedRequest : .request, start: t, end: end))
+            rows.append(
+                .init(section: .requests, label: label, mark: r.failed ? .failedRequest : .request, start: t, end: end))
         }
         let requestsDrawn = rows.count
         for st in s.analysis.stalls where inWindow(st.start) {
             // An access-log row counts stalls without saying when or for how long: a marker at
             // the row's start, never a bar that would claim a duration.
             if st.fromAccessLog {
-                let label = redactedLabel("\(st.reportedCount) stall\(st.reportedCount == 1 ? "" : "s") in this row time unknown")
-                rows.append(.init(section: .stalls, label: label, mark: .stallWithoutDuration, start: st.start, end: st.start))
+                let label = redactedLabel(
+                    "\(st.reportedCount) stall\(st.reportedCount == 1 ? "" : "s") in this row time unknown")
+                rows.append(
+                    .init(section: .stalls, label: label, mark: .stallWithoutDuration, start: st.start, end: st.start))
                 continue
             }
             let end = st.end ?? s.end ?? st.start + 1
-            rows.append(.init(section: .stalls, label: "stall", mark: .stall, start: st.start, end: max(end, st.start + 0.001)))
+            rows.append(
+                .init(section: .stalls, label: "stall", mark: .stall, start: st.start, end: max(end, st.start + 0.001)))
         }
         // Variant switches the player made (a down-switch is often the incident's middle step).
         var switches = 0
         for e in s.entries where switches < 60 {
-            guard let p = e.record.playerEvent, p.kind == .variantSwitch, p.didSucceed != false, let t = e.time, inWindow(t) else { continue }
+            guard let p = e.record.playerEvent, p.kind == .variantSwitch, p.didSucceed != false, let t = e.time,
+                inWindow(t)
+            else { continue }
             // "20 Mbit/s" loses its slash in a Mermaid name; "20 Mbit" reads better than "20 Mbit s".
-            func rate(_ v: Variant?) -> String { v.map { $0.label.replacingOccurrences(of: "/s", with: "") } ?? "unknown" }
+            func rate(_ v: Variant?) -> String {
+                v.map { $0.label.replacingOccurrences(of: "/s", with: "") } ?? "unknown"
+            }
             let label = redactedLabel("switch \(rate(p.fromVariant)) to \(rate(p.toVariant))")
             rows.append(.init(section: .switches, label: label, mark: .variantSwitch, start: t, end: t))
             switches += 1
@@ -306,19 +338,25 @@ package struct MarkdownReporter: Sendable {
         for f in s.analysis.failures.prefix(60) where s.entries[f.index].record.request == nil {
             guard let t = f.time, inWindow(t) else { continue }
             let name = f.url.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
-            rows.append(.init(section: .errors, label: redactedLabel("\(f.statusText) \(name)"), mark: .error, start: t, end: t))
+            rows.append(
+                .init(section: .errors, label: redactedLabel("\(f.statusText) \(name)"), mark: .error, start: t, end: t)
+            )
         }
         for f in findings where f.severity >= .warning {
             guard let t = f.start, inWindow(t) else { continue }
             // A finding with a window is a bar over it, so the chart spans what it is about.
             if let end = f.end, end - t >= 0.001 {
-                rows.append(.init(section: .findings, label: redactedLabel(f.ruleID), mark: .finding, start: t, end: end))
+                rows.append(
+                    .init(section: .findings, label: redactedLabel(f.ruleID), mark: .finding, start: t, end: end))
             } else {
-                rows.append(.init(section: .findings, label: redactedLabel(f.ruleID), mark: .findingInstant, start: t, end: t))
+                rows.append(
+                    .init(section: .findings, label: redactedLabel(f.ruleID), mark: .findingInstant, start: t, end: t))
             }
         }
         guard !rows.isEmpty, rows.contains(where: { $0.section != .findings }) else { return [] }
-        let title = window.map { "Close-up from \($0.lowerBound.iso8601(s.timeBasis))" } ?? "Session from \(start.iso8601(s.timeBasis))"
+        let title =
+            window.map { "Close-up from \($0.lowerBound.iso8601(s.timeBasis))" }
+            ?? "Session from \(start.iso8601(s.timeBasis))"
         let chart = TimelineChart(
             title: title, closeUp: window != nil, sessionStart: start, from: window?.lowerBound, rows: rows)
         var out = [window == nil ? "### Timeline" : "#### Close-up of the findings", ""]
@@ -329,7 +367,8 @@ package struct MarkdownReporter: Sendable {
         out.append("")
         if requestsDrawn < all.count {
             out.append(
-                "Requests drawn: \(requestsDrawn) of \(all.count) — every failed request and every one a finding relies on (\(essential)), the first ones and their neighbours; the healthy rest is left out. `playback-forensics timeline` lists them all.")
+                "Requests drawn: \(requestsDrawn) of \(all.count) — every failed request and every one a finding relies on (\(essential)), the first ones and their neighbours; the healthy rest is left out. `playback-forensics timeline` lists them all."
+            )
             out.append("")
         }
         return out
@@ -352,13 +391,17 @@ package struct MarkdownReporter: Sendable {
         var out = ["### Sources", ""]
         let present = s.sources.map(\.rawValue)
         let missing = InputFormat.builtIn.filter { !s.sources.contains($0) }.map(\.rawValue)
-        out.append("Present: \(present.joined(separator: ", ")). Missing: \(missing.isEmpty ? "none" : missing.joined(separator: ", ")).")
+        out.append(
+            "Present: \(present.joined(separator: ", ")). Missing: \(missing.isEmpty ? "none" : missing.joined(separator: ", "))."
+        )
         out.append("")
         if s.clockOffsets.count > 1 {
             out.append("| File | Clock offset | Matched requests | Confidence | Clock |")
             out.append("| --- | --- | --- | --- | --- |")
             for o in s.clockOffsets {
-                out.append("| `\(code(o.file))` | \(NumberFormat.trimmed(o.offset, decimals: 3)) s | \(o.matches) | \(o.confidence) | \(Self.clockText(o)) |")
+                out.append(
+                    "| `\(code(o.file))` | \(NumberFormat.trimmed(o.offset, decimals: 3)) s | \(o.matches) | \(o.confidence) | \(Self.clockText(o)) |"
+                )
             }
             out.append("")
         }
@@ -381,12 +424,16 @@ package struct MarkdownReporter: Sendable {
     func inputs(_ report: AnalysisReport) -> [String] {
         var out = ["## Inputs", "", "| File | Format | Records | Diagnostics |", "| --- | --- | --- | --- |"]
         for i in report.inputs {
-            let format = (i.format?.rawValue ?? "not recognised") + (i.producer.map { " — " + text.escape($0, limit: 300) } ?? "")
+            let format =
+                (i.format?.rawValue ?? "not recognised")
+                + (i.producer.map { " — " + text.escape($0, limit: 300) } ?? "")
             out.append("| `\(code(i.path))` | \(format) | \(i.records) | \(i.diagnostics) |")
         }
         if report.unassignedRecords > 0 {
             out.append("")
-            out.append("\(report.unassignedRecords) record\(report.unassignedRecords == 1 ? "" : "s") fit no session (listed in the diagnostics).")
+            out.append(
+                "\(report.unassignedRecords) record\(report.unassignedRecords == 1 ? "" : "s") fit no session (listed in the diagnostics)."
+            )
         }
         out.append("")
         return out
@@ -397,11 +444,16 @@ package struct MarkdownReporter: Sendable {
         var out = ["## Diagnostics", ""]
         var counts: [Severity: Int] = [:]
         for d in report.diagnostics { counts[d.severity, default: 0] += 1 }
-        out.append(Severity.allCases.reversed().compactMap { s in counts[s].map { "\($0) \(s.rawValue)" } }.joined(separator: ", ") + ".")
+        out.append(
+            Severity.allCases.reversed().compactMap { s in counts[s].map { "\($0) \(s.rawValue)" } }.joined(
+                separator: ", ") + ".")
         out.append("")
-        let shown = report.diagnostics.sorted { $0.severity != $1.severity ? $0.severity > $1.severity : $0.location < $1.location }.prefix(20)
+        let shown = report.diagnostics.sorted {
+            $0.severity != $1.severity ? $0.severity > $1.severity : $0.location < $1.location
+        }.prefix(20)
         for d in shown {
-            out.append("- `\(code(d.location.description))` \(d.severity.rawValue): \(text.escape(d.message, limit: 200))")
+            out.append(
+                "- `\(code(d.location.description))` \(d.severity.rawValue): \(text.escape(d.message, limit: 200))")
         }
         if report.diagnostics.count > shown.count {
             out.append("- … \(report.diagnostics.count - shown.count) more (see `--report json`)")

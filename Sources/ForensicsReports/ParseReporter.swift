@@ -13,7 +13,9 @@ package struct ParseReporter: Sendable {
 
     package func text(_ bundle: ParsedBundle) -> String {
         var out: [String] = []
-        for d in bundle.diagnostics { out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)")) }
+        for d in bundle.diagnostics {
+            out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)"))
+        }
         for file in bundle.files {
             out.append(
                 "== \(redactor.redact(file.path)): \(file.format?.rawValue ?? "not recognised"), \(file.records.count) records, \(file.diagnostics.count) diagnostics"
@@ -21,7 +23,9 @@ package struct ParseReporter: Sendable {
             for r in file.records {
                 out.append("\(r.location.line)\t\(r.time?.iso8601 ?? "-")\t\(redactor.redact(r.summary))")
             }
-            for d in file.diagnostics { out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)")) }
+            for d in file.diagnostics {
+                out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)"))
+            }
         }
         return out.joined(separator: "\n") + "\n"
     }
@@ -52,7 +56,8 @@ package struct ParseReporter: Sendable {
                 .array(
                     bundle.diagnostics.map { d in
                         .object([
-                            ("file", .string(redactor.redact(d.location.file))), ("severity", .string(d.severity.rawValue)),
+                            ("file", .string(redactor.redact(d.location.file))),
+                            ("severity", .string(d.severity.rawValue)),
                             ("message", .string(redactor.redact(d.message))),
                         ])
                     })
@@ -65,7 +70,10 @@ package struct ParseReporter: Sendable {
         for file in bundle.files {
             for r in file.records {
                 lines += JSONOut.object(
-                    [("schema_version", .integer(JSONReporter.schemaVersion)), ("path", .string(redactor.redact(file.path)))]
+                    [
+                        ("schema_version", .integer(JSONReporter.schemaVersion)),
+                        ("path", .string(redactor.redact(file.path))),
+                    ]
                         + RecordJSON.fields(r)
                 ).renderLine()
             }

@@ -43,70 +43,101 @@ package enum RecordJSON {
         switch p {
         case .request(let m):
             return [
-                ("request", .object([
-                    ("kind", .string(m.kind.rawValue)), ("url", .string(m.url)), ("status", .optional(m.effectiveStatus)),
-                    ("start", .time(m.start)), ("end", .time(m.end)), ("duration", .optional(m.duration)),
-                    ("bytes", int64(m.bytes)), ("from_cache", bool(m.fromCache)), ("byte_range", range(m.byteRange)),
-                    ("content_type", .optional(m.contentType)), ("server_address", .optional(m.serverAddress)),
-                    ("playlist_url", .optional(m.playlistURL)), ("error", error(m.error)),
-                ]))
+                (
+                    "request",
+                    .object([
+                        ("kind", .string(m.kind.rawValue)), ("url", .string(m.url)),
+                        ("status", .optional(m.effectiveStatus)),
+                        ("start", .time(m.start)), ("end", .time(m.end)), ("duration", .optional(m.duration)),
+                        ("bytes", int64(m.bytes)), ("from_cache", bool(m.fromCache)),
+                        ("byte_range", range(m.byteRange)),
+                        ("content_type", .optional(m.contentType)), ("server_address", .optional(m.serverAddress)),
+                        ("playlist_url", .optional(m.playlistURL)), ("error", error(m.error)),
+                    ])
+                )
             ]
         case .player(let e):
             return [
-                ("player_event", .object([
-                    ("kind", .string(e.kind.rawValue)), ("media_time", .optional(e.mediaTime)), ("rate", .optional(e.rate)),
-                    ("previous_rate", .optional(e.previousRate)), ("variant", variant(e.variant)),
-                    ("from_variant", variant(e.fromVariant)), ("to_variant", variant(e.toVariant)),
-                    ("time_taken", .optional(e.timeTaken)), ("did_succeed", bool(e.didSucceed)), ("detail", .optional(e.detail)),
-                ]))
+                (
+                    "player_event",
+                    .object([
+                        ("kind", .string(e.kind.rawValue)), ("media_time", .optional(e.mediaTime)),
+                        ("rate", .optional(e.rate)),
+                        ("previous_rate", .optional(e.previousRate)), ("variant", variant(e.variant)),
+                        ("from_variant", variant(e.fromVariant)), ("to_variant", variant(e.toVariant)),
+                        ("time_taken", .optional(e.timeTaken)), ("did_succeed", bool(e.didSucceed)),
+                        ("detail", .optional(e.detail)),
+                    ])
+                )
             ]
         case .error(let e):
             return [("error", error(e))]
         case .summary(let s):
             return [
-                ("playback_summary", .object([
-                    ("stall_count", .optional(s.stallCount)), ("variant_switch_count", .optional(s.variantSwitchCount)),
-                    ("recoverable_error_count", .optional(s.recoverableErrorCount)), ("playback_duration", .optional(s.playbackDuration)),
-                    ("time_spent_in_initial_startup", .optional(s.timeSpentInInitialStartup)),
-                    ("time_spent_recovering_from_stall", .optional(s.timeSpentRecoveringFromStall)),
-                    ("error", error(s.error)),
-                ]))
+                (
+                    "playback_summary",
+                    .object([
+                        ("stall_count", .optional(s.stallCount)),
+                        ("variant_switch_count", .optional(s.variantSwitchCount)),
+                        ("recoverable_error_count", .optional(s.recoverableErrorCount)),
+                        ("playback_duration", .optional(s.playbackDuration)),
+                        ("time_spent_in_initial_startup", .optional(s.timeSpentInInitialStartup)),
+                        ("time_spent_recovering_from_stall", .optional(s.timeSpentRecoveringFromStall)),
+                        ("error", error(s.error)),
+                    ])
+                )
             ]
         case .accessLog(let a):
             return [
-                ("access_log_row", .object([
-                    ("uri", .optional(a.uri)), ("server_address", .optional(a.serverAddress)), ("stalls", .optional(a.stalls)),
-                    ("duration_watched", .optional(a.durationWatched)), ("startup_time", .optional(a.startupTime)),
-                    ("bytes", int64(a.bytesTransferred)), ("observed_bitrate", .optional(a.observedBitrate)),
-                    ("indicated_bitrate", .optional(a.indicatedBitrate)), ("switch_bitrate", .optional(a.switchBitrate)),
-                    ("dropped_frames", .optional(a.droppedFrames)), ("playback_type", .optional(a.playbackType)),
-                ]))
+                (
+                    "access_log_row",
+                    .object([
+                        ("uri", .optional(a.uri)), ("server_address", .optional(a.serverAddress)),
+                        ("stalls", .optional(a.stalls)),
+                        ("duration_watched", .optional(a.durationWatched)), ("startup_time", .optional(a.startupTime)),
+                        ("bytes", int64(a.bytesTransferred)), ("observed_bitrate", .optional(a.observedBitrate)),
+                        ("indicated_bitrate", .optional(a.indicatedBitrate)),
+                        ("switch_bitrate", .optional(a.switchBitrate)),
+                        ("dropped_frames", .optional(a.droppedFrames)), ("playback_type", .optional(a.playbackType)),
+                    ])
+                )
             ]
         case .errorLog(let e, let uri):
             return [("error_log_row", .object([("uri", .optional(uri)), ("error", error(e))]))]
         case .proxy(let e):
             return [
-                ("proxy_event", .object([
-                    ("kind", .string(e.kind.rawValue)), ("tag", .string(e.tag)), ("url", .optional(e.url)),
-                    ("status", .optional(e.status)), ("content_type", .optional(e.contentType)),
-                    ("content_length", int64(e.contentLength)), ("byte_range", range(e.range)), ("error", error(e.error)),
-                    ("message", .string(e.message)),
-                ]))
+                (
+                    "proxy_event",
+                    .object([
+                        ("kind", .string(e.kind.rawValue)), ("tag", .string(e.tag)), ("url", .optional(e.url)),
+                        ("status", .optional(e.status)), ("content_type", .optional(e.contentType)),
+                        ("content_length", int64(e.contentLength)), ("byte_range", range(e.range)),
+                        ("error", error(e.error)),
+                        ("message", .string(e.message)),
+                    ])
+                )
             ]
         case .console(let c):
             return [
-                ("console_line", .object([
-                    ("origin", .string(c.origin)), ("component", .string(c.component.rawValue)),
-                    ("library", .optional(c.library)), ("text", .string(c.text)), ("error", error(c.error)),
-                ]))
+                (
+                    "console_line",
+                    .object([
+                        ("origin", .string(c.origin)), ("component", .string(c.component.rawValue)),
+                        ("library", .optional(c.library)), ("text", .string(c.text)), ("error", error(c.error)),
+                    ])
+                )
             ]
         case .playlist(let p):
             return [
-                ("playlist", .object([
-                    ("url", .optional(p.url)), ("multivariant", .bool(p.isMultivariant)),
-                    ("variants", .array(p.variants.map { variant($0) })), ("segment_count", .integer(p.segmentCount)),
-                    ("target_duration", .optional(p.targetDuration)), ("end_list", .bool(p.endList)),
-                ]))
+                (
+                    "playlist",
+                    .object([
+                        ("url", .optional(p.url)), ("multivariant", .bool(p.isMultivariant)),
+                        ("variants", .array(p.variants.map { variant($0) })),
+                        ("segment_count", .integer(p.segmentCount)),
+                        ("target_duration", .optional(p.targetDuration)), ("end_list", .bool(p.endList)),
+                    ])
+                )
             ]
         case .unknown(let t):
             return [("text", .string(t))]
@@ -124,7 +155,8 @@ package enum RecordJSON {
     static func variant(_ v: Variant?) -> JSONOut {
         guard let v else { return .null }
         return .object([
-            ("peak_bit_rate", .optional(v.peakBitRate)), ("average_bit_rate", .optional(v.averageBitRate)), ("url", .optional(v.url)),
+            ("peak_bit_rate", .optional(v.peakBitRate)), ("average_bit_rate", .optional(v.averageBitRate)),
+            ("url", .optional(v.url)),
         ])
     }
 

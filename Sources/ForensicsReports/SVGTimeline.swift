@@ -29,12 +29,14 @@ enum SVGTimeline {
                     let cx = x(r.start)
                     let cy = y + rowHeight / 2
                     body.append(
-                        #"<polygon class="\#(cls)" points="\#(f(cx)),\#(f(cy - 6)) \#(f(cx + 6)),\#(f(cy)) \#(f(cx)),\#(f(cy + 6)) \#(f(cx - 6)),\#(f(cy))"><title>\#(tip)</title></polygon>"#)
+                        #"<polygon class="\#(cls)" points="\#(f(cx)),\#(f(cy - 6)) \#(f(cx + 6)),\#(f(cy)) \#(f(cx)),\#(f(cy + 6)) \#(f(cx - 6)),\#(f(cy))"><title>\#(tip)</title></polygon>"#
+                    )
                 } else {
                     let left = x(r.start)
                     let w = max(2, x(r.end) - left)
                     body.append(
-                        #"<rect class="\#(cls)" x="\#(f(left))" y="\#(f(y + 2))" width="\#(f(w))" height="\#(f(rowHeight - 4))"><title>\#(tip)</title></rect>"#)
+                        #"<rect class="\#(cls)" x="\#(f(left))" y="\#(f(y + 2))" width="\#(f(w))" height="\#(f(rowHeight - 4))"><title>\#(tip)</title></rect>"#
+                    )
                 }
                 y += rowHeight
             }
@@ -52,7 +54,8 @@ enum SVGTimeline {
         while chart.sessionStart + offset <= t1 + step * 1e-6, ticks < 20 {
             let tx = x(chart.sessionStart + offset)
             out.append(#"<line class="grid" x1="\#(f(tx))" y1="40" x2="\#(f(tx))" y2="\#(f(height - 4))"/>"#)
-            out.append(#"<text x="\#(f(tx))" y="36" class="tick">+\#(NumberFormat.trimmed(offset, decimals: 3)) s</text>"#)
+            out.append(
+                #"<text x="\#(f(tx))" y="36" class="tick">+\#(NumberFormat.trimmed(offset, decimals: 3)) s</text>"#)
             offset += step
             ticks += 1
         }
@@ -63,7 +66,10 @@ enum SVGTimeline {
 
     /// A round step giving at most eight ticks over the span.
     static func tickStep(_ span: Double) -> Double {
-        let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400]
+        let steps = [
+            0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800,
+            3600, 7200, 21600, 43200, 86400,
+        ]
         return steps.first { span / $0 <= 8 } ?? max(86400, (span / 8).rounded(.up))
     }
 

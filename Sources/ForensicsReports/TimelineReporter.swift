@@ -57,7 +57,10 @@ package struct TimelineReporter: Sendable {
                         let start = s.start
                         return .object([
                             ("session_id", .string(s.id)),
-                            ("entries", .array(s.entries.filter(inWindow).map { .object(entryJSON($0, start: start)) })),
+                            (
+                                "entries",
+                                .array(s.entries.filter(inWindow).map { .object(entryJSON($0, start: start)) })
+                            ),
                         ])
                     })
             ),
@@ -80,7 +83,8 @@ package struct TimelineReporter: Sendable {
                 var line =
                     "  \(rel.padded(10)) \(wall)  \(redactor.redact(e.location.description).padded(36))  \(redactor.redact(e.record.summary))"
                 if !e.otherViews.isEmpty {
-                    line += "  [also: \(e.otherViews.map { redactor.redact($0.location.description) }.joined(separator: ", "))]"
+                    line +=
+                        "  [also: \(e.otherViews.map { redactor.redact($0.location.description) }.joined(separator: ", "))]"
                 }
                 out.append(line)
             }

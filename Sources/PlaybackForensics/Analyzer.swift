@@ -79,7 +79,8 @@ public struct Analyzer: Sendable {
                     path: outcome.path, format: outcome.format, records: outcome.result?.records.count ?? 0,
                     diagnostics: count, producer: outcome.result?.producer))
             if let result = outcome.result {
-                sources.append(SourceFile(path: result.file, format: result.format, records: result.records, clock: result.clock))
+                sources.append(
+                    SourceFile(path: result.file, format: result.format, records: result.records, clock: result.clock))
             }
         }
         let correlation = Correlator().correlate(sources)
@@ -93,4 +94,3 @@ public struct Analyzer: Sendable {
             unassignedRecords: correlation.unassigned.count)
     }
 }
-

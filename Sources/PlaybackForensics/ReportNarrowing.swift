@@ -9,7 +9,9 @@ public struct ReportNarrowing: Sendable {
     public var until: Timestamp?
     public var minimumSeverity: Severity?
 
-    public init(sessionPrefix: String? = nil, since: Timestamp? = nil, until: Timestamp? = nil, minimumSeverity: Severity? = nil) {
+    public init(
+        sessionPrefix: String? = nil, since: Timestamp? = nil, until: Timestamp? = nil, minimumSeverity: Severity? = nil
+    ) {
         self.sessionPrefix = sessionPrefix
         self.since = since
         self.until = until

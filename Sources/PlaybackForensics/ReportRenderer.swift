@@ -26,7 +26,9 @@ public struct ReportRenderer: Sendable {
     }
 
     /// Sessions' aligned timelines, within `since`…`until` when given.
-    public func timeline(_ sessions: [Session], as format: ListingFormat, since: Timestamp? = nil, until: Timestamp? = nil)
+    public func timeline(
+        _ sessions: [Session], as format: ListingFormat, since: Timestamp? = nil, until: Timestamp? = nil
+    )
         -> String
     {
         let reporter = TimelineReporter(redactor: redactor, since: since, until: until)

@@ -21,7 +21,9 @@ public struct TriageReporter: Sendable {
             let sa = a.session.worst.map { Severity.allCases.firstIndex(of: $0) ?? 0 } ?? -1
             let sb = b.session.worst.map { Severity.allCases.firstIndex(of: $0) ?? 0 } ?? -1
             if sa != sb { return sa > sb }
-            if a.session.seriousCount != b.session.seriousCount { return a.session.seriousCount > b.session.seriousCount }
+            if a.session.seriousCount != b.session.seriousCount {
+                return a.session.seriousCount > b.session.seriousCount
+            }
             let da = a.session.kpis.stallDuration ?? 0
             let db = b.session.kpis.stallDuration ?? 0
             if da != db { return da > db }
@@ -76,7 +78,10 @@ public struct TriageReporter: Sendable {
         let bundles = t.bundles.count - skipped.count
         out.append(
             "\(bundles) bundle\(bundles == 1 ? "" : "s") · \(rows.count) session\(rows.count == 1 ? "" : "s") · \(failed.count) unreadable"
-                + (skipped.isEmpty ? "" : " · \(skipped.count) other file\(skipped.count == 1 ? "" : "s") skipped (\(skipped.prefix(5).map { text.escape($0.name) }.joined(separator: ", ")))"))
+                + (skipped.isEmpty
+                    ? ""
+                    : " · \(skipped.count) other file\(skipped.count == 1 ? "" : "s") skipped (\(skipped.prefix(5).map { text.escape($0.name) }.joined(separator: ", ")))")
+        )
         out.append("")
         out.append("## Sessions, worst first")
         out.append("")
@@ -86,7 +91,8 @@ public struct TriageReporter: Sendable {
             let k = r.session.kpis
             out.append(
                 "| \(i + 1) | [\(text.escape(r.bundle.name))](bundles/\(r.bundle.file).md) | \(text.escape(r.session.id)) | \(r.session.worst?.rawValue ?? "—") | "
-                    + "\(r.session.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.session.topFinding ?? "none")) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount.map(String.init) ?? "unknown") |")
+                    + "\(r.session.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.session.topFinding ?? "none")) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount.map(String.init) ?? "unknown") |"
+            )
         }
         out.append("")
         out.append("## Findings per rule and severity")
@@ -94,7 +100,8 @@ public struct TriageReporter: Sendable {
         out.append("| Rule | critical | error | warning | info |")
         out.append("| --- | --- | --- | --- | --- |")
         for (rule, c) in ruleCounts(t) {
-            out.append("| `\(rule)` | \(c[.critical] ?? 0) | \(c[.error] ?? 0) | \(c[.warning] ?? 0) | \(c[.info] ?? 0) |")
+            out.append(
+                "| `\(rule)` | \(c[.critical] ?? 0) | \(c[.error] ?? 0) | \(c[.warning] ?? 0) | \(c[.info] ?? 0) |")
         }
         out.append("")
         out.append("## KPI distributions")
@@ -104,7 +111,9 @@ public struct TriageReporter: Sendable {
         for (name, get) in Self.kpiNames {
             let values = rows.compactMap { get($0.session.kpis) }
             func f(_ v: Double?) -> String { v.map { NumberFormat.trimmed($0, decimals: 3) } ?? "—" }
-            out.append("| \(name) | \(values.count) | \(f(TriageStatistics.percentile(values, 50))) | \(f(TriageStatistics.percentile(values, 90))) | \(f(TriageStatistics.percentile(values, 99))) |")
+            out.append(
+                "| \(name) | \(values.count) | \(f(TriageStatistics.percentile(values, 50))) | \(f(TriageStatistics.percentile(values, 90))) | \(f(TriageStatistics.percentile(values, 99))) |"
+            )
         }
         out.append("")
         out.append("## Errors by CDN host and status")
@@ -115,7 +124,9 @@ public struct TriageReporter: Sendable {
         } else {
             out.append("| Host | Status | Failed requests | Sessions |")
             out.append("| --- | --- | --- | --- |")
-            for f in fails { out.append("| \(text.escape(f.host)) | \(text.escape(f.status)) | \(f.count) | \(f.sessions) |") }
+            for f in fails {
+                out.append("| \(text.escape(f.host)) | \(text.escape(f.status)) | \(f.count) | \(f.sessions) |")
+            }
         }
         out.append("")
         let incomplete = t.bundles.filter { $0.incomplete != nil }
@@ -140,28 +151,56 @@ public struct TriageReporter: Sendable {
         return JSONOut.object([
             ("schema_version", .integer(JSONReporter.schemaVersion)),
             JSONReporter.tool(version: ToolInfo.version),
-            ("bundles", .array(t.bundles.map { b in
-                .object([
-                    ("name", .string(redactor.redact(b.name))), ("report", .string(b.error == nil ? "bundles/\(redactor.redact(b.file)).json" : "")),
-                    ("error", .optional(b.error.map(redactor.redact))), ("sessions", .integer(b.sessions.count)),
-                    ("input_problems", .integer(b.inputProblems)), ("skipped", .bool(b.skipped)),
-                    ("incomplete", .optional(b.incomplete)),
-                ])
-            })),
+            (
+                "bundles",
+                .array(
+                    t.bundles.map { b in
+                        .object([
+                            ("name", .string(redactor.redact(b.name))),
+                            ("report", .string(b.error == nil ? "bundles/\(redactor.redact(b.file)).json" : "")),
+                            ("error", .optional(b.error.map(redactor.redact))),
+                            ("sessions", .integer(b.sessions.count)),
+                            ("input_problems", .integer(b.inputProblems)), ("skipped", .bool(b.skipped)),
+                            ("incomplete", .optional(b.incomplete)),
+                        ])
+                    })
+            ),
             ("sessions_ranked", .array(rows.map { .object(rankedSession($0, reporter: reporter)) })),
-            ("counts", .array(ruleCounts(t).map { rule, c in
-                .object([("rule_id", .string(rule))] + Severity.allCases.map { ($0.rawValue, .integer(c[$0] ?? 0)) })
-            })),
-            ("kpi_distributions", .object(Self.kpiNames.map { name, get in
-                let values = rows.compactMap { get($0.session.kpis) }
-                return (name, .object([
-                    ("sessions", .integer(values.count)), ("median", .optional(TriageStatistics.percentile(values, 50))),
-                    ("p90", .optional(TriageStatistics.percentile(values, 90))), ("p99", .optional(TriageStatistics.percentile(values, 99))),
-                ]))
-            })),
-            ("errors_by_host", .array(failures(t).map { f in
-                .object([("host", .string(f.host)), ("status", .string(f.status)), ("count", .integer(f.count)), ("sessions", .integer(f.sessions))])
-            })),
+            (
+                "counts",
+                .array(
+                    ruleCounts(t).map { rule, c in
+                        .object(
+                            [("rule_id", .string(rule))] + Severity.allCases.map { ($0.rawValue, .integer(c[$0] ?? 0)) }
+                        )
+                    })
+            ),
+            (
+                "kpi_distributions",
+                .object(
+                    Self.kpiNames.map { name, get in
+                        let values = rows.compactMap { get($0.session.kpis) }
+                        return (
+                            name,
+                            .object([
+                                ("sessions", .integer(values.count)),
+                                ("median", .optional(TriageStatistics.percentile(values, 50))),
+                                ("p90", .optional(TriageStatistics.percentile(values, 90))),
+                                ("p99", .optional(TriageStatistics.percentile(values, 99))),
+                            ])
+                        )
+                    })
+            ),
+            (
+                "errors_by_host",
+                .array(
+                    failures(t).map { f in
+                        .object([
+                            ("host", .string(f.host)), ("status", .string(f.status)), ("count", .integer(f.count)),
+                            ("sessions", .integer(f.sessions)),
+                        ])
+                    })
+            ),
         ]).render()
     }
 

@@ -35,7 +35,10 @@ public struct TriageRunner: Sendable {
             throw SetupError(description: "\(directory) does not exist")
         }
         guard isDirectory.boolValue else {
-            throw SetupError(description: "\(directory) is a file, not a directory of bundles (to analyze one bundle: playback-forensics analyze \(directory))")
+            throw SetupError(
+                description:
+                    "\(directory) is a file, not a directory of bundles (to analyze one bundle: playback-forensics analyze \(directory))"
+            )
         }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             throw SetupError(description: "cannot list \(directory): \(String(cString: strerror(EACCES)))")
@@ -51,7 +54,9 @@ public struct TriageRunner: Sendable {
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory)
             let lower = name.lowercased()
-            if isDirectory.boolValue || [".zip", ".tar", ".tgz", ".tar.gz"].contains(where: lower.hasSuffix) { return false }
+            if isDirectory.boolValue || [".zip", ".tar", ".tgz", ".tar.gz"].contains(where: lower.hasSuffix) {
+                return false
+            }
         }
         return true
     }
@@ -68,7 +73,8 @@ public struct TriageRunner: Sendable {
     /// made them, so it must be safe to call concurrently). A sink that throws marks that bundle
     /// unreadable, with the error.
     public func run(
-        directory: String, sink: @Sendable (BundleReports) throws -> Void, progress: (@Sendable (Int, Int) -> Void)? = nil
+        directory: String, sink: @Sendable (BundleReports) throws -> Void,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> TriageSummary {
         let names = try Self.bundles(in: directory)
         let files = Self.uniqueFileNames(names.map(redactor.clean))
@@ -92,12 +98,17 @@ public struct TriageRunner: Sendable {
                         var isDirectory: ObjCBool = false
                         _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
                         let isArchive = report.inputs.count > 1 || report.inputs.contains { $0.path.contains("/") }
-                        let why = report.inputs.isEmpty
-                            ? "no files in it" : "no playback record in \(report.inputs.count) file\(report.inputs.count == 1 ? "" : "s")"
+                        let why =
+                            report.inputs.isEmpty
+                            ? "no files in it"
+                            : "no playback record in \(report.inputs.count) file\(report.inputs.count == 1 ? "" : "s")"
                         summary = BundleSummary(name: name, file: safe, error: why)
-                        summary.skipped = !isDirectory.boolValue && !isArchive && report.diagnostics.allSatisfy { $0.severity < .error }
+                        summary.skipped =
+                            !isDirectory.boolValue && !isArchive
+                            && report.diagnostics.allSatisfy { $0.severity < .error }
                     } else {
-                        try sink(BundleReports(file: safe, markdown: markdown.render(report), json: json.render(report)))
+                        try sink(
+                            BundleReports(file: safe, markdown: markdown.render(report), json: json.render(report)))
                         summary = BundleSummary(name: name, file: safe, report: report, redactor: redactor)
                     }
                 } catch {
@@ -111,7 +122,9 @@ public struct TriageRunner: Sendable {
     }
 
     static func safeFileName(_ name: String) -> String {
-        let mapped = name.map { c -> Character in c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".") ? c : "_" }
+        let mapped = name.map { c -> Character in
+            c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".") ? c : "_"
+        }
         // Short enough for any file system with `.json` added (a 252-character name made the
         // bundle "unreadable"); a leading dot would hide the report.
         var safe = String(String(mapped).prefix(120))
@@ -208,20 +221,25 @@ public struct BundleSummary: Sendable {
         inputProblems = report.diagnostics.filter { $0.severity >= .error }.count
         incomplete = report.incomplete
         sessions = report.sessions.map { r in
-            let ordered = r.findings.sorted { $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1) }
+            let ordered = r.findings.sorted {
+                $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
+            }
             var counts: [String: [Severity: Int]] = [:]
             for f in r.findings { counts[f.ruleID, default: [:]][f.severity, default: 0] += 1 }
             var failures: [String: Int] = [:]
             for e in r.session.entries {
                 guard let req = e.record.request, req.failed else { continue }
                 let host = URLCanonicalizer.host(URLCanonicalizer.canonical(req.url)) ?? "unknown"
-                let status = req.effectiveStatus.map { "HTTP \($0)" } ?? "\(req.error?.domain ?? "error") \(req.error?.code.map(String.init) ?? "")"
+                let status =
+                    req.effectiveStatus.map { "HTTP \($0)" }
+                    ?? "\(req.error?.domain ?? "error") \(req.error?.code.map(String.init) ?? "")"
                 failures["\(host)|\(status)", default: 0] += 1
             }
             return SessionLine(
                 id: r.session.id, kpis: r.session.kpis, worst: ordered.first?.severity,
                 topFinding: ordered.first.map { redactor.redact($0.title) }, topRule: ordered.first?.ruleID,
-                findingCounts: counts, failures: failures, seriousCount: r.findings.filter { $0.severity >= .warning }.count)
+                findingCounts: counts, failures: failures,
+                seriousCount: r.findings.filter { $0.severity >= .warning }.count)
         }
     }
 }

@@ -70,8 +70,10 @@ enum MetricEventEncoding {
     }
 
     static func common(_ e: AVMetricEvent) -> [String: Any] {
-        ["type": String(describing: type(of: e)), "date": date(e.date), "mediaTime": time(e.mediaTime),
-         "sessionID": e.sessionID ?? NSNull()]
+        [
+            "type": String(describing: type(of: e)), "date": date(e.date), "mediaTime": time(e.mediaTime),
+            "sessionID": e.sessionID ?? NSNull(),
+        ]
     }
 
     static func variant(_ v: AVAssetVariant?) -> Any {
@@ -85,8 +87,10 @@ enum MetricEventEncoding {
     static func error(_ e: AVMetricErrorEvent?) -> Any {
         guard let e else { return NSNull() }
         let ns = e.error as NSError
-        return ["didRecover": e.didRecover,
-                "error": ["domain": ns.domain, "code": ns.code, "localizedDescription": ns.localizedDescription]]
+        return [
+            "didRecover": e.didRecover,
+            "error": ["domain": ns.domain, "code": ns.code, "localizedDescription": ns.localizedDescription],
+        ]
     }
 
     static func resource(_ r: AVMetricMediaResourceRequestEvent?) -> Any {
@@ -103,9 +107,11 @@ enum MetricEventEncoding {
                 "redirectCount": m.redirectCount,
                 "transactionMetrics": m.transactionMetrics.map { t -> [String: Any] in
                     let status = (t.response as? HTTPURLResponse)?.statusCode
-                    return ["response": ["statusCode": status ?? NSNull()],
-                            "requestStartDate": date(t.requestStartDate), "responseEndDate": date(t.responseEndDate),
-                            "countOfResponseBodyBytesReceived": t.countOfResponseBodyBytesReceived]
+                    return [
+                        "response": ["statusCode": status ?? NSNull()],
+                        "requestStartDate": date(t.requestStartDate), "responseEndDate": date(t.responseEndDate),
+                        "countOfResponseBodyBytesReceived": t.countOfResponseBodyBytesReceived,
+                    ]
                 },
             ]
         }

@@ -68,13 +68,15 @@ struct Bench {
             let start = DispatchTime.now().uptimeNanoseconds
             let outcome = ingestor.ingest(BundleMember(path: path, open: { try FileByteSource(path: path) }))
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            records = (outcome.result?.records.count ?? 0)
+            records =
+                (outcome.result?.records.count ?? 0)
                 + (outcome.result?.playlists.reduce(0) { $0 + $1.segments.count + $1.variants.count } ?? 0)
             times.append(elapsed)
         }
         times.sort()
         let median = times[times.count / 2]
-        let line = String(format: "%.4f\t%.1f\t%.0f\t%d\n", median, size / 1e6 / median, Double(records) / median, records)
+        let line = String(
+            format: "%.4f\t%.1f\t%.0f\t%d\n", median, size / 1e6 / median, Double(records) / median, records)
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
@@ -103,14 +105,17 @@ struct Bench {
         }
         var limits = BundleLimits()
         limits.maxDecompressedSize = 8 << 30
-        let outcome = Ingestor(limits: limits).ingest(BundleMember(path: path, open: { try FileByteSource(path: path) }))
+        let outcome = Ingestor(limits: limits).ingest(
+            BundleMember(path: path, open: { try FileByteSource(path: path) }))
         lap("ingest")
         let records = outcome.result?.records ?? []
         let sources = outcome.result.map { [SourceFile(path: $0.file, format: $0.format, records: $0.records)] } ?? []
         let correlation = Correlator().correlate(sources)
         lap("correlate")
         let engine = RuleEngine()
-        let sessions = correlation.sessions.map { AnalysisReport.SessionResult(session: $0, findings: engine.evaluate($0)) }
+        let sessions = correlation.sessions.map {
+            AnalysisReport.SessionResult(session: $0, findings: engine.evaluate($0))
+        }
         lap("rules")
         let report = AnalysisReport(
             bundle: path, inputs: [], sessions: sessions, diagnostics: outcome.result?.diagnostics ?? [],
@@ -119,7 +124,8 @@ struct Bench {
         lap("markdown")
         let json = JSONReporter(toolVersion: "bench").render(report)
         lap("json")
-        var line = "records \(records.count), sessions \(sessions.count), markdown \(markdown.utf8.count) B, json \(json.utf8.count) B\n"
+        var line =
+            "records \(records.count), sessions \(sessions.count), markdown \(markdown.utf8.count) B, json \(json.utf8.count) B\n"
         for (name, seconds) in stages { line += String(format: "%-10@ %.3f s\n", name as NSString, seconds) }
         FileHandle.standardOutput.write(Data(line.utf8))
     }

@@ -8,16 +8,23 @@ struct Analyze: ParsableCommand {
     @Argument(help: "The bundle to analyze.", completion: .file())
     var path: String
 
-    @Option(name: .long, help: "Report format: markdown, json, or html (one self-contained file, timelines as inline SVG).", completion: .list(["markdown", "json", "html"]))
+    @Option(
+        name: .long, help: "Report format: markdown, json, or html (one self-contained file, timelines as inline SVG).",
+        completion: .list(["markdown", "json", "html"]))
     var report: ReportFormat = .markdown
 
     @Option(name: .long, help: "Write the report to this file instead of stdout.", completion: .file())
     var output: String?
 
-    @Option(name: .long, help: "Rule configuration (YAML or JSON): thresholds, severities, enabled rules.", completion: .file(extensions: ["yml", "yaml", "json"]))
+    @Option(
+        name: .long, help: "Rule configuration (YAML or JSON): thresholds, severities, enabled rules.",
+        completion: .file(extensions: ["yml", "yaml", "json"]))
     var config: String?
 
-    @Option(name: .long, help: "Exit with status 2 when a finding at or above this severity exists (info, warning, error, critical).", completion: .list(Severity.allCases.map(\.rawValue)))
+    @Option(
+        name: .long,
+        help: "Exit with status 2 when a finding at or above this severity exists (info, warning, error, critical).",
+        completion: .list(Severity.allCases.map(\.rawValue)))
     var failOn: Severity?
 
     @Flag(name: .long, help: "Do not redact tokens, signatures, keys and credentials in the report.")
@@ -63,13 +70,17 @@ struct Analyze: ParsableCommand {
         }
         let problems = analysis.diagnostics.filter { $0.severity >= .error }.count
         if problems > 0 {
-            Output.stderr("playback-forensics: " + Output.paint("\(problems) input problem\(problems == 1 ? "" : "s")", .warning) + " (see Diagnostics in the report)\n")
+            Output.stderr(
+                "playback-forensics: " + Output.paint("\(problems) input problem\(problems == 1 ? "" : "s")", .warning)
+                    + " (see Diagnostics in the report)\n")
         }
         // On a terminal, where the report went to a file: what it found, in its colour.
         if Output.stderrIsTerminal, output != nil {
             let findings = analysis.sessions.flatMap(\.findings)
             if let worst = analysis.worstSeverity {
-                Output.stderr("playback-forensics: \(findings.count) finding\(findings.count == 1 ? "" : "s"), worst " + Output.paint(worst.rawValue, worst) + "; wrote \(output ?? "")\n")
+                Output.stderr(
+                    "playback-forensics: \(findings.count) finding\(findings.count == 1 ? "" : "s"), worst "
+                        + Output.paint(worst.rawValue, worst) + "; wrote \(output ?? "")\n")
             } else {
                 Output.stderr("playback-forensics: no findings; wrote \(output ?? "")\n")
             }
@@ -81,10 +92,13 @@ struct Analyze: ParsableCommand {
 
     /// `read 3 files (a.txt, b.bin, c); none holds a playback record: expected AVMetrics events, …`
     static func nothingRecognised(_ analysis: AnalysisReport) -> String {
-        let expected = "expected AVMetrics events (JSON), AVPlayer access or error logs, KTVHTTPCache logs, HLS playlists or HAR captures (see `playback-forensics formats`)"
+        let expected =
+            "expected AVMetrics events (JSON), AVPlayer access or error logs, KTVHTTPCache logs, HLS playlists or HAR captures (see `playback-forensics formats`)"
         guard !analysis.inputs.isEmpty else { return "\(analysis.bundle): no files to read; \(expected)" }
-        let names = analysis.inputs.prefix(3).map(\.path).joined(separator: ", ") + (analysis.inputs.count > 3 ? ", …" : "")
+        let names =
+            analysis.inputs.prefix(3).map(\.path).joined(separator: ", ") + (analysis.inputs.count > 3 ? ", …" : "")
         let count = analysis.inputs.count
-        return "\(analysis.bundle): read \(count) file\(count == 1 ? "" : "s") (\(names)); none holds a playback record: \(expected)"
+        return
+            "\(analysis.bundle): read \(count) file\(count == 1 ? "" : "s") (\(names)); none holds a playback record: \(expected)"
     }
 }

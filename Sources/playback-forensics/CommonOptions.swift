@@ -4,13 +4,23 @@ import PlaybackForensics
 
 /// Options shared by the commands that read bundles.
 struct InputOptions: ParsableArguments {
-    @Option(name: .long, help: "Force a format for every file instead of recognising it (\(FormatCatalog.all.map(\.format.rawValue).joined(separator: ", "))).", completion: .list(FormatCatalog.all.map(\.format.rawValue)))
+    @Option(
+        name: .long,
+        help:
+            "Force a format for every file instead of recognising it (\(FormatCatalog.all.map(\.format.rawValue).joined(separator: ", "))).",
+        completion: .list(FormatCatalog.all.map(\.format.rawValue)))
     var logFormat: String?
 
-    @Option(name: .long, help: "Time zone of sources that write local time without an offset (access/error logs): +01:00, -05:00, or a zone name such as Europe/Berlin or CET (daylight saving applied per row). Default: unknown — found by clock alignment when another source shares requests, else reported as \"device local time, zone unknown\".")
+    @Option(
+        name: .long,
+        help:
+            "Time zone of sources that write local time without an offset (access/error logs): +01:00, -05:00, or a zone name such as Europe/Berlin or CET (daylight saving applied per row). Default: unknown — found by clock alignment when another source shares requests, else reported as \"device local time, zone unknown\"."
+    )
     var timezone: String?
 
-    @Option(name: .long, help: "Largest decompressed size of one file (gzip-bomb limit), e.g. 512MiB or 2G. Default: 512 MiB.")
+    @Option(
+        name: .long,
+        help: "Largest decompressed size of one file (gzip-bomb limit), e.g. 512MiB or 2G. Default: 512 MiB.")
     var maxDecompressedSize: ByteSize?
 
     @Option(name: .long, help: "Longest line kept; longer lines are cut. E.g. 1MiB. Default: 8 MiB.")
@@ -19,7 +29,9 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: "Largest archive member read, e.g. 1G. Default: 2 GiB.")
     var maxMemberSize: ByteSize?
 
-    @Option(name: .long, help: "Most bytes read from one bundle after decompression, every member counted, e.g. 4G. Default: 1 GiB.")
+    @Option(
+        name: .long,
+        help: "Most bytes read from one bundle after decompression, every member counted, e.g. 4G. Default: 1 GiB.")
     var maxBundleSize: ByteSize?
 
     @Option(name: .long, help: "Most records kept from one file; the rest of the file is not read. Default: 250000.")
@@ -58,7 +70,9 @@ struct InputOptions: ParsableArguments {
         var format: InputFormat?
         if let id = logFormat {
             guard let f = FormatCatalog.format(named: id) else {
-                throw ValidationError("unknown --log-format '\(id)'; known: \(FormatCatalog.all.map(\.format.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "unknown --log-format '\(id)'; known: \(FormatCatalog.all.map(\.format.rawValue).joined(separator: ", "))"
+                )
             }
             format = f
         }
@@ -70,7 +84,8 @@ struct InputOptions: ParsableArguments {
             } else if let named = TimezoneOption.named(tz) {
                 zone = named
             } else {
-                throw ValidationError("invalid --timezone '\(tz)' (use UTC, ±HH:MM, or a zone name such as Europe/Berlin or CET)")
+                throw ValidationError(
+                    "invalid --timezone '\(tz)' (use UTC, ±HH:MM, or a zone name such as Europe/Berlin or CET)")
             }
         }
         var options = AnalysisOptions()

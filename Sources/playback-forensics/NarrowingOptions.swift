@@ -6,13 +6,16 @@ struct NarrowingOptions: ParsableArguments {
     @Option(name: .long, help: "Only sessions whose id starts with this (case does not matter), e.g. 6C1D.")
     var session: String?
 
-    @Option(name: .long, help: "Only sessions and findings at or after this time (ISO 8601, e.g. 2026-11-21T10:05:00Z).")
+    @Option(
+        name: .long, help: "Only sessions and findings at or after this time (ISO 8601, e.g. 2026-11-21T10:05:00Z).")
     var since: String?
 
     @Option(name: .long, help: "Only sessions and findings at or before this time (ISO 8601).")
     var until: String?
 
-    @Option(name: .long, help: "Only findings at or above this severity (info, warning, error, critical).", completion: .list(Severity.allCases.map(\.rawValue)))
+    @Option(
+        name: .long, help: "Only findings at or above this severity (info, warning, error, critical).",
+        completion: .list(Severity.allCases.map(\.rawValue)))
     var minSeverity: Severity?
 
     func narrowing() throws -> ReportNarrowing {
@@ -24,7 +27,8 @@ struct NarrowingOptions: ParsableArguments {
             return t
         }
         let n = ReportNarrowing(
-            sessionPrefix: session, since: try time(since, "since"), until: try time(until, "until"), minimumSeverity: minSeverity)
+            sessionPrefix: session, since: try time(since, "since"), until: try time(until, "until"),
+            minimumSeverity: minSeverity)
         if let a = n.since, let b = n.until, a > b { throw ValidationError("--since is after --until") }
         return n
     }

@@ -29,6 +29,7 @@ struct Parse: ParsableCommand {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
-        Output.stdout(ReportRenderer(redact: !noRedact).parsed(bundle, as: jsonLines ? .jsonLines : json ? .json : .text))
+        Output.stdout(
+            ReportRenderer(redact: !noRedact).parsed(bundle, as: jsonLines ? .jsonLines : json ? .json : .text))
     }
 }

@@ -21,7 +21,9 @@ struct PlaybackForensicsCommand: ParsableCommand {
             let suggestion = Suggestion.closest(to: first, in: names)
         {
             FileHandle.standardError.write(
-                Data("Error: unknown command '\(first)'. Did you mean '\(suggestion)'?\n  See 'playback-forensics --help'.\n".utf8))
+                Data(
+                    "Error: unknown command '\(first)'. Did you mean '\(suggestion)'?\n  See 'playback-forensics --help'.\n"
+                        .utf8))
             Foundation.exit(64)
         }
         Self.main(nil)

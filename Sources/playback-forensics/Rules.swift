@@ -7,14 +7,17 @@ struct Rules: ParsableCommand {
     @Argument(help: "A rule identifier, e.g. slow-key-fetch.", completion: .list(RuleSet.identifiers))
     var id: String?
 
-    @Option(name: .long, help: "Rule configuration to show the effective options of.", completion: .file(extensions: ["yml", "yaml", "json"]))
+    @Option(
+        name: .long, help: "Rule configuration to show the effective options of.",
+        completion: .file(extensions: ["yml", "yaml", "json"]))
     var config: String?
 
     func run() throws {
         let rules = try ruleSet(config: config)
         if let id {
             guard let rule = rules.rule(id) else {
-                let hint = Suggestion.closest(to: id, in: rules.rules.map(\.identifier), maxDistance: 3)
+                let hint =
+                    Suggestion.closest(to: id, in: rules.rules.map(\.identifier), maxDistance: 3)
                     .map { " Did you mean '\($0)'?" } ?? ""
                 throw ValidationError("unknown rule '\(id)'.\(hint) Run `playback-forensics rules` for the list.")
             }
@@ -31,7 +34,8 @@ struct Rules: ParsableCommand {
         }
         var lines = ["| id | kind | default severity | enabled | summary |", "| --- | --- | --- | --- | --- |"]
         for r in rules.rules {
-            lines.append("| \(r.identifier) | \(r.kind) | \(r.severity.rawValue) | \(r.enabled ? "yes" : "no") | \(r.summary) |")
+            lines.append(
+                "| \(r.identifier) | \(r.kind) | \(r.severity.rawValue) | \(r.enabled ? "yes" : "no") | \(r.summary) |")
         }
         Output.stdout(lines.joined(separator: "\n") + "\n")
     }

@@ -34,11 +34,14 @@ struct Timeline: ParsableCommand {
         let narrowing = try narrow.narrowing()
         let sessions = narrowing.apply(analysis).sessions
         if let session = narrow.session, sessions.isEmpty {
-            Output.stderr("playback-forensics: no session starts with '\(session)'; sessions: \(analysis.sessions.map(\.session.id).joined(separator: ", "))\n")
+            Output.stderr(
+                "playback-forensics: no session starts with '\(session)'; sessions: \(analysis.sessions.map(\.session.id).joined(separator: ", "))\n"
+            )
             throw ExitCode(1)
         }
         let renderer = ReportRenderer(redact: !noRedact)
         let format: ReportRenderer.ListingFormat = jsonLines ? .jsonLines : json ? .json : .text
-        Output.stdout(renderer.timeline(sessions.map(\.session), as: format, since: narrowing.since, until: narrowing.until))
+        Output.stdout(
+            renderer.timeline(sessions.map(\.session), as: format, since: narrowing.since, until: narrowing.until))
     }
 }

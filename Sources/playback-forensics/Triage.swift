@@ -15,10 +15,13 @@ struct Triage: ParsableCommand {
     @Option(name: .long, help: "Bundles analyzed in parallel (default: the number of cores).")
     var jobs: Int?
 
-    @Option(name: .long, help: "Rule configuration (YAML or JSON).", completion: .file(extensions: ["yml", "yaml", "json"]))
+    @Option(
+        name: .long, help: "Rule configuration (YAML or JSON).", completion: .file(extensions: ["yml", "yaml", "json"]))
     var config: String?
 
-    @Option(name: .long, help: "Exit with status 2 when a finding at or above this severity exists.", completion: .list(Severity.allCases.map(\.rawValue)))
+    @Option(
+        name: .long, help: "Exit with status 2 when a finding at or above this severity exists.",
+        completion: .list(Severity.allCases.map(\.rawValue)))
     var failOn: Severity?
 
     @Flag(name: .long, help: "Do not redact secrets.")
@@ -27,10 +30,16 @@ struct Triage: ParsableCommand {
     @Flag(name: .long, help: "Also print the ranked sessions to stdout as JSON Lines, worst first.")
     var jsonLines = false
 
-    @Flag(name: .long, help: "Replace an earlier triage's output in --output (a non-empty output directory is refused otherwise).")
+    @Flag(
+        name: .long,
+        help: "Replace an earlier triage's output in --output (a non-empty output directory is refused otherwise).")
     var force = false
 
-    @Option(name: .long, help: "Seconds one bundle may spend being read; a slower bundle is analyzed with what was read by then and listed as read in part. Default: 120.")
+    @Option(
+        name: .long,
+        help:
+            "Seconds one bundle may spend being read; a slower bundle is analyzed with what was read by then and listed as read in part. Default: 120."
+    )
     var bundleTimeLimit: Double = 120
 
     @OptionGroup var input: InputOptions
@@ -40,7 +49,9 @@ struct Triage: ParsableCommand {
     func run() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         let rules = try ruleSet(config: config)
-        guard bundleTimeLimit > 0, bundleTimeLimit <= 86_400 else { throw ValidationError("--bundle-time-limit must be between 0 and 86400 seconds") }
+        guard bundleTimeLimit > 0, bundleTimeLimit <= 86_400 else {
+            throw ValidationError("--bundle-time-limit must be between 0 and 86400 seconds")
+        }
         var options = try input.options(redact: !noRedact)
         options.limits.timeLimit = .milliseconds(Int(bundleTimeLimit * 1000))
         let analyzer = Analyzer(options: options, rules: rules)
@@ -55,7 +66,8 @@ struct Triage: ParsableCommand {
             try TriageOutput.prepare(output, force: force)
             if TriageRunner.looksLikeOneBundle(directory, names: names) {
                 Output.stderr(
-                    "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n")
+                    "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n"
+                )
             }
             let reports = output + "/bundles"
             summary = try runner.run(
@@ -84,11 +96,19 @@ struct Triage: ParsableCommand {
         let unreadable = summary.bundles.filter { $0.error != nil && !$0.skipped }
         let skipped = summary.bundles.filter(\.skipped).count
         let bundles = summary.bundles.count - skipped
-        var line = "triage: \(bundles) bundles, \(summary.bundles.reduce(0) { $0 + $1.sessions.count }) sessions, \(unreadable.count) unreadable"
-        if !unreadable.isEmpty { line += " (\(unreadable.prefix(5).map { runner.redactor.redact($0.name) }.joined(separator: ", "))\(unreadable.count > 5 ? ", …" : ""))" }
+        var line =
+            "triage: \(bundles) bundles, \(summary.bundles.reduce(0) { $0 + $1.sessions.count }) sessions, \(unreadable.count) unreadable"
+        if !unreadable.isEmpty {
+            line +=
+                " (\(unreadable.prefix(5).map { runner.redactor.redact($0.name) }.joined(separator: ", "))\(unreadable.count > 5 ? ", …" : ""))"
+        }
         if skipped > 0 { line += ", \(skipped) other file\(skipped == 1 ? "" : "s") skipped" }
         Output.stderr(line + "; wrote \(output)/index.md\n")
-        if let failOn, summary.bundles.contains(where: { $0.sessions.contains { ($0.worst ?? .info) >= failOn && $0.worst != nil } }) {
+        if let failOn,
+            summary.bundles.contains(where: {
+                $0.sessions.contains { ($0.worst ?? .info) >= failOn && $0.worst != nil }
+            })
+        {
             throw ExitCode(2)
         }
     }

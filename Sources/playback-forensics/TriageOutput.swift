@@ -13,15 +13,25 @@ enum TriageOutput {
     static func prepare(_ output: String, force: Bool) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw SetupError(description: "--output \(output) is a file, not a directory") }
-            let existing = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { $0 != ".DS_Store" }
+            guard isDirectory.boolValue else {
+                throw SetupError(description: "--output \(output) is a file, not a directory")
+            }
+            let existing = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter {
+                $0 != ".DS_Store"
+            }
             if !existing.isEmpty {
                 let ours: Set<String> = ["index.md", "triage.json", "bundles"]
                 guard force else {
-                    throw SetupError(description: "--output \(output) is not empty: choose a new directory, or add --force to replace an earlier triage there")
+                    throw SetupError(
+                        description:
+                            "--output \(output) is not empty: choose a new directory, or add --force to replace an earlier triage there"
+                    )
                 }
                 guard existing.allSatisfy(ours.contains) else {
-                    throw SetupError(description: "--output \(output) holds files triage did not write; --force replaces only an earlier triage's output")
+                    throw SetupError(
+                        description:
+                            "--output \(output) holds files triage did not write; --force replaces only an earlier triage's output"
+                    )
                 }
                 for name in existing { try? FileManager.default.removeItem(atPath: output + "/" + name) }
             }
@@ -29,8 +39,12 @@ enum TriageOutput {
         do {
             try FileManager.default.createDirectory(atPath: output + "/bundles", withIntermediateDirectories: true)
         } catch {
-            throw SetupError(description: "cannot create \(output)/bundles: \(String(cString: strerror(errno == 0 ? EACCES : errno)))")
+            throw SetupError(
+                description:
+                    "cannot create \(output)/bundles: \(String(cString: strerror(errno == 0 ? EACCES : errno)))")
         }
-        guard access(output, W_OK) == 0 else { throw SetupError(description: "cannot write to \(output): \(String(cString: strerror(errno)))") }
+        guard access(output, W_OK) == 0 else {
+            throw SetupError(description: "cannot write to \(output): \(String(cString: strerror(errno)))")
+        }
     }
 }

@@ -25,7 +25,9 @@ enum CLIRunner {
     }
 
     /// Runs any program from the repository root (e.g. `script`, to give the tool a terminal).
-    static func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:], stdin: URL? = nil) throws -> Result {
+    static func runProgram(
+        _ path: String, _ arguments: [String], environment: [String: String] = [:], stdin: URL? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -44,8 +46,9 @@ enum CLIRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// A fresh folder holding copies of these `SampleLogs/` bundles, and a path beside it for

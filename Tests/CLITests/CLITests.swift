@@ -7,9 +7,11 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty, "\(r.stderr)")
         let golden = try String(
-            contentsOf: CLIRunner.repository.appendingPathComponent("Tests/ForensicsReportsTests/Golden/cdn-404-stall.md"),
+            contentsOf: CLIRunner.repository.appendingPathComponent(
+                "Tests/ForensicsReportsTests/Golden/cdn-404-stall.md"),
             encoding: .utf8)
-        #expect(r.stdout == golden.replacingOccurrences(of: "playback-forensics golden", with: "playback-forensics 0.1.0"))
+        #expect(
+            r.stdout == golden.replacingOccurrences(of: "playback-forensics golden", with: "playback-forensics 0.1.0"))
     }
 
     @Test func failOnSetsExitCodeTwo() throws {
@@ -17,8 +19,10 @@ import Testing
         #expect(try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--fail-on", "critical"]).status == 0)
         #expect(try CLIRunner.run(["analyze", "SampleLogs/clean-session.zip", "--fail-on", "warning"]).status == 0)
         // Access and error logs alone are judged too: the 404s, the down-switch and the stall fail the run.
-        #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--fail-on", "warning"]).status == 2)
-        #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--fail-on", "critical"]).status == 0)
+        #expect(
+            try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--fail-on", "warning"]).status == 2)
+        #expect(
+            try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--fail-on", "critical"]).status == 0)
     }
 
     @Test func jsonReportToAFile() throws {
@@ -71,12 +75,14 @@ import Testing
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         for name in ["cdn-404-stall", "clean-session.zip", "slow-key-startup"] {
             try FileManager.default.copyItem(
-                at: CLIRunner.repository.appendingPathComponent("SampleLogs/" + name), to: input.appendingPathComponent(name))
+                at: CLIRunner.repository.appendingPathComponent("SampleLogs/" + name),
+                to: input.appendingPathComponent(name))
         }
         try Data([0x50, 0x4B, 0x03, 0x04, 0, 0, 1]).write(to: input.appendingPathComponent("broken.zip"))
         // A real HAR capture alone: no source in it can count stalls.
         try FileManager.default.copyItem(
-            at: CLIRunner.repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/real-world/har/mitmproxy-safari-nohls.har"),
+            at: CLIRunner.repository.deletingLastPathComponent().appendingPathComponent(
+                "shared/corpus/real-world/har/mitmproxy-safari-nohls.har"),
             to: input.appendingPathComponent("safari.har"))
         let r = try CLIRunner.run(["triage", input.path, "--output", output.path, "--jobs", "2"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -88,7 +94,8 @@ import Testing
         #expect(index.contains("| — | unknown |"))
         #expect(index.contains("| 1 | [cdn-404-stall](bundles/cdn-404-stall.md)"))
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("triage.json").path))
-        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("bundles/slow-key-startup.md").path))
+        #expect(
+            FileManager.default.fileExists(atPath: output.appendingPathComponent("bundles/slow-key-startup.md").path))
     }
 
     @Test func noColorAndNoProgressWhenNotATerminal() throws {

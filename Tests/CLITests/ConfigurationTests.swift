@@ -6,19 +6,21 @@ import Testing
 
 @Suite struct ConfigurationTests {
     @Test func thresholdsSeveritiesAndEnablingAreConfigurable() throws {
-        let engine = try ConfigurationLoader.load(text: """
-            rules:
-              slow-startup:
-                warning-seconds: 10
-              stall:
-                severity: critical
-              segment-errors:
-                enabled: false
-            """)
+        let engine = try ConfigurationLoader.load(
+            text: """
+                rules:
+                  slow-startup:
+                    warning-seconds: 10
+                  stall:
+                    severity: critical
+                  segment-errors:
+                    enabled: false
+                """)
         #expect(engine.rule("slow-startup")?.optionsJSON.contains("\"warning-seconds\":10") == true)
         #expect(engine.rule("stall")?.severity == .critical)
         #expect(engine.rule("segment-errors")?.enabled == false)
-        let report = try Analyzer(rules: engine).analyze(path: TestPaths.sampleLogs.appendingPathComponent("slow-key-startup").path)
+        let report = try Analyzer(rules: engine).analyze(
+            path: TestPaths.sampleLogs.appendingPathComponent("slow-key-startup").path)
         #expect(!report.sessions.flatMap(\.findings).contains { $0.ruleID == "slow-startup" })
     }
 
@@ -34,10 +36,15 @@ import Testing
         #expect(throws: ConfigurationError.unknownRule("no-such-rule")) {
             try ConfigurationLoader.load(text: "rules:\n  no-such-rule:\n    enabled: false\n")
         }
-        #expect(throws: ConfigurationError.invalidValue(rule: "stall", key: "look-back-seconds", reason: "must be a number")) {
+        #expect(
+            throws: ConfigurationError.invalidValue(rule: "stall", key: "look-back-seconds", reason: "must be a number")
+        ) {
             try ConfigurationLoader.load(text: "rules:\n  stall:\n    look-back-seconds: soon\n")
         }
-        #expect(throws: ConfigurationError.invalidValue(rule: "stall", key: "severity", reason: "must be one of info, warning, error, critical")) {
+        #expect(
+            throws: ConfigurationError.invalidValue(
+                rule: "stall", key: "severity", reason: "must be one of info, warning, error, critical")
+        ) {
             try ConfigurationLoader.load(text: "rules:\n  stall:\n    severity: loud\n")
         }
     }

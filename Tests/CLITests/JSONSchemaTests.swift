@@ -6,8 +6,10 @@ import Testing
 /// `triage.json` and `triage --json-lines`, on every sample bundle.
 @Suite(.serialized) struct JSONSchemaTests {
     static let schema = CLIRunner.repository.appendingPathComponent("Documentation/playback-forensics.schema.json")
-    static let bundles = ["access-error-logs-only", "cdn-404-stall", "clean-session.zip", "ktvhttpcache-2x-ijkplayer",
-                          "proxy-octet-stream", "slow-key-startup", "three-sessions.tar.gz"]
+    static let bundles = [
+        "access-error-logs-only", "cdn-404-stall", "clean-session.zip", "ktvhttpcache-2x-ijkplayer",
+        "proxy-octet-stream", "slow-key-startup", "three-sessions.tar.gz",
+    ]
 
     func expectValid(_ text: String, _ definition: String, _ label: String) throws {
         let validator = try JSONSchemaValidator(schemaFile: Self.schema)
@@ -37,11 +39,16 @@ import Testing
         }
         let r = try CLIRunner.run(["triage", fleet.path, "--output", out.path, "--json-lines"])
         #expect(r.status == 0)
-        try expectValid(try String(contentsOf: out.appendingPathComponent("triage.json"), encoding: .utf8), "triage", "triage.json")
-        for line in r.stdout.split(separator: "\n") { try expectValid(String(line), "triage_line", "triage --json-lines") }
-        for report in try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("bundles").path) where report.hasSuffix(".json") {
+        try expectValid(
+            try String(contentsOf: out.appendingPathComponent("triage.json"), encoding: .utf8), "triage", "triage.json")
+        for line in r.stdout.split(separator: "\n") {
+            try expectValid(String(line), "triage_line", "triage --json-lines")
+        }
+        for report in try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("bundles").path)
+        where report.hasSuffix(".json") {
             try expectValid(
-                try String(contentsOf: out.appendingPathComponent("bundles/\(report)"), encoding: .utf8), "report", report)
+                try String(contentsOf: out.appendingPathComponent("bundles/\(report)"), encoding: .utf8), "report",
+                report)
         }
     }
 

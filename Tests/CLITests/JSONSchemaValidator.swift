@@ -36,7 +36,8 @@ struct JSONSchemaValidator {
 
     func check(_ value: Any, against schema: [String: Any], path: String, into problems: inout [Problem]) {
         for key in schema.keys where !Self.known.contains(key) {
-            problems.append(Problem(path: path, message: "schema keyword '\(key)' is not supported by the test validator"))
+            problems.append(
+                Problem(path: path, message: "schema keyword '\(key)' is not supported by the test validator"))
         }
         if let ref = schema["$ref"] as? String {
             let name = ref.replacingOccurrences(of: "#/$defs/", with: "")
@@ -59,7 +60,8 @@ struct JSONSchemaValidator {
             let actual = Self.typeName(value)
             let fits = allowed.contains(actual) || (actual == "integer" && allowed.contains("number"))
             if !fits {
-                problems.append(Problem(path: path, message: "is \(actual), expected \(allowed.joined(separator: " or "))"))
+                problems.append(
+                    Problem(path: path, message: "is \(actual), expected \(allowed.joined(separator: " or "))"))
                 return
             }
         }
@@ -87,7 +89,9 @@ struct JSONSchemaValidator {
             }
         }
         if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
-            for (i, element) in array.enumerated() { check(element, against: items, path: path + "/\(i)", into: &problems) }
+            for (i, element) in array.enumerated() {
+                check(element, against: items, path: path + "/\(i)", into: &problems)
+            }
         }
     }
 

@@ -6,7 +6,9 @@ import Testing
     @Test func aSessionPrefixSelectsOneSession() throws {
         let all = try CLIRunner.run(["analyze", "SampleLogs/three-sessions.tar.gz", "--report", "json"])
         #expect(all.stdout.components(separatedBy: "\"session_id\"").count - 1 == 3)
-        let one = try CLIRunner.run(["analyze", "SampleLogs/three-sessions.tar.gz", "--report", "json", "--session", "2222"])
+        let one = try CLIRunner.run([
+            "analyze", "SampleLogs/three-sessions.tar.gz", "--report", "json", "--session", "2222",
+        ])
         #expect(one.stdout.components(separatedBy: "\"session_id\"").count - 1 == 1)
         #expect(one.stdout.contains("22222222-BBBB"))
         let timeline = try CLIRunner.run(["timeline", "SampleLogs/three-sessions.tar.gz", "--session", "33333333-cccc"])
@@ -18,14 +20,19 @@ import Testing
 
     @Test func aMinimumSeverityDropsLesserFindings() throws {
         let all = try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--report", "json"])
-        let errors = try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--report", "json", "--min-severity", "error"])
+        let errors = try CLIRunner.run([
+            "analyze", "SampleLogs/cdn-404-stall", "--report", "json", "--min-severity", "error",
+        ])
         let count = { (s: String) in s.components(separatedBy: "\"rule_id\"").count - 1 }
         #expect(count(errors.stdout) < count(all.stdout))
         #expect(!errors.stdout.contains("\"severity\": \"warning\""))
     }
 
     @Test func aTimeWindowKeepsItsEntriesAndFindings() throws {
-        let r = try CLIRunner.run(["timeline", "SampleLogs/cdn-404-stall", "--since", "2026-11-21T10:07:20Z", "--until", "2026-11-21T10:07:30Z"])
+        let r = try CLIRunner.run([
+            "timeline", "SampleLogs/cdn-404-stall", "--since", "2026-11-21T10:07:20Z", "--until",
+            "2026-11-21T10:07:30Z",
+        ])
         let rows = r.stdout.split(separator: "\n").filter { $0.hasPrefix("  +") }
         #expect(!rows.isEmpty)
         #expect(rows.allSatisfy { $0.contains("10:07:2") || $0.contains("10:07:30") })
@@ -48,7 +55,8 @@ import Testing
         let input = root.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: CLIRunner.repository.appendingPathComponent("SampleLogs/three-sessions.tar.gz"), to: input.appendingPathComponent("three.tar.gz"))
+            at: CLIRunner.repository.appendingPathComponent("SampleLogs/three-sessions.tar.gz"),
+            to: input.appendingPathComponent("three.tar.gz"))
         let out = root.appendingPathComponent("out")
         let r = try CLIRunner.run(["triage", input.path, "--output", out.path, "--session", "2222"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -81,8 +89,10 @@ import Testing
         let files = try #require(object["files"] as? [[String: Any]])
         let record = try #require((files.first?["records"] as? [[String: Any]])?.first)
         #expect(record["kind"] as? String == "error-log-row")
-        #expect(((record["error_log_row"] as? [String: Any])?["error"] as? [String: Any])?["http_status"] as? Int == 404)
-        let lines = try CLIRunner.run(["parse", "SampleLogs/access-error-logs-only", "--json-lines"]).stdout.split(separator: "\n")
+        #expect(
+            ((record["error_log_row"] as? [String: Any])?["error"] as? [String: Any])?["http_status"] as? Int == 404)
+        let lines = try CLIRunner.run(["parse", "SampleLogs/access-error-logs-only", "--json-lines"]).stdout.split(
+            separator: "\n")
         #expect(lines.count >= 4)
         #expect(lines.allSatisfy { $0.hasPrefix("{\"schema_version\":1,\"path\":") })
     }
@@ -97,7 +107,8 @@ import Testing
         #expect(r.status == 0)
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        let first = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        let first = try #require(
+            try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
         #expect(first["schema_version"] as? Int == 1)
         #expect((first["report"] as? String)?.hasPrefix("bundles/") == true)
     }

@@ -9,7 +9,8 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for (name, text) in files {
             let url = dir.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         return dir
@@ -26,7 +27,9 @@ import Testing
     }
 
     @Test func aFolderOfNonLogsExitsOneNamingWhatWasRead() throws {
-        let dir = try folder(["hosts": "127.0.0.1 localhost\n", "notes.txt": "call the CDN on Monday\n", "conf/app.ini": "[a]\nb=1\n"])
+        let dir = try folder([
+            "hosts": "127.0.0.1 localhost\n", "notes.txt": "call the CDN on Monday\n", "conf/app.ini": "[a]\nb=1\n",
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLIRunner.run(["analyze", dir.path])
         #expect(r.status == 1)
@@ -35,9 +38,12 @@ import Testing
     }
 
     @Test func macOSClutterIsIgnored() throws {
-        let event = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"# + "\n"
+        let event =
+            #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"#
+            + "\n"
         let dir = try folder([
-            "logs/events.jsonl": event, "__MACOSX/logs/._events.jsonl": "\u{0}\u{5}\u{16}\u{7}Mac OS X", "logs/.DS_Store": "Bud1",
+            "logs/events.jsonl": event, "__MACOSX/logs/._events.jsonl": "\u{0}\u{5}\u{16}\u{7}Mac OS X",
+            "logs/.DS_Store": "Bud1",
             ".DS_Store": "Bud1",
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -51,7 +57,9 @@ import Testing
     /// An archive piped in is recognised like the same file on disk.
     @Test(arguments: [("clean-session.zip", 1), ("three-sessions.tar.gz", 3)])
     func archivesOnStandardInputAreExpanded(name: String, sessions: Int) throws {
-        let r = try CLIRunner.run(["analyze", "-", "--report", "json"], stdin: CLIRunner.repository.appendingPathComponent("SampleLogs/" + name))
+        let r = try CLIRunner.run(
+            ["analyze", "-", "--report", "json"],
+            stdin: CLIRunner.repository.appendingPathComponent("SampleLogs/" + name))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.components(separatedBy: "\"session_id\"").count - 1 == sessions)
         #expect(r.stdout.contains("\"path\": \"stdin/"))
@@ -72,23 +80,33 @@ import Testing
 
     /// Zone names and sizes with units are accepted; nonsense is still refused.
     @Test func zoneNamesAndSizesWithUnitsAreAccepted() throws {
-        for args in [["--timezone", "CET"], ["--timezone", "Europe/Berlin"], ["--max-line-length", "1MiB"], ["--max-member-size", "1.5G"]] {
+        for args in [
+            ["--timezone", "CET"], ["--timezone", "Europe/Berlin"], ["--max-line-length", "1MiB"],
+            ["--max-member-size", "1.5G"],
+        ] {
             let r = try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only"] + args)
             #expect(r.status == 2 || r.status == 0, "\(args): \(r.stderr)")
         }
-        #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--timezone", "Mars/Olympus"]).status == 64)
-        #expect(try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--max-line-length", "12 parsecs"]).status == 64)
+        #expect(
+            try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--timezone", "Mars/Olympus"]).status
+                == 64)
+        #expect(
+            try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--max-line-length", "12 parsecs"])
+                .status == 64)
     }
 
     /// Colour on a terminal (a pseudo-terminal from `script`), none with NO_COLOR or in a pipe.
     @Test func colourOnATerminalOnly() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pf-colour-\(UUID().uuidString).md").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pf-colour-\(UUID().uuidString).md")
+            .path
         defer { try? FileManager.default.removeItem(atPath: out) }
         let command = "\(CLIRunner.binary.path) analyze SampleLogs/cdn-404-stall --output \(out)"
-        let terminal = try CLIRunner.runProgram("/usr/bin/script", ["-qc", command, "/dev/null"], environment: ["NO_COLOR": ""])
+        let terminal = try CLIRunner.runProgram(
+            "/usr/bin/script", ["-qc", command, "/dev/null"], environment: ["NO_COLOR": ""])
         #expect(terminal.stdout.contains("\u{1B}[31merror\u{1B}[0m"), "\(terminal.stdout)")
-        let plain = try CLIRunner.runProgram("/usr/bin/script", ["-qc", command, "/dev/null"], environment: ["NO_COLOR": "1"])
+        let plain = try CLIRunner.runProgram(
+            "/usr/bin/script", ["-qc", command, "/dev/null"], environment: ["NO_COLOR": "1"])
         #expect(plain.stdout.contains("worst error"))
         #expect(!plain.stdout.contains("\u{1B}["))
     }

@@ -38,7 +38,8 @@ import Testing
             """
         try Data(errorLog.utf8).write(to: dir.appendingPathComponent("error.log"))
         // A playlist saved under its signed URL.
-        try Data("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n".utf8).write(to: dir.appendingPathComponent("index.m3u8?token=SECRETF6"))
+        try Data("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n".utf8).write(
+            to: dir.appendingPathComponent("index.m3u8?token=SECRETF6"))
         return dir
     }
 
@@ -46,7 +47,8 @@ import Testing
         let dir = try plantedBundle()
         defer { try? FileManager.default.removeItem(at: dir) }
         let commands: [[String]] = [
-            ["analyze", dir.path], ["analyze", dir.path, "--report", "json"], ["analyze", dir.path, "--report", "html"], ["timeline", dir.path],
+            ["analyze", dir.path], ["analyze", dir.path, "--report", "json"],
+            ["analyze", dir.path, "--report", "html"], ["timeline", dir.path],
             ["timeline", dir.path, "--json"], ["parse", dir.path], ["parse", dir.path, "--json"],
         ]
         for command in commands {

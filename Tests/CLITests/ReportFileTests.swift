@@ -29,7 +29,9 @@ import Testing
 /// The triage overview follows the run's redaction setting.
 @Suite struct TriageOverviewRedactionTests {
     @Test func noRedactHoldsForTheOverview() {
-        let summary = TriageSummary(bundles: [BundleSummary(name: "capture?token=s3cret", file: "capture", error: "unreadable")])
+        let summary = TriageSummary(bundles: [
+            BundleSummary(name: "capture?token=s3cret", file: "capture", error: "unreadable")
+        ])
         let redacted = TriageReporter().markdown(summary)
         #expect(!redacted.contains("s3cret"))
         #expect(redacted.contains("token=REDACTED"))
@@ -39,7 +41,8 @@ import Testing
 
     /// A symbolic link planted where a report goes is refused, and its target left alone.
     @Test func aPlantedSymlinkIsNotWrittenThrough() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-report-link-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-report-link-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try "precious\n".write(toFile: dir + "/target", atomically: false, encoding: .utf8)

@@ -11,13 +11,16 @@ import Testing
         return (root, input, root.appendingPathComponent("out"))
     }
 
-    static let event = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S1","rate":0,"previousRate":1}"# + "\n"
+    static let event =
+        #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S1","rate":0,"previousRate":1}"#
+        + "\n"
 
     @Test func unreadableBundlesAreNamedAndStrayFilesSkipped() throws {
         let w = try workspace()
         defer { try? FileManager.default.removeItem(at: w.root) }
         try FileManager.default.copyItem(
-            at: CLIRunner.repository.appendingPathComponent("SampleLogs/clean-session.zip"), to: w.input.appendingPathComponent("good.zip"))
+            at: CLIRunner.repository.appendingPathComponent("SampleLogs/clean-session.zip"),
+            to: w.input.appendingPathComponent("good.zip"))
         try Data("# Bundles from the ticket queue\n".utf8).write(to: w.input.appendingPathComponent("README.md"))
         let empty = w.input.appendingPathComponent("empty-bundle")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
@@ -36,13 +39,16 @@ import Testing
         let w = try workspace()
         defer { try? FileManager.default.removeItem(at: w.root) }
         for (name, id) in [("a b", "S1"), ("a_b", "S2"), ("a?b", "S3")] {
-            try Data(Self.event.replacingOccurrences(of: "S1", with: id).utf8).write(to: w.input.appendingPathComponent(name))
+            try Data(Self.event.replacingOccurrences(of: "S1", with: id).utf8).write(
+                to: w.input.appendingPathComponent(name))
         }
         let long = String(repeating: "x", count: 252)
-        try Data(Self.event.replacingOccurrences(of: "S1", with: "S4").utf8).write(to: w.input.appendingPathComponent(long))
+        try Data(Self.event.replacingOccurrences(of: "S1", with: "S4").utf8).write(
+            to: w.input.appendingPathComponent(long))
         let r = try CLIRunner.run(["triage", w.input.path, "--output", w.output.path])
         #expect(r.status == 0, "\(r.stderr)")
-        let reports = try FileManager.default.contentsOfDirectory(atPath: w.output.appendingPathComponent("bundles").path)
+        let reports = try FileManager.default.contentsOfDirectory(
+            atPath: w.output.appendingPathComponent("bundles").path)
         #expect(reports.filter { $0.hasSuffix(".md") }.count == 4, "\(reports)")
         #expect(r.stderr.contains("0 unreadable"))
     }
@@ -69,7 +75,9 @@ import Testing
     @Test func setupFailuresAreSentencesNotErrorDumps() throws {
         let w = try workspace()
         defer { try? FileManager.default.removeItem(at: w.root) }
-        let missing = try CLIRunner.run(["triage", w.root.appendingPathComponent("nope").path, "--output", w.output.path])
+        let missing = try CLIRunner.run([
+            "triage", w.root.appendingPathComponent("nope").path, "--output", w.output.path,
+        ])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("does not exist"))
         #expect(!missing.stderr.contains("Error Domain"))
@@ -80,7 +88,9 @@ import Testing
         #expect(outputIsFile.stderr.contains("is a file, not a directory"))
         #expect(!outputIsFile.stderr.contains("Error Domain"))
         // One bundle given by mistake: said so.
-        for name in ["events.jsonl", "more.jsonl"] { try Data(Self.event.utf8).write(to: w.input.appendingPathComponent(name)) }
+        for name in ["events.jsonl", "more.jsonl"] {
+            try Data(Self.event.utf8).write(to: w.input.appendingPathComponent(name))
+        }
         let one = try CLIRunner.run(["triage", w.input.path, "--output", w.output.path])
         #expect(one.stderr.contains("looks like one bundle"))
     }

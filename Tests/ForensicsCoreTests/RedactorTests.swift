@@ -12,7 +12,10 @@ import Testing
         (#"{"Cookie":"a=b"}"#, #"{"Cookie":"REDACTED"}"#),
         (#""X-API-KEY":"k-123""#, #""X-API-KEY":"REDACTED""#),
         ("request → Authorization: Bearer abc", "request → Authorization: REDACTED"),
-        ("segment request https://cdn.example.com/v/s1.m4s → 404", "segment request https://cdn.example.com/v/s1.m4s → 404"),
+        (
+            "segment request https://cdn.example.com/v/s1.m4s → 404",
+            "segment request https://cdn.example.com/v/s1.m4s → 404"
+        ),
     ])
     func headerValuesAreRedacted(input: String, expected: String) {
         #expect(Redactor().redact(input) == expected)
@@ -27,7 +30,10 @@ import Testing
         ("Coo\u{212A}ie: secret", "Coo\u{212A}ie: REDACTED"),
         ("→ X-API-\u{212A}EY: k", "→ X-API-\u{212A}EY: REDACTED"),
         ("durée → AUTHORIZATION: x", "durée → AUTHORIZATION: REDACTED"),
-        ("segment request https://cdn.example.com/v/s1.m4s → 404 in 0.045 s", "segment request https://cdn.example.com/v/s1.m4s → 404 in 0.045 s"),
+        (
+            "segment request https://cdn.example.com/v/s1.m4s → 404 in 0.045 s",
+            "segment request https://cdn.example.com/v/s1.m4s → 404 in 0.045 s"
+        ),
         ("", ""),
     ])
     func anyLetterCase(input: String, expected: String) {
@@ -52,8 +58,14 @@ import Testing
         (#""x-api-key":"PLANTED1""#, #""x-api-key":"REDACTED""#),
         // URL credentials, fragments, paths, matrix parameters.
         ("https://user:PLANTED1@cdn.example.com/a.m3u8", "https://REDACTED@cdn.example.com/a.m3u8"),
-        ("https://cdn.example.com/a.m3u8#access_token=PLANTED1", "https://cdn.example.com/a.m3u8#access_token=REDACTED"),
-        ("https://cdn.example.com/hdnts=exp=1~acl=%2f*~hmac=PLANTED1/a.m3u8", "https://cdn.example.com/hdnts=REDACTED/a.m3u8"),
+        (
+            "https://cdn.example.com/a.m3u8#access_token=PLANTED1",
+            "https://cdn.example.com/a.m3u8#access_token=REDACTED"
+        ),
+        (
+            "https://cdn.example.com/hdnts=exp=1~acl=%2f*~hmac=PLANTED1/a.m3u8",
+            "https://cdn.example.com/hdnts=REDACTED/a.m3u8"
+        ),
         ("https://cdn.example.com/p/1/ks/PLANTED1/a.m3u8", "https://cdn.example.com/p/1/ks/REDACTED/a.m3u8"),
         ("https://cdn.example.com/a.m3u8?ks=PLANTED1&x=1", "https://cdn.example.com/a.m3u8?ks=REDACTED&x=1"),
         ("https://cdn.example.com/a;jsessionid=PLANTED1?x=1", "https://cdn.example.com/a;jsessionid=REDACTED?x=1"),
@@ -64,11 +76,17 @@ import Testing
         ("https://c.example.com/a.ts?hmac=PLANTED1", "https://c.example.com/a.ts?hmac=REDACTED"),
         ("https://c.example.com/a.ts?client_secret=PLANTED1", "https://c.example.com/a.ts?client_secret=REDACTED"),
         ("https://c.example.com/a.ts?%74oken=PLANTED1&q=2", "https://c.example.com/a.ts?%74oken=REDACTED&q=2"),
-        ("https://c.example.com/a.ts?x-amz-security-token=PLANTED1", "https://c.example.com/a.ts?x-amz-security-token=REDACTED"),
+        (
+            "https://c.example.com/a.ts?x-amz-security-token=PLANTED1",
+            "https://c.example.com/a.ts?x-amz-security-token=REDACTED"
+        ),
         // What must stay: the playback session identifier, ordinary parameters, attribute lists.
         ("X-Playback-Session-Id: 6C1D0F0B", "X-Playback-Session-Id: 6C1D0F0B"),
         ("https://c.example.com/a.ts?quality=hd&page=2", "https://c.example.com/a.ts?quality=hd&page=2"),
-        (#"#EXT-X-KEY:METHOD=AES-128,URI="https://k.example.com/k1",KEYFORMAT="identity""#, #"#EXT-X-KEY:METHOD=AES-128,URI="https://k.example.com/k1",KEYFORMAT="identity""#),
+        (
+            #"#EXT-X-KEY:METHOD=AES-128,URI="https://k.example.com/k1",KEYFORMAT="identity""#,
+            #"#EXT-X-KEY:METHOD=AES-128,URI="https://k.example.com/k1",KEYFORMAT="identity""#
+        ),
         ("https://c.example.com/tracks/1/a.ts", "https://c.example.com/tracks/1/a.ts"),
         ("https://c.example.com/img@2x.png", "https://c.example.com/img@2x.png"),
     ])
@@ -84,8 +102,14 @@ import Testing
 /// Query parameters percent-encoded inside another URL (a caching proxy's URL), in either case.
 @Suite struct RedactorEncodedQueryTests {
     @Test(arguments: [
-        ("http://localhost:1/https%3A%2F%2Fcdn%2Ecom%2Fa%3Ftoken%3DSECRET/KTVHTTPCachePlaceHolder/x", "%3Ftoken%3DREDACTED/"),
-        ("http://localhost:1/request?url=https%3a%2f%2fcdn.com%2fa%3fx%3d1%26sig%3dSECRET%26y%3d2", "%26sig%3dREDACTED%26y%3d2"),
+        (
+            "http://localhost:1/https%3A%2F%2Fcdn%2Ecom%2Fa%3Ftoken%3DSECRET/KTVHTTPCachePlaceHolder/x",
+            "%3Ftoken%3DREDACTED/"
+        ),
+        (
+            "http://localhost:1/request?url=https%3a%2f%2fcdn.com%2fa%3fx%3d1%26sig%3dSECRET%26y%3d2",
+            "%26sig%3dREDACTED%26y%3d2"
+        ),
         ("http://localhost:1/request?url=https%3A%2F%2Fcdn.com%2Fa%3Fpage%3D2", "%3Fpage%3D2"),
     ])
     func encodedParametersAreRedacted(text: String, expected: String) {

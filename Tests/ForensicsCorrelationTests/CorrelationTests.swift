@@ -12,13 +12,16 @@ import Testing
 
     @Test func threeInterleavedSessionsAcrossFiveSourcesAreSeparated() throws {
         let report = try sample("three-sessions.tar.gz")
-        #expect(report.sessions.map(\.session.id) == [
-            "11111111-AAAA-4AAA-8AAA-111111111111", "22222222-BBBB-4BBB-8BBB-222222222222",
-            "33333333-CCCC-4CCC-8CCC-333333333333",
-        ])
+        #expect(
+            report.sessions.map(\.session.id) == [
+                "11111111-AAAA-4AAA-8AAA-111111111111", "22222222-BBBB-4BBB-8BBB-222222222222",
+                "33333333-CCCC-4CCC-8CCC-333333333333",
+            ])
         #expect(report.unassignedRecords == 0)
         let total = report.inputs.reduce(0) { $0 + $1.records }
-        let placed = report.sessions.reduce(0) { acc, s in acc + s.session.entries.reduce(0) { $0 + 1 + $1.otherViews.count } }
+        let placed = report.sessions.reduce(0) { acc, s in
+            acc + s.session.entries.reduce(0) { $0 + 1 + $1.otherViews.count }
+        }
         #expect(placed == total, "every record is on exactly one timeline")
         // The proxy log has no session identifier: its entries join by URL.
         for s in report.sessions { #expect(s.session.sources.contains(.cacheLog)) }
@@ -26,13 +29,18 @@ import Testing
     }
 
     @Test func recordsThatFitNoSessionAreListedWithAReason() {
-        let a = TimelineScriptFiles.dump("0.0 multivariant https://a.example.com/m.m3u8 200 0.1\n1.0 initial-ltku", session: "A")
-        let b = TimelineScriptFiles.dump("0.5 multivariant https://b.example.com/m.m3u8 200 0.1\n1.5 initial-ltku", session: "B")
+        let a = TimelineScriptFiles.dump(
+            "0.0 multivariant https://a.example.com/m.m3u8 200 0.1\n1.0 initial-ltku", session: "A")
+        let b = TimelineScriptFiles.dump(
+            "0.5 multivariant https://b.example.com/m.m3u8 200 0.1\n1.5 initial-ltku", session: "B")
         let orphan = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nhttps://c.example.com/x.ts\n"
         let report = Analyzer().analyze(files: [("a.jsonl", a), ("b.jsonl", b), ("orphan.m3u8", Array(orphan.utf8))])
         #expect(report.sessions.count == 2)
         #expect(report.unassignedRecords == 1)
-        #expect(report.diagnostics.contains { $0.location.file == "orphan.m3u8" && $0.message.contains("not assigned to a session") })
+        #expect(
+            report.diagnostics.contains {
+                $0.location.file == "orphan.m3u8" && $0.message.contains("not assigned to a session")
+            })
     }
 
     @Test func harClockAheadBy93Point4SecondsIsAlignedWithin50ms() throws {
@@ -54,7 +62,8 @@ import Testing
         let stall = try #require(try sample("cdn-404-stall").sessions.first).session.kpis
         #expect(stall.startupTime.map { abs($0 - 0.9) < 0.0005 } == true)  // play at 0.000, LTKU at 0.900
         #expect(stall.stallCount == 1)
-        #expect(stall.stallDuration.map { abs($0 - (455.1 - 451.002)) < 0.0005 } == true)  // stall 451.002 → LTKU 455.100
+        // stall 451.002 → LTKU 455.100
+        #expect(stall.stallDuration.map { abs($0 - (455.1 - 451.002)) < 0.0005 } == true)
         #expect(stall.rebufferRatio.map { abs($0 - 4.098 / (595 + 4.098)) < 0.00005 } == true)
         #expect(stall.variantSwitchCount == 1)
         #expect(stall.downswitchCount == 1)
@@ -70,7 +79,9 @@ import Testing
 
         let proxy = try #require(try sample("proxy-octet-stream").sessions.first).session.kpis
         #expect(proxy.fatalError == true)
-        #expect(proxy.errorCount == 3)  // the unplayable response's fatal error, the -1004 connection failure, the origin 404 the proxy got (one request, counted once)
+        // The unplayable response's fatal error, the -1004 connection failure, the origin 404 the
+        // proxy got (one request, counted once).
+        #expect(proxy.errorCount == 3)
     }
 
     @Test func shufflingFileOrderOrSplittingAFileDoesNotChangeTheTimeline() throws {

@@ -24,7 +24,9 @@ import Testing
     }
 
     @Test func oneRequestSeenByTwoSourcesIsOneEntryWithBothViews() throws {
-        let correlation = Correlator().correlate([try source("events.jsonl", Self.dump), try source("capture.har", Self.har)])
+        let correlation = Correlator().correlate([
+            try source("events.jsonl", Self.dump), try source("capture.har", Self.har),
+        ])
         let session = try #require(correlation.sessions.first)
         #expect(correlation.sessions.count == 1)
         let requests = session.entries.filter { $0.record.request != nil }
@@ -35,7 +37,9 @@ import Testing
 
     @Test func theAnalysisIsDerivedFromTheFinishedTimeline() throws {
         let session = try #require(Correlator().correlate([try source("events.jsonl", Self.dump)]).sessions.first)
-        #expect(session.analysis.stalls.map(\.index) == session.entries.indices.filter { session.entries[$0].record.playerEvent?.kind == .stall })
+        #expect(
+            session.analysis.stalls.map(\.index)
+                == session.entries.indices.filter { session.entries[$0].record.playerEvent?.kind == .stall })
         #expect(session.analysis.failures.count == 1)
         #expect(session.kpis.stallCount == 1)
     }

@@ -26,7 +26,8 @@ import Testing
         // Metric events name a byte range for whole-file requests too.
         script = script.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.contains("\"url\"") else { return String(line) }
-            return line.replacingOccurrences(of: "\"url\":", with: "\"byteRange\":{\"location\":0,\"length\":900},\"url\":")
+            return line.replacingOccurrences(
+                of: "\"url\":", with: "\"byteRange\":{\"location\":0,\"length\":900},\"url\":")
         }.joined(separator: "\n")
         return Array(script.utf8)
     }
@@ -45,7 +46,8 @@ import Testing
     /// media playlist request.
     static func accessLog(zone: Int) -> [UInt8] {
         let row = ExampleFixtures.accessRow(
-            at: 0, uri: "\(base)/v20/index.m3u8", watched: 60, observed: 80_000_000, indicated: 20_000_000, startup: 2.0)
+            at: 0, uri: "\(base)/v20/index.m3u8", watched: 60, observed: 80_000_000, indicated: 20_000_000, startup: 2.0
+        )
         var text = ExampleFixtures.accessLog([row]).text
         // Shift the row's local time by the zone (the builder writes 10:00:00 local = UTC).
         let local = Timestamp(TimelineScript.baseTime + Double(zone)).iso8601
@@ -62,7 +64,8 @@ import Testing
     @Test(arguments: Self.cases)
     func oneEntryPerRequestWithEveryFileAligned(zone: Int, skew: Double) throws {
         let report = Analyzer().analyze(files: [
-            ("metrics.jsonl", Self.metricDump()), ("capture.har", Self.har(skew: skew)), ("access.log", Self.accessLog(zone: zone)),
+            ("metrics.jsonl", Self.metricDump()), ("capture.har", Self.har(skew: skew)),
+            ("access.log", Self.accessLog(zone: zone)),
         ])
         #expect(report.sessions.count == 1)
         let s = try #require(report.sessions.first)
@@ -102,7 +105,10 @@ import Testing
 /// FB22519249): every row counted once, the folding said in a diagnostic.
 @Suite struct RepeatedAccessLogDumpTests {
     @Test func threeDumpsOfOneSessionCountEachRowOnce() throws {
-        let dir = TestPaths.repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/real-world/access-log/").path + "/"
+        let dir =
+            TestPaths.repository.deletingLastPathComponent().appendingPathComponent(
+                "shared/corpus/real-world/access-log/"
+            ).path + "/"
         let names = [
             "srg-fb22519249-log_before_audio_switch.log", "srg-fb22519249-log_after_first_audio_switch.log",
             "srg-fb22519249-log_after_second_audio_switch.log",

@@ -10,9 +10,14 @@ import Testing
         ("https://cdn.example.com/vidéo/ségment 1.ts?q=é", "https://cdn.example.com/vidéo/ségment 1.ts"),
         ("?only", ""),
         ("", ""),
-        ("http://localhost:8080/https%3A%2F%2Fcdn.example.com%2Fv%2Fs1.m4s/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent.m4s",
-         "https://cdn.example.com/v/s1.m4s"),
-        ("http://127.0.0.1:80/request.mp4?url=https%3A%2F%2Fcdn.example.com%2Fclip.mp4%3Fsig%3Dx", "https://cdn.example.com/clip.mp4"),
+        (
+            "http://localhost:8080/https%3A%2F%2Fcdn.example.com%2Fv%2Fs1.m4s/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent.m4s",
+            "https://cdn.example.com/v/s1.m4s"
+        ),
+        (
+            "http://127.0.0.1:80/request.mp4?url=https%3A%2F%2Fcdn.example.com%2Fclip.mp4%3Fsig%3Dx",
+            "https://cdn.example.com/clip.mp4"
+        ),
         ("/request.mp4?originalURL=https%3A%2F%2Fcdn.example.com%2Fa.mp4", "https://cdn.example.com/a.mp4"),
         ("http://localhostile.example.com/a.ts?x", "http://localhostile.example.com/a.ts"),
     ])

@@ -26,20 +26,23 @@ import Testing
         let outcome = ingest("access.log", fields + Self.row(values) + "\n")
         let result = try #require(outcome.result)
         #expect(result.records.count == 1)
-        let diagnostics = result.diagnostics.filter { $0.message.hasPrefix("\(field) ") && $0.message.contains("out of range") }
+        let diagnostics = result.diagnostics.filter {
+            $0.message.hasPrefix("\(field) ") && $0.message.contains("out of range")
+        }
         #expect(diagnostics.count == 1)
         #expect(diagnostics.first?.location.line == 5)
         guard case .accessLog(let a)? = result.records.first?.payload else {
             Issue.record("not an access-log row")
             return
         }
-        let value: Any? = switch field {
-        case "c-stalls": a.stalls
-        case "c-startup-time": a.startupTime
-        case "c-duration-watched": a.durationWatched
-        case "sc-indicated-bitrate": a.indicatedBitrate
-        default: a.observedBitrate
-        }
+        let value: Any? =
+            switch field {
+            case "c-stalls": a.stalls
+            case "c-startup-time": a.startupTime
+            case "c-duration-watched": a.durationWatched
+            case "sc-indicated-bitrate": a.indicatedBitrate
+            default: a.observedBitrate
+            }
         #expect(value == nil)
     }
 }

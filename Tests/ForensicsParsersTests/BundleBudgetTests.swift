@@ -12,7 +12,9 @@ import ZIPFoundation
 @Suite(.serialized) struct BundleBudgetTests {
     static let row = "2026/11/21 05:00:00.000 https://cdn.example.com/v/prog_index.m3u8 G1 198.51.100.23 1 5.0\n"
     static let head = "#Version: 1.0\n#Fields: date time uri cs-guid s-ip c-stalls c-duration-watched\n"
-    static let good = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"# + "\n"
+    static let good =
+        #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"#
+        + "\n"
 
     func bundle(_ files: [String: [UInt8]]) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-budget-\(UUID().uuidString)")
@@ -32,7 +34,10 @@ import ZIPFoundation
         let report = try Analyzer(ingestor: Ingestor(limits: limits)).analyze(path: dir.path)
         #expect(report.inputs.first { $0.path == "a-big.log" }?.records == 100)
         #expect(report.inputs.first { $0.path == "z-good.jsonl" }?.records == 1)
-        #expect(report.diagnostics.contains { $0.location.file == "a-big.log" && $0.message.contains("stopped after 100 records") })
+        #expect(
+            report.diagnostics.contains {
+                $0.location.file == "a-big.log" && $0.message.contains("stopped after 100 records")
+            })
         #expect(report.incomplete == nil)
     }
 
@@ -77,14 +82,18 @@ import ZIPFoundation
         defer { try? FileManager.default.removeItem(at: inner) }
         let archive = try Archive(url: inner, accessMode: .create)
         let bytes = Data(log(rows: 7))
-        try archive.addEntry(with: "access.log", type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) { position, size in
+        try archive.addEntry(
+            with: "access.log", type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate
+        ) { position, size in
             bytes.subdata(in: Int(position)..<(Int(position) + size))
         }
         let innerBytes = try Data(contentsOf: inner)
         let dir = try bundle(["double.log.gz": GzipCompressor.compress(GzipCompressor.compress(log(rows: 3)))])
         defer { try? FileManager.default.removeItem(at: dir) }
         let outer = try Archive(url: dir.appendingPathComponent("outer.zip"), accessMode: .create)
-        try outer.addEntry(with: "inner.zip", type: .file, uncompressedSize: Int64(innerBytes.count), compressionMethod: .none) { position, size in
+        try outer.addEntry(
+            with: "inner.zip", type: .file, uncompressedSize: Int64(innerBytes.count), compressionMethod: .none
+        ) { position, size in
             innerBytes.subdata(in: Int(position)..<(Int(position) + size))
         }
         let report = try Analyzer().analyze(path: dir.path)
@@ -123,11 +132,14 @@ import ZIPFoundation
         for i in 0..<members {
             let n = Array(String(format: "m%03d.log", i).utf8)
             out += u32(0x0201_4B50) + u16(20) + u16(20) + u16(0) + u16(0) + u16(0) + u16(0) + u32(crc)
-            out += u32(UInt32(kernel.count)) + u32(UInt32(kernel.count)) + u16(n.count) + u16(0) + u16(0) + u16(0) + u16(0)
+            out +=
+                u32(UInt32(kernel.count)) + u32(UInt32(kernel.count)) + u16(n.count) + u16(0) + u16(0) + u16(0) + u16(0)
             out += u32(0) + u32(0) + n
         }
         let size = out.count - centralStart
-        out += u32(0x0605_4B50) + u16(0) + u16(0) + u16(members) + u16(members) + u32(UInt32(size)) + u32(UInt32(centralStart)) + u16(0)
+        out +=
+            u32(0x0605_4B50) + u16(0) + u16(0) + u16(members) + u16(members) + u32(UInt32(size))
+            + u32(UInt32(centralStart)) + u16(0)
         return out
     }
 }

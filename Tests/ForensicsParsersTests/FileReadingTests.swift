@@ -67,7 +67,10 @@ import Testing
             lines.append(String(decoding: bytes, as: UTF8.self))
         }
         #expect(lines.count == expected.count)
-        #expect(lines == expected, "first difference at line \((zip(lines, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1) + 1)")
+        #expect(
+            lines == expected,
+            "first difference at line \((zip(lines, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1) + 1)"
+        )
         #expect(reader.sawCRLF)
     }
 
@@ -106,7 +109,9 @@ import Testing
         var diagnostics: [Diagnostic] = []
         try BundleReader().read(path: dir, diagnostics: &diagnostics) { member in
             let outcome = Ingestor().ingest(member)
-            members.append("\(member.path) \(outcome.format?.rawValue ?? "-") \(outcome.result?.playlists.first?.segments.count ?? -1)")
+            members.append(
+                "\(member.path) \(outcome.format?.rawValue ?? "-") \(outcome.result?.playlists.first?.segments.count ?? -1)"
+            )
         }
         #expect(members == ["packed.m3u8.gz playlist-capture 1", "plain.m3u8 playlist-capture 1"])
         #expect(diagnostics.isEmpty)

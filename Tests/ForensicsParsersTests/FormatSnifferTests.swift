@@ -10,16 +10,21 @@ import Testing
     static func crlf(_ text: String) -> [UInt8] { Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8) }
 
     @Test func crlfErrorLogsAreErrorLogs() throws {
-        let text = try String(contentsOf: TestPaths.sampleLogs.appendingPathComponent("cdn-404-stall/errorlog.txt"), encoding: .utf8)
+        let text = try String(
+            contentsOf: TestPaths.sampleLogs.appendingPathComponent("cdn-404-stall/errorlog.txt"), encoding: .utf8)
         #expect(FormatRegistry.standard.sniff(Array(text.utf8)) == .errorLog)
         // CRLF: "\r\n" is one Character, so a String-based line split saw one line and fell back
         // to "#Software: … means access log".
         #expect(FormatRegistry.standard.sniff(Self.crlf(text)) == .errorLog)
     }
 
-    @Test(arguments: ["videojs-m3u8-parser/master.m3u8", "grafov-m3u8/master-with-hlsv7.m3u8", "videojs-m3u8-parser/streamInfInvalid.m3u8"])
+    @Test(arguments: [
+        "videojs-m3u8-parser/master.m3u8", "grafov-m3u8/master-with-hlsv7.m3u8",
+        "videojs-m3u8-parser/streamInfInvalid.m3u8",
+    ])
     func crlfPlaylistsStartingWithACommentArePlaylists(fixture: String) throws {
-        let text = try String(contentsOf: TestPaths.corpus.appendingPathComponent("playlists/" + fixture), encoding: .utf8)
+        let text = try String(
+            contentsOf: TestPaths.corpus.appendingPathComponent("playlists/" + fixture), encoding: .utf8)
         #expect(FormatRegistry.standard.sniff(Array(text.utf8)) == .playlist)
         #expect(FormatRegistry.standard.sniff(Self.crlf(text)) == .playlist)
     }

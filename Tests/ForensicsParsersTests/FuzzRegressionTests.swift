@@ -32,7 +32,9 @@ import Testing
             _ = ForensicsReportsProbe.render(report)
             #expect(!report.inputs.isEmpty || !report.diagnostics.isEmpty)
         } else {
-            let format = try #require(FormatRegistry.standard.reader(for: InputFormat(target))?.declaration.format, "unknown fuzz target \(target)")
+            let format = try #require(
+                FormatRegistry.standard.reader(for: InputFormat(target))?.declaration.format,
+                "unknown fuzz target \(target)")
             let bytes = [UInt8](try Data(contentsOf: url))
             _ = Ingestor(forcedFormat: format).ingest(BundleMember(path: path, open: { MemoryByteSource(bytes) }))
         }

@@ -10,7 +10,9 @@ import ZIPFoundation
 /// Hostile and broken bundles: each problem is a diagnostic naming the file, everything else in
 /// the bundle is still read, and memory and time stay bounded.
 @Suite(.serialized) struct HostileInputTests {
-    static let good = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"# + "\n"
+    static let good =
+        #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"#
+        + "\n"
 
     /// A fresh bundle directory holding one good metric file.
     func bundle() throws -> URL {
@@ -35,26 +37,34 @@ import ZIPFoundation
         let archive = try Archive(url: zipURL, accessMode: .create)
         let data = Data(Self.good.utf8)
         for name in ["../../escape.jsonl", "/etc/abs.jsonl"] {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), provider: { pos, size in
-                data.subdata(in: Int(pos)..<Int(pos) + size)
-            })
+            try archive.addEntry(
+                with: name, type: .file, uncompressedSize: Int64(data.count),
+                provider: { pos, size in
+                    data.subdata(in: Int(pos)..<Int(pos) + size)
+                })
         }
         let report = try analyze(dir)
         #expect(goodRecordSurvived(report))
         #expect(report.diagnostics.contains { $0.location.file == "evil.zip" && $0.message.contains("zip-slip") })
         #expect(report.inputs.contains { $0.path == "evil.zip/escape.jsonl" })
-        #expect(!FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("escape.jsonl").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: dir.deletingLastPathComponent().appendingPathComponent("escape.jsonl").path))
     }
 
     @Test func symlinksOutsideAndDirectoryLoopsAreSkipped() throws {
         let dir = try bundle()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("passwd").path, withDestinationPath: "/etc/passwd")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("sub/loop").path, withDestinationPath: dir.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("passwd").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("sub/loop").path, withDestinationPath: dir.path)
         let report = try analyze(dir)
         #expect(goodRecordSurvived(report))
-        #expect(report.diagnostics.contains { $0.location.file == "passwd" && $0.message.contains("outside the bundle") })
+        #expect(
+            report.diagnostics.contains { $0.location.file == "passwd" && $0.message.contains("outside the bundle") })
         #expect(report.diagnostics.contains { $0.location.file == "sub/loop" && $0.message.contains("loop") })
     }
 
@@ -62,21 +72,27 @@ import ZIPFoundation
         let dir = try bundle()
         defer { try? FileManager.default.removeItem(at: dir) }
         // A playlist header and 16 MiB of blank lines compress to about 16 KB; the limit here is 1 MiB.
-        let bomb = GzipCompressor.compress(Array("#EXTM3U\n".utf8) + [UInt8](repeating: 0x0A, count: 16 << 20), level: 9)
+        let bomb = GzipCompressor.compress(
+            Array("#EXTM3U\n".utf8) + [UInt8](repeating: 0x0A, count: 16 << 20), level: 9)
         #expect(bomb.count < 100_000)
         try Data(bomb).write(to: dir.appendingPathComponent("bomb.log.gz"))
         var limits = BundleLimits()
         limits.maxDecompressedSize = 1 << 20
         let report = try analyze(dir, limits: limits)
         #expect(goodRecordSurvived(report))
-        #expect(report.diagnostics.contains { $0.location.file == "bomb.log.gz" && $0.message.contains("larger than the limit") })
+        #expect(
+            report.diagnostics.contains {
+                $0.location.file == "bomb.log.gz" && $0.message.contains("larger than the limit")
+            })
     }
 
     @Test func aHugeSingleLineIsCutNotLoaded() throws {
         let dir = try bundle()
         defer { try? FileManager.default.removeItem(at: dir) }
         var big = Array(Self.good.utf8)
-        big += Array("{\"type\":\"AVMetricErrorEvent\",\"x\":\"".utf8) + [UInt8](repeating: 0x61, count: 24 << 20) + Array("\"}\n".utf8)
+        big +=
+            Array("{\"type\":\"AVMetricErrorEvent\",\"x\":\"".utf8) + [UInt8](repeating: 0x61, count: 24 << 20)
+            + Array("\"}\n".utf8)
         big += Array(Self.good.replacingOccurrences(of: "07:31", with: "07:32").utf8)
         try Data(big).write(to: dir.appendingPathComponent("long.jsonl"))
         var limits = BundleLimits()
@@ -101,7 +117,8 @@ import ZIPFoundation
                 case 0: return Array(HostileInputTests.good.utf8) + Array(#"{"type":"AVMetricErrorEvent","x":""#.utf8)
                 case 1...1024: return Self.filler
                 case 1025:
-                    return Array("\"}\n".utf8) + Array(HostileInputTests.good.replacingOccurrences(of: "07:31", with: "07:32").utf8)
+                    return Array("\"}\n".utf8)
+                        + Array(HostileInputTests.good.replacingOccurrences(of: "07:31", with: "07:32").utf8)
                 default: return nil
                 }
             }
@@ -119,10 +136,13 @@ import ZIPFoundation
     @Test func nulBytesInvalidUTF8AndUTF16AreDiagnosed() throws {
         let dir = try bundle()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try Data(Array(Self.good.utf8) + [0, 0, 0, 10] + Array(Self.good.utf8)).write(to: dir.appendingPathComponent("nul.jsonl"))
+        try Data(Array(Self.good.utf8) + [0, 0, 0, 10] + Array(Self.good.utf8)).write(
+            to: dir.appendingPathComponent("nul.jsonl"))
         try Data([0xFF, 0xFE] + Array("#\0E\0X\0T\0".utf8)).write(to: dir.appendingPathComponent("utf16.m3u8"))
-        try Data(Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n".utf8) + [0xC3, 0x28, 0xFF] + Array("s1.ts\n".utf8))
-            .write(to: dir.appendingPathComponent("bad-utf8.m3u8"))
+        try Data(
+            Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n".utf8) + [0xC3, 0x28, 0xFF] + Array("s1.ts\n".utf8)
+        )
+        .write(to: dir.appendingPathComponent("bad-utf8.m3u8"))
         let report = try analyze(dir)
         #expect(goodRecordSurvived(report))
         #expect(report.diagnostics.contains { $0.location == SourceLocation(file: "nul.jsonl", line: 2) })
@@ -139,7 +159,8 @@ import ZIPFoundation
         try zipData.prefix(zipData.count / 2).write(to: dir.appendingPathComponent("cut.zip"))
         let report = try analyze(dir)
         #expect(goodRecordSurvived(report))
-        #expect(report.diagnostics.contains { $0.location.file == "cut.jsonl.gz" && $0.message.contains("truncated gzip") })
+        #expect(
+            report.diagnostics.contains { $0.location.file == "cut.jsonl.gz" && $0.message.contains("truncated gzip") })
         #expect(report.diagnostics.contains { $0.location.file.hasPrefix("cut.zip") && $0.severity == .error })
     }
 
@@ -148,9 +169,10 @@ import ZIPFoundation
     @Test func aSmallCutGzipKeepsItsCompleteLines() throws {
         let dir = try bundle()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let events = (0..<8).map { i in
-            #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:3\#(i).002Z","sessionID":"S","rate":0,"previousRate":1}"#
-        }.joined(separator: "\n") + "\n"
+        let events =
+            (0..<8).map { i in
+                #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:3\#(i).002Z","sessionID":"S","rate":0,"previousRate":1}"#
+            }.joined(separator: "\n") + "\n"
         let gz = GzipCompressor.compress(Array(events.utf8))
         try Data(gz.prefix(gz.count - 12)).write(to: dir.appendingPathComponent("cut.jsonl.gz"))
         try Data(gz + [0x00, 0x13, 0x37, 0x42, 0x99]).write(to: dir.appendingPathComponent("trailing.jsonl.gz"))
@@ -182,7 +204,9 @@ import ZIPFoundation
 
     /// Several `{"events": […]}` batches, one per line: every batch is read.
     @Test func everyBatchLineIsRead() throws {
-        let batch = { (r: Range<Int>) in #"{"sessionID":"S","events":["# + r.map(Self.event).joined(separator: ",") + "]}" }
+        let batch = { (r: Range<Int>) in
+            #"{"sessionID":"S","events":["# + r.map(Self.event).joined(separator: ",") + "]}"
+        }
         let text = [batch(0..<3), batch(3..<6), batch(6..<8)].joined(separator: "\n") + "\n"
         let result = try #require(ingest("batches.json", text).result)
         #expect(result.records.count == 8)
@@ -205,12 +229,15 @@ import ZIPFoundation
         let dir = try bundle()
         defer { try? FileManager.default.removeItem(at: dir) }
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        try Data(("{\"type\":\"AVMetricErrorEvent\",\"x\":" + deep + "}\n").utf8).write(to: dir.appendingPathComponent("deep.jsonl"))
+        try Data(("{\"type\":\"AVMetricErrorEvent\",\"x\":" + deep + "}\n").utf8).write(
+            to: dir.appendingPathComponent("deep.jsonl"))
         try Data(("{\"events\":" + deep + "}\n").utf8).write(to: dir.appendingPathComponent("deep-doc.json"))
         let report = try analyze(dir)
         #expect(goodRecordSurvived(report))
-        #expect(report.diagnostics.contains { $0.location.file == "deep.jsonl" && $0.message.contains("nested deeper") })
-        #expect(report.diagnostics.contains { $0.location.file == "deep-doc.json" && $0.message.contains("nested deeper") })
+        #expect(
+            report.diagnostics.contains { $0.location.file == "deep.jsonl" && $0.message.contains("nested deeper") })
+        #expect(
+            report.diagnostics.contains { $0.location.file == "deep-doc.json" && $0.message.contains("nested deeper") })
     }
 
     @Test func oddTimestampsBackwardsClocksAndDuplicatesAreDiagnosed() throws {
@@ -227,8 +254,14 @@ import ZIPFoundation
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("odd.jsonl"))
         let report = try analyze(dir)
         #expect(goodRecordSurvived(report))
-        #expect(report.diagnostics.contains { $0.location == SourceLocation(file: "odd.jsonl", line: 2) && $0.message.contains("backwards") })
-        #expect(report.diagnostics.contains { $0.location == SourceLocation(file: "odd.jsonl", line: 3) && $0.message.contains("duplicate") })
+        #expect(
+            report.diagnostics.contains {
+                $0.location == SourceLocation(file: "odd.jsonl", line: 2) && $0.message.contains("backwards")
+            })
+        #expect(
+            report.diagnostics.contains {
+                $0.location == SourceLocation(file: "odd.jsonl", line: 3) && $0.message.contains("duplicate")
+            })
         // Rendering the far-off dates does not crash.
         _ = ForensicsReportsProbe.render(report)
     }
@@ -301,7 +334,8 @@ import ZIPFoundation
     /// A base-256 size near Int.max, or negative, after a good member: the good member's records
     /// are kept and the bad header is named — no overflow trap.
     @Test(arguments: [
-        [0x80, 0, 0, 0, 0x7F] + [UInt8](repeating: 0xFF, count: 7), [0x80, 0, 0, 0, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00],
+        [0x80, 0, 0, 0, 0x7F] + [UInt8](repeating: 0xFF, count: 7),
+        [0x80, 0, 0, 0, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00],
         [0x80] + [UInt8](repeating: 0xFF, count: 11), [0xBF] + [UInt8](repeating: 0xFF, count: 11),
         [UInt8](repeating: 0xFF, count: 12),
     ])
@@ -334,10 +368,13 @@ import ZIPFoundation
             for (i, b) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
-        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("zero").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("zero").path, withDestinationPath: "/dev/zero")
         let report = try analyze(dir)
         #expect(goodRecordSurvived(report))
         #expect(report.diagnostics.contains { $0.location.file == "pipe.log" && $0.message.contains("FIFO") })

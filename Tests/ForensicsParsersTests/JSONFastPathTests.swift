@@ -29,7 +29,9 @@ import Testing
     @Test func internedKeysEqualFreshStrings() {
         let cache = JSONKeyCache()
         // Long keys that land in the same slots and short ones, read twice in turn.
-        var keys = ["mediaResourceRequestEvent", "networkTransactionMetrics", "countOfResponseBodyBytesReceived", "type"]
+        var keys = [
+            "mediaResourceRequestEvent", "networkTransactionMetrics", "countOfResponseBodyBytesReceived", "type",
+        ]
         keys += (0..<600).map { "someRatherLongKey_\($0)_x" }
         for _ in 0..<2 {
             for key in keys {
@@ -55,8 +57,10 @@ import Testing
     }
 
     @Test func repeatedHeadersKeepTheirLastValue() throws {
-        let value = try Array(#"{"Content-Type":"text/plain","Age":3,"Content-Type":"video/mp4","X":"y","X":null}"#.utf8)
-            .withUnsafeBufferPointer { try JSONByteParser.parse($0) }
+        let value = try Array(
+            #"{"Content-Type":"text/plain","Age":3,"Content-Type":"video/mp4","X":"y","X":null}"#.utf8
+        )
+        .withUnsafeBufferPointer { try JSONByteParser.parse($0) }
         let headers = MetricValues.headers(value)
         #expect(headers == ["Content-Type": "video/mp4", "Age": "3"])
     }

@@ -7,12 +7,15 @@ import Testing
 /// Broken inputs of every format become diagnostics with the right file and line, and every
 /// good record around them is kept.
 @Suite struct MalformedInputTests {
-    static let goodMetric = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"#
-    static let goodMetric2 = #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:41.002Z","sessionID":"S","rate":0,"previousRate":1}"#
+    static let goodMetric =
+        #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S","rate":0,"previousRate":1}"#
+    static let goodMetric2 =
+        #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:41.002Z","sessionID":"S","rate":0,"previousRate":1}"#
     static let accessHeader = "#Version: 1.0\n#Fields: date time uri cs-guid c-observed-bitrate sc-indicated-bitrate\n"
     static let accessRow = "2026/11/21 10:00:02.002 https://h/v/index.m3u8 S 25000000.000 20000000"
     static let errorHeader = "#Version: 1.0\n#Fields: date time uri cs-guid s-ip status domain comment cs-iftype\n"
-    static let errorRow = #"2026/04/15 15:13:30.030 https://h/s.m4s S 203.0.113.7 -12938 "CoreMediaErrorDomain" "HTTP 404: File Not Found" -"#
+    static let errorRow =
+        #"2026/04/15 15:13:30.030 https://h/s.m4s S 203.0.113.7 -12938 "CoreMediaErrorDomain" "HTTP 404: File Not Found" -"#
     static let cacheLine = "2025-07-01 08:15:02 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success"
     static let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts\n#EXT-X-ENDLIST\n"
 
@@ -27,13 +30,16 @@ import Testing
         let o = ingest("m.jsonl.gz", cut, format: .metricEvents)
         #expect((o.result?.records.count ?? 0) > 0)
         #expect(diagnostics(o).contains { $0.location.file == "m.jsonl.gz" && $0.message.contains("truncated gzip") })
-        for (name, body) in [("a.log.gz", Self.accessHeader + Self.accessRow + "\n"), ("c.log.gz", Self.cacheLine + "\n"),
-                             ("p.m3u8.gz", Self.playlist), ("e.log.gz", Self.errorHeader + Self.errorRow + "\n")] {
+        for (name, body) in [
+            ("a.log.gz", Self.accessHeader + Self.accessRow + "\n"), ("c.log.gz", Self.cacheLine + "\n"),
+            ("p.m3u8.gz", Self.playlist), ("e.log.gz", Self.errorHeader + Self.errorRow + "\n"),
+        ] {
             let z = GzipCompressor.compress(Array(body.utf8))
             let o = ingest(name, Array(z.prefix(z.count - 6)))
             #expect(diagnostics(o).contains { $0.location.file == name && $0.message.contains("gzip") }, "\(name)")
         }
-        let har = #"{"log":{"entries":[{"startedDateTime":"2026-11-21T10:00:00.000Z","request":{"url":"https://h/a.ts"},"response":{"status":200}}]}}"#
+        let har =
+            #"{"log":{"entries":[{"startedDateTime":"2026-11-21T10:00:00.000Z","request":{"url":"https://h/a.ts"},"response":{"status":200}}]}}"#
         let hz = GzipCompressor.compress(Array(har.utf8))
         let h = ingest("c.har.gz", Array(hz.prefix(hz.count - 6)))
         #expect(diagnostics(h).contains { $0.location.file == "c.har.gz" && $0.message.contains("gzip") })
@@ -45,8 +51,13 @@ import Testing
         let text = Self.goodMetric + "\n" + String(Self.goodMetric.prefix(40)) + "\n" + Self.goodMetric2 + "\n"
         let o = ingest("m.jsonl", text)
         #expect(o.result?.records.count == 2)
-        #expect(diagnostics(o).contains { $0.location == SourceLocation(file: "m.jsonl", line: 2) && $0.message.contains("not valid JSON") })
-        let har = #"{"log":{"version":"1.2","entries":[{"startedDateTime":"2026-11-21T10:00:00.000Z","request":{"url":"https://h/a.ts"},"response":{"status":200}},"# + "\n" + #"{"startedDateTime":"2026-11-21T10:00:01.000Z","request":{"url":"https://h/b"#
+        #expect(
+            diagnostics(o).contains {
+                $0.location == SourceLocation(file: "m.jsonl", line: 2) && $0.message.contains("not valid JSON")
+            })
+        let har =
+            #"{"log":{"version":"1.2","entries":[{"startedDateTime":"2026-11-21T10:00:00.000Z","request":{"url":"https://h/a.ts"},"response":{"status":200}},"#
+            + "\n" + #"{"startedDateTime":"2026-11-21T10:00:01.000Z","request":{"url":"https://h/b"#
         let h = ingest("c.har", har)
         #expect(h.result?.records.count == 1)
         #expect(diagnostics(h).contains { $0.location.file == "c.har" && $0.message.contains("ends early") })
@@ -67,7 +78,11 @@ import Testing
         let p = ingest("p.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:x\n#EXTINF:abc,\ns1.ts\n")
         #expect(diagnostics(p).contains { $0.location.line == 2 })
         #expect(diagnostics(p).contains { $0.location.line == 3 })
-        let h = ingest("c.har", #"{"log":{"entries":["# + "\n" + "garbage,\n" + #"{"startedDateTime":"2026-11-21T10:00:00.000Z","request":{"url":"https://h/a.ts"},"response":{"status":200}}]}}"#)
+        let h = ingest(
+            "c.har",
+            #"{"log":{"entries":["# + "\n" + "garbage,\n"
+                + #"{"startedDateTime":"2026-11-21T10:00:00.000Z","request":{"url":"https://h/a.ts"},"response":{"status":200}}]}}"#
+        )
         #expect(h.result?.records.count == 1)
         #expect(diagnostics(h).contains { $0.location == SourceLocation(file: "c.har", line: 2) })
         let c = ingest("c.log", "garbage before anything\n" + Self.cacheLine + "\n")
@@ -85,7 +100,8 @@ import Testing
         #expect(diagnostics(e).contains { $0.location.line == 3 && $0.message.contains("fields") })
         let m = ingest("m.jsonl", #"{"date":"2026-11-21T10:00:00Z"}"# + "\n", format: .metricEvents)
         #expect(diagnostics(m).contains { $0.location.line == 1 && $0.message.contains("without \"type\"") })
-        let h = ingest("c.har", #"{"log":{"entries":[{"startedDateTime":"2026-11-21T10:00:00.000Z","response":{"status":200}}]}}"#)
+        let h = ingest(
+            "c.har", #"{"log":{"entries":[{"startedDateTime":"2026-11-21T10:00:00.000Z","response":{"status":200}}]}}"#)
         #expect(diagnostics(h).contains { $0.location.line == 1 && $0.message.contains("without request.url") })
         let p = ingest("p.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=1x1\nv.m3u8\n")
         #expect(diagnostics(p).contains { $0.location.line == 2 && $0.message.contains("BANDWIDTH") })
@@ -95,19 +111,25 @@ import Testing
 
     @Test func invalidUTF8IsRepairedOrReportedNeverACrash() {
         let bad: [UInt8] = [0xC3, 0x28, 0xFF, 0xFE, 0x80]
-        let m = ingest("m.jsonl", Array((Self.goodMetric + "\n").utf8) + bad + [10] + Array((Self.goodMetric2 + "\n").utf8))
+        let m = ingest(
+            "m.jsonl", Array((Self.goodMetric + "\n").utf8) + bad + [10] + Array((Self.goodMetric2 + "\n").utf8))
         #expect(m.result?.records.count == 2)
         #expect(diagnostics(m).contains { $0.location.line == 2 })
-        let a = ingest("a.log", Array((Self.accessHeader + Self.accessRow + "\n").utf8) + bad + [32] + Array("x\n".utf8))
+        let a = ingest(
+            "a.log", Array((Self.accessHeader + Self.accessRow + "\n").utf8) + bad + [32] + Array("x\n".utf8))
         #expect(a.result?.records.count == 1)
         #expect(diagnostics(a).contains { $0.location.line == 4 })
         let c = ingest("c.log", Array((Self.cacheLine + "\n").utf8) + bad + [10])
         #expect(c.result?.records.count == 1)
-        let p = ingest("p.m3u8", Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n".utf8) + bad + Array(".ts\n".utf8))
+        let p = ingest(
+            "p.m3u8", Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n".utf8) + bad + Array(".ts\n".utf8))
         #expect(p.result?.playlists.first?.segments.count == 1)
         let e = ingest("e.log", Array(Self.errorHeader.utf8) + bad + [10])
         #expect(diagnostics(e).contains { $0.location.line == 3 })
-        let h = ingest("c.har", Array(#"{"log":{"entries":[{"request":{"url":"https://h/"#.utf8) + bad + Array(#""},"response":{"status":200},"startedDateTime":"2026-11-21T10:00:00Z"}]}}"#.utf8))
+        let h = ingest(
+            "c.har",
+            Array(#"{"log":{"entries":[{"request":{"url":"https://h/"#.utf8) + bad
+                + Array(#""},"response":{"status":200},"startedDateTime":"2026-11-21T10:00:00Z"}]}}"#.utf8))
         #expect(h.format == .har)
     }
 

@@ -20,8 +20,13 @@ import Testing
     /// once, in words, instead of a file-not-found per fixture.
     @Test func theSharedCorpusIsNextToTheRepository() {
         var isDirectory: ObjCBool = false
-        let found = FileManager.default.fileExists(atPath: TestPaths.corpus.path, isDirectory: &isDirectory) && isDirectory.boolValue
-        #expect(found, "the team's corpus is not at \(TestPaths.corpus.path): clone the repository next to shared/ (the tests read ../shared/corpus)")
+        let found =
+            FileManager.default.fileExists(atPath: TestPaths.corpus.path, isDirectory: &isDirectory)
+            && isDirectory.boolValue
+        #expect(
+            found,
+            "the team's corpus is not at \(TestPaths.corpus.path): clone the repository next to shared/ (the tests read ../shared/corpus)"
+        )
     }
 
     @Test func everyCorpusPlaylistParsesWithoutCrashing() throws {
@@ -29,10 +34,19 @@ import Testing
         #expect(files.count >= 100)
         for url in files {
             let text = try String(contentsOf: url, encoding: .utf8)
-            let result = PlaylistParser(file: url.lastPathComponent, url: "https://example.com/p/\(url.lastPathComponent)").parse(text: text)
-            // Each playlist yields what it lists, or says why it does not.
-            let items = result.playlist.segments.count + result.playlist.variants.count + result.playlist.renditions.count
-            #expect(items > 0 || !result.diagnostics.isEmpty, "\(url.lastPathComponent): nothing read and nothing said")
+            let result = PlaylistParser(
+                file: url.lastPathComponent, url: "https://example.com/p/\(url.lastPathComponent)"
+            ).parse(text: text)
+            // Each playlist yields what it lists: a segment per `#EXTINF`, a variant per
+            // `#EXT-X-STREAM-INF` (or a diagnostic saying why not).
+            let lines = text.split(whereSeparator: \.isNewline)
+            let extinf = lines.filter { $0.hasPrefix("#EXTINF:") }.count
+            let streamInf = lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.count
+            let said = !result.diagnostics.isEmpty
+            #expect(result.playlist.segments.count == extinf || said, "\(url.lastPathComponent): segments")
+            #expect(
+                result.playlist.variants.filter { !$0.isIFrame }.count == streamInf || said,
+                "\(url.lastPathComponent): variants")
         }
     }
 

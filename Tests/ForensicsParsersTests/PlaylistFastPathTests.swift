@@ -68,7 +68,9 @@ import Testing
             var copy = text
             let fast = copy.withUTF8 { DecimalScanner.double($0) }
             let reference = Double(text)
-            #expect(fast?.bitPattern == reference?.bitPattern || (fast?.isNaN == true && reference?.isNaN == true), "\(text)")
+            #expect(
+                fast?.bitPattern == reference?.bitPattern || (fast?.isNaN == true && reference?.isNaN == true),
+                "\(text)")
             let integer = copy.withUTF8 { DecimalScanner.int64($0) }
             #expect(integer == Int64(text), "\(text)")
         }
@@ -121,11 +123,15 @@ import Testing
             #EXTINF:2,
             e.ts
             """
-        let segments = Array(PlaylistParser(file: "p.m3u8", url: "https://h.example/v/p.m3u8").parse(text: text).playlist.segments)
+        let segments = Array(
+            PlaylistParser(file: "p.m3u8", url: "https://h.example/v/p.m3u8").parse(text: text).playlist.segments)
         #expect(segments.map(\.uri) == ["a.ts", "b.ts", "c.ts", "c.ts", "d.ts", "e.ts"])
         #expect(segments.map(\.title) == ["first title", nil, nil, nil, "t", nil])
         #expect(segments.map(\.programDateTime) == [nil, nil, "2026-11-21T00:00:12.000Z", nil, nil, nil])
-        #expect(segments.map(\.byteRange) == [nil, nil, ByteRange(offset: 5, length: 100), ByteRange(offset: 105, length: 50), nil, nil])
+        #expect(
+            segments.map(\.byteRange) == [
+                nil, nil, ByteRange(offset: 5, length: 100), ByteRange(offset: 105, length: 50), nil, nil,
+            ])
         // EXT-X-BITRATE applies to the segments after it until the next one.
         #expect(segments.map(\.bitrate) == [nil, nil, nil, nil, 800, 800])
         #expect(segments.map(\.discontinuity) == [false, false, false, false, true, false])

@@ -7,16 +7,21 @@ import Testing
 
 /// The same playlist in every wrapping yields the same segment list.
 @Suite struct PlaylistVariantsTests {
-    static let fixtures = ["videojs-m3u8-parser/byteRange.m3u8", "grafov-m3u8/wowza-vod-chunklist.m3u8",
-                           "globocom-m3u8/low-latency-part-playlist.m3u8", "comcast-mamba/hls_ad_variant_playlist.m3u8"]
+    static let fixtures = [
+        "videojs-m3u8-parser/byteRange.m3u8", "grafov-m3u8/wowza-vod-chunklist.m3u8",
+        "globocom-m3u8/low-latency-part-playlist.m3u8", "comcast-mamba/hls_ad_variant_playlist.m3u8",
+    ]
 
     func segments(_ outcome: Ingestor.Outcome) -> [String] {
-        (outcome.result?.playlists.first.map { Array($0.segments) } ?? []).map { "\($0.uri)|\($0.duration)|\($0.byteRange?.description ?? "")" }
+        (outcome.result?.playlists.first.map { Array($0.segments) } ?? []).map {
+            "\($0.uri)|\($0.duration)|\($0.byteRange?.description ?? "")"
+        }
     }
 
     @Test(arguments: fixtures)
     func rawGzipCRLFBOMAndHARGiveIdenticalSegments(fixture: String) throws {
-        let text = try String(contentsOf: TestPaths.corpus.appendingPathComponent("playlists/" + fixture), encoding: .utf8)
+        let text = try String(
+            contentsOf: TestPaths.corpus.appendingPathComponent("playlists/" + fixture), encoding: .utf8)
         let raw = ingest("p.m3u8", text)
         #expect(raw.format == .playlist)
         let reference = segments(raw)
@@ -38,13 +43,19 @@ import Testing
     }
 
     @Test func harBodyURIsResolveAgainstTheEntryURL() {
-        let har = harDocument(url: "https://cdn.example.com/a/v1/index.m3u8", body: "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\n../v2/s2.ts\n", base64: false)
+        let har = harDocument(
+            url: "https://cdn.example.com/a/v1/index.m3u8",
+            body: "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\n../v2/s2.ts\n", base64: false)
         let p = ingest("c.har", har).result?.playlists.first
-        #expect(p?.segments.map(\.resolvedURI) == ["https://cdn.example.com/a/v1/s1.ts", "https://cdn.example.com/a/v2/s2.ts"])
+        #expect(
+            p?.segments.map(\.resolvedURI) == [
+                "https://cdn.example.com/a/v1/s1.ts", "https://cdn.example.com/a/v2/s2.ts",
+            ])
     }
 
     @Test func tolerantParsingRecordsSpecViolations() {
-        let text = "#EXTM3U\n#EXT-X-TARGETDURATION: 6\n#EXTINF:6\ns1.ts\n#EXTINF:6.0,\n#EXT-X-MAP:URI=\"init.mp4\"\ns2.ts\n#EXT-X-STREAM-INF:BANDWIDTH=1, CODECS=\"a,b\"\nv.m3u8"
+        let text =
+            "#EXTM3U\n#EXT-X-TARGETDURATION: 6\n#EXTINF:6\ns1.ts\n#EXTINF:6.0,\n#EXT-X-MAP:URI=\"init.mp4\"\ns2.ts\n#EXT-X-STREAM-INF:BANDWIDTH=1, CODECS=\"a,b\"\nv.m3u8"
         let result = PlaylistParser(file: "p.m3u8").parse(text: text)
         #expect(result.playlist.segments.map(\.uri) == ["s1.ts", "s2.ts"])
         #expect(result.playlist.segments.last?.map?.uri == "init.mp4")
@@ -57,7 +68,8 @@ import Testing
     }
 
     @Test func defineSubstitutesVariables() {
-        let text = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"host\",VALUE=\"https://cdn.example.com\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$host}/s1.ts\n"
+        let text =
+            "#EXTM3U\n#EXT-X-DEFINE:NAME=\"host\",VALUE=\"https://cdn.example.com\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$host}/s1.ts\n"
         let p = PlaylistParser(file: "p.m3u8").parse(text: text).playlist
         #expect(p.segments.first?.uri == "https://cdn.example.com/s1.ts")
     }

@@ -28,11 +28,14 @@ import ZIPFoundation
         let archive = try Archive(url: url, accessMode: .create)
         let data = Data(Self.text)
         for (name, method) in [("stored.m3u8", CompressionMethod.none), ("dir/deflated.m3u8", .deflate)] {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: method) { (pos: Int64, size: Int) -> Data in
+            try archive.addEntry(
+                with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: method
+            ) { (pos: Int64, size: Int) -> Data in
                 data.subdata(in: Int(pos)..<Int(pos) + size)
             }
         }
-        try archive.addEntry(with: "dir/", type: .directory, uncompressedSize: 0) { (_: Int64, _: Int) -> Data in Data() }
+        try archive.addEntry(with: "dir/", type: .directory, uncompressedSize: 0) { (_: Int64, _: Int) -> Data in Data()
+        }
         let reader = try ZipArchiveReader(path: url.path)
         let members = try reader.members(limit: 10)
         #expect(members.map(\.name) == ["stored.m3u8", "dir/deflated.m3u8", "dir/"])
@@ -48,7 +51,9 @@ import ZIPFoundation
         defer { try? FileManager.default.removeItem(at: url) }
         let archive = try Archive(url: url, accessMode: .create)
         let data = Data(Self.text)
-        try archive.addEntry(with: "big.m3u8", type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { (pos: Int64, size: Int) -> Data in
+        try archive.addEntry(
+            with: "big.m3u8", type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate
+        ) { (pos: Int64, size: Int) -> Data in
             data.subdata(in: Int(pos)..<Int(pos) + size)
         }
         let reader = try ZipArchiveReader(path: url.path)
@@ -61,7 +66,9 @@ import ZIPFoundation
     /// One stored member, its sizes and offset only in the ZIP64 extra field, found through the
     /// ZIP64 end record and its locator.
     @Test func zip64ArchiveIsRead() throws {
-        func le(_ value: UInt64, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+        func le(_ value: UInt64, _ bytes: Int) -> [UInt8] {
+            (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+        }
         let payload = Array("#EXTM3U\n".utf8)
         let name = Array("z64.m3u8".utf8)
         let crc = UInt64(crc32(0, payload, uInt(payload.count)))
@@ -102,7 +109,9 @@ import ZIPFoundation
         let members = try reader.members(limit: 10)
         #expect(members.count == 3)
         for member in members {
-            #expect(throws: InputError.self) { try readAll(reader.source(for: member, name: member.name, limit: 1 << 20)) }
+            #expect(throws: InputError.self) {
+                try readAll(reader.source(for: member, name: member.name, limit: 1 << 20))
+            }
         }
     }
 

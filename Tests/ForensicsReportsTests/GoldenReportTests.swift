@@ -20,7 +20,10 @@ import Testing
         func render() throws -> (String, String) {
             var report = try Analyzer().analyze(path: path)
             report.bundle = "SampleLogs/" + bundle
-            return (MarkdownReporter(toolVersion: "golden").render(report), JSONReporter(toolVersion: "golden").render(report))
+            return (
+                MarkdownReporter(toolVersion: "golden").render(report),
+                JSONReporter(toolVersion: "golden").render(report)
+            )
         }
         let (markdown, json) = try render()
         let again = try render()
@@ -46,17 +49,26 @@ import Testing
         let tool = try #require(root["tool"] as? [String: Any])
         #expect(tool["name"] as? String == "playback-forensics")
         let inputs = try #require(root["inputs"] as? [[String: Any]])
-        #expect(inputs.allSatisfy { $0["path"] is String && $0["format"] != nil && $0["records"] is Int && $0["diagnostics"] is Int })
+        #expect(
+            inputs.allSatisfy {
+                $0["path"] is String && $0["format"] != nil && $0["records"] is Int && $0["diagnostics"] is Int
+            })
         let session = try #require((root["sessions"] as? [[String: Any]])?.first)
-        for key in ["session_id", "start", "end", "asset_url", "sources", "kpis", "findings"] { #expect(session[key] != nil, "\(key)") }
+        for key in ["session_id", "start", "end", "asset_url", "sources", "kpis", "findings"] {
+            #expect(session[key] != nil, "\(key)")
+        }
         let kpis = try #require(session["kpis"] as? [String: Any])
-        for key in ["startup_time", "stall_count", "stall_duration", "rebuffer_ratio", "variant_switch_count",
-                    "downswitch_count", "error_count", "fatal_error", "time_weighted_average_bitrate", "playing_time"] {
+        for key in [
+            "startup_time", "stall_count", "stall_duration", "rebuffer_ratio", "variant_switch_count",
+            "downswitch_count", "error_count", "fatal_error", "time_weighted_average_bitrate", "playing_time",
+        ] {
             #expect(kpis[key] != nil, "\(key)")
         }
         let findings = try #require(session["findings"] as? [[String: Any]])
         for f in findings {
-            for key in ["rule_id", "severity", "start", "end", "title", "cause", "details", "evidence", "advice"] { #expect(f[key] != nil, "\(key)") }
+            for key in ["rule_id", "severity", "start", "end", "title", "cause", "details", "evidence", "advice"] {
+                #expect(f[key] != nil, "\(key)")
+            }
             let evidence = try #require(f["evidence"] as? [[String: Any]])
             #expect(evidence.allSatisfy { $0["file"] is String && $0["line"] is Int && $0["summary"] is String })
         }

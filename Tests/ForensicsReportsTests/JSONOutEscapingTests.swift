@@ -17,7 +17,10 @@ import Testing
         let rendered = JSONOut.array([.string(text)]).render()
         let parsed = try JSONSerialization.jsonObject(with: Data(rendered.utf8)) as? [String]
         #expect(parsed == [text])
-        #expect(!rendered.unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x2029 || $0.value < 0x20 && $0 != "\n" })
+        #expect(
+            !rendered.unicodeScalars.contains {
+                $0.value == 0x2028 || $0.value == 0x2029 || $0.value < 0x20 && $0 != "\n"
+            })
     }
 
     @Test func escapesAreDetectedExactly() {

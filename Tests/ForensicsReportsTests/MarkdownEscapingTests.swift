@@ -33,7 +33,9 @@ import Testing
         for _ in 0..<20_000 {
             let length = Int.random(in: 0...40, using: &generator)
             var text = ""
-            for _ in 0..<length { text.unicodeScalars.append(alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]) }
+            for _ in 0..<length {
+                text.unicodeScalars.append(alphabet[Int.random(in: 0..<alphabet.count, using: &generator)])
+            }
             let limit = Int.random(in: 0...45, using: &generator)
             #expect(
                 MarkdownText.escape(text, limit: limit) == Self.referenceEscape(text, limit: limit),

@@ -57,7 +57,9 @@ import Testing
         dump = dump.replacingOccurrences(of: "\\\\n", with: "\\n").replacingOccurrences(of: "\\\\t", with: "\\t")
         let report = Analyzer().analyze(files: [("events.jsonl", Array(dump.utf8))])
         let finding = try #require(report.sessions.first?.findings.first { $0.ruleID == "segment-errors" })
-        let named = [finding.title, finding.advice] + finding.details.values.compactMap { if case .string(let v) = $0 { v } else { nil } }
+        let named =
+            [finding.title, finding.advice]
+            + finding.details.values.compactMap { if case .string(let v) = $0 { v } else { nil } }
         #expect(named.contains { $0.contains("<img") }, "the finding names the hostile host: \(named)")
         let markdown = MarkdownReporter(toolVersion: "test").render(report)
         #expect(!markdown.contains("<img"))
@@ -81,7 +83,9 @@ import Testing
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(!lines.contains { $0.hasPrefix("## Injected") })
         #expect(!markdown.contains("\r"))
-        func pipes(_ line: Substring) -> Int { line.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count }
+        func pipes(_ line: Substring) -> Int {
+            line.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count
+        }
         var rows = 0
         var separator: Substring?  // the `| --- | --- |` row of the table being read
         for line in lines {
@@ -105,7 +109,8 @@ import Testing
     }
 
     @Test func signedURLsAndAuthorizationAreRedactedByDefault() throws {
-        let signed = "https://cdn.example.com/v/s1.ts?Policy=eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoi&Signature=AbCdEf123&Key-Pair-Id=APKA123&token=sekrit&X-Amz-Signature=deadbeef&quality=hd"
+        let signed =
+            "https://cdn.example.com/v/s1.ts?Policy=eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoi&Signature=AbCdEf123&Key-Pair-Id=APKA123&token=sekrit&X-Amz-Signature=deadbeef&quality=hd"
         let har = """
             {"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[
             {"startedDateTime":"2026-11-21T10:00:00.000Z","time":50,"request":{"method":"GET","url":"\(signed)","headers":[{"name":"Authorization","value":"Bearer abc.def.ghi-secret"},{"name":"X-Playback-Session-Id","value":"S1"}]},"response":{"status":403,"headers":[],"content":{"size":0,"mimeType":"text/html"}}},
@@ -116,7 +121,9 @@ import Testing
         let report = Analyzer().analyze(files: [("capture.har", Array(har.utf8))])
         #expect(report.sessions.first?.findings.contains { $0.ruleID == "segment-errors" } == true)
         for text in [MarkdownReporter(toolVersion: "t").render(report), JSONReporter(toolVersion: "t").render(report)] {
-            for secret in ["AbCdEf123", "APKA123", "sekrit", "deadbeef", "eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoi", "ghi-secret"] {
+            for secret in [
+                "AbCdEf123", "APKA123", "sekrit", "deadbeef", "eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoi", "ghi-secret",
+            ] {
                 #expect(!text.contains(secret), "\(secret) leaked")
             }
             #expect(text.contains("quality=hd"))

@@ -15,7 +15,9 @@ import Testing
 
     @Test func theFailedRequestsAndACloseUpAreDrawn() throws {
         let markdown = MarkdownReporter(toolVersion: "t").render(try report("cdn-404-stall"))
-        let charts = markdown.components(separatedBy: "```mermaid").dropFirst().map { $0.components(separatedBy: "```").first ?? "" }
+        let charts = markdown.components(separatedBy: "```mermaid").dropFirst().map {
+            $0.components(separatedBy: "```").first ?? ""
+        }
         #expect(charts.count == 2, "an overview and a close-up")
         for chart in charts {
             #expect(chart.contains("segment s74.m4s :crit"), "the 404 on s74 is drawn as failed")
@@ -38,7 +40,8 @@ import Testing
         let html = HTMLReporter(toolVersion: "t").render(try report("cdn-404-stall"))
         #expect(html.components(separatedBy: "<svg").count - 1 == 2)
         #expect(html.contains(">+0 s</text>"))
-        #expect(html.contains(">+445 s</text>"), "the close-up's ticks are relative to the session start, not the window")
+        #expect(
+            html.contains(">+445 s</text>"), "the close-up's ticks are relative to the session start, not the window")
         // The 404 of s74 is a failed bar with its exact relative times in a tooltip.
         #expect(html.contains(#"class="req-failed""#))
         #expect(html.contains("<title>segment s74.m4s: +444 s → +444.045 s</title>"))

@@ -20,7 +20,8 @@ import Testing
         #expect(session.session.kpis.stallCount == 8000)
         let stalls = session.findings.filter { $0.ruleID == "stall" }
         #expect(stalls.count == StallRule.maxStallFindings + 1)
-        let rest = try #require(stalls.first { $0.title.hasPrefix("7900 more stalls") }, "\(stalls.map(\.title).suffix(3))")
+        let rest = try #require(
+            stalls.first { $0.title.hasPrefix("7900 more stalls") }, "\(stalls.map(\.title).suffix(3))")
         #expect(rest.details["stall_count"] == .integer(7900))
     }
 
@@ -28,7 +29,9 @@ import Testing
         var lines = (0..<20_000).map { i in
             #"{"type":"AVMetricMediaResourceRequestEvent","date":"2026-11-21T10:10:00.000Z","sessionID":"S","url":"https://cdn.example.com/s\#(i).ts","requestStartTime":"2026-11-21T10:00:00.000Z","responseEndTime":"2026-11-21T10:10:00.000Z"}"#
         }
-        lines.append(#"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:05:00.000Z","sessionID":"S","rate":0,"previousRate":1}"#)
+        lines.append(
+            #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:05:00.000Z","sessionID":"S","rate":0,"previousRate":1}"#
+        )
         let report = Analyzer().analyze(files: [("inflight.jsonl", Array((lines.joined(separator: "\n") + "\n").utf8))])
         let stall = try #require(report.sessions.first?.findings.first { $0.ruleID == "stall" })
         #expect(stall.evidence.count <= 3 + 2 * StallRule.maxWindowEntries)
@@ -40,11 +43,15 @@ import Testing
 /// every unplaced record walked the whole file for a placed neighbour).
 @Suite struct AdversarialCorrelationTests {
     @Test func manyRequestsForOneURLAtOneInstantStillMergeTheirOtherViews() throws {
-        let events = (0..<20_000).map { i in
-            #"{"type":"AVMetricMediaResourceRequestEvent","date":"2026-11-21T10:00:00.000Z","sessionID":"S","url":"https://cdn.example.com/same.ts","requestStartTime":"2026-11-21T10:00:00.000Z","responseEndTime":"2026-11-21T10:00:00.100Z","n":\#(i)}"#
-        }.joined(separator: "\n") + "\n"
-        let entry = #"{"startedDateTime":"2026-11-21T10:00:00.000Z","time":100,"request":{"method":"GET","url":"https://cdn.example.com/same.ts","httpVersion":"HTTP/1.1","headers":[],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},"response":{"status":200,"statusText":"","httpVersion":"HTTP/1.1","headers":[],"cookies":[],"content":{"size":10,"mimeType":"video/mp2t"},"redirectURL":"","headersSize":-1,"bodySize":10},"cache":{},"timings":{"send":0,"wait":50,"receive":50}}"#
-        let har = #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":["# + Array(repeating: entry, count: 50).joined(separator: ",") + "]}}"
+        let events =
+            (0..<20_000).map { i in
+                #"{"type":"AVMetricMediaResourceRequestEvent","date":"2026-11-21T10:00:00.000Z","sessionID":"S","url":"https://cdn.example.com/same.ts","requestStartTime":"2026-11-21T10:00:00.000Z","responseEndTime":"2026-11-21T10:00:00.100Z","n":\#(i)}"#
+            }.joined(separator: "\n") + "\n"
+        let entry =
+            #"{"startedDateTime":"2026-11-21T10:00:00.000Z","time":100,"request":{"method":"GET","url":"https://cdn.example.com/same.ts","httpVersion":"HTTP/1.1","headers":[],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},"response":{"status":200,"statusText":"","httpVersion":"HTTP/1.1","headers":[],"cookies":[],"content":{"size":10,"mimeType":"video/mp2t"},"redirectURL":"","headersSize":-1,"bodySize":10},"cache":{},"timings":{"send":0,"wait":50,"receive":50}}"#
+        let har =
+            #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":["#
+            + Array(repeating: entry, count: 50).joined(separator: ",") + "]}}"
         let report = Analyzer().analyze(files: [("events.jsonl", Array(events.utf8)), ("capture.har", Array(har.utf8))])
         let session = try #require(report.sessions.first)
         let views = session.session.entries.reduce(0) { $0 + $1.otherViews.count }
@@ -52,19 +59,28 @@ import Testing
     }
 
     @Test func recordsWithoutAnIdBesideTwoSessionsArePlacedOrExplainedInLinearTime() throws {
-        var rows = ["#Version: 1.0", "#Date: 2026/11/21 10:00:00.000", "#Fields: date time uri s-ip c-duration-watched c-stalls"]
+        var rows = [
+            "#Version: 1.0", "#Date: 2026/11/21 10:00:00.000",
+            "#Fields: date time uri s-ip c-duration-watched c-stalls",
+        ]
         for i in 0..<30_000 {
             let s = i % 60
-            rows.append(String(format: "2026/11/21 10:%02d:%02d.0%02d https://other.example.com/v%d/index.m3u8 203.0.113.7 10 0", (i / 60) % 60, s, s, i % 7))
+            rows.append(
+                String(
+                    format: "2026/11/21 10:%02d:%02d.0%02d https://other.example.com/v%d/index.m3u8 203.0.113.7 10 0",
+                    (i / 60) % 60, s, s, i % 7))
         }
         var events: [String] = []
         for id in ["A", "B"] {
             for i in 0..<5 {
-                events.append(#"{"type":"AVMetricMediaResourceRequestEvent","date":"2026-11-21T10:00:0\#(i).000Z","sessionID":"\#(id)","url":"https://cdn.example.com/\#(id)/s\#(i).ts","requestStartTime":"2026-11-21T10:00:0\#(i).000Z","responseEndTime":"2026-11-21T10:00:0\#(i).500Z"}"#)
+                events.append(
+                    #"{"type":"AVMetricMediaResourceRequestEvent","date":"2026-11-21T10:00:0\#(i).000Z","sessionID":"\#(id)","url":"https://cdn.example.com/\#(id)/s\#(i).ts","requestStartTime":"2026-11-21T10:00:0\#(i).000Z","responseEndTime":"2026-11-21T10:00:0\#(i).500Z"}"#
+                )
             }
         }
         let report = Analyzer().analyze(files: [
-            ("access.log", Array((rows.joined(separator: "\n") + "\n").utf8)), ("events.jsonl", Array((events.joined(separator: "\n") + "\n").utf8)),
+            ("access.log", Array((rows.joined(separator: "\n") + "\n").utf8)),
+            ("events.jsonl", Array((events.joined(separator: "\n") + "\n").utf8)),
         ])
         #expect(report.sessions.count == 2)
         #expect(report.unassignedRecords == 30_000)

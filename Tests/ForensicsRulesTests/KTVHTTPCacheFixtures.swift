@@ -76,21 +76,40 @@ enum KTVHTTPCacheFixtures {
         }
         let path = proxyPath(v)
         if modern {
-            add("KTVHCHTTPConnection", "0x2837f0a80, Receive request\nmethod : GET\npath : \(path)\nURL : \(path) -- http://localhost:\(port(v))/")
+            add(
+                "KTVHCHTTPConnection",
+                "0x2837f0a80, Receive request\nmethod : GET\npath : \(path)\nURL : \(path) -- http://localhost:\(port(v))/"
+            )
             if v == .v3 { add("KTVHCHTTPConnection", "0x2837f0a80, Accept request\nURL : \(url)") }
-            if v == .v1_1 { add("KTVHCHTTPRequest", "0x2826f1c00, Create reqeust\nURL : \(url)\nHeaders : {\n    Range = \"bytes=0-1\";\n}") }
-            add("KTVHCDataRequest", "0x280d2c780 Create data request\nURL : \(url)\nHeaders : {\n    Range = \"bytes=0-1\";\n    \"X-Playback-Session-Id\" = \"\(session)\";\n}\nRange : Range : {0, 1}")
+            if v == .v1_1 {
+                add(
+                    "KTVHCHTTPRequest",
+                    "0x2826f1c00, Create reqeust\nURL : \(url)\nHeaders : {\n    Range = \"bytes=0-1\";\n}")
+            }
+            add(
+                "KTVHCDataRequest",
+                "0x280d2c780 Create data request\nURL : \(url)\nHeaders : {\n    Range = \"bytes=0-1\";\n    \"X-Playback-Session-Id\" = \"\(session)\";\n}\nRange : Range : {0, 1}"
+            )
             add("KTVHCHTTPResponse", "0x2835b0c60, Create response\nrequest : <KTVHCDataRequest: 0x280d2c780>")
-            add("KTVHCDataReader", "0x283c94150, Create reader\norignalRequest : <KTVHCDataRequest: 0x280d2c780>\nfinalRequest : <KTVHCDataRequest: 0x280d2c780>\nUnit : <KTVHCDataUnit: 0x2839a0b40>")
+            add(
+                "KTVHCDataReader",
+                "0x283c94150, Create reader\norignalRequest : <KTVHCDataRequest: 0x280d2c780>\nfinalRequest : <KTVHCDataRequest: 0x280d2c780>\nUnit : <KTVHCDataUnit: 0x2839a0b40>"
+            )
         } else {
             add("KTVHCHTTPConnection", "receive request, GET, \(path)")
-            add("KTVHCDataRequest", "did setup\n\(url)\nrange, 0, 1\n{\n    Range = \"bytes=0-1\";\n    \"X-Playback-Session-Id\" = \"\(session)\";\n}")
+            add(
+                "KTVHCDataRequest",
+                "did setup\n\(url)\nrange, 0, 1\n{\n    Range = \"bytes=0-1\";\n    \"X-Playback-Session-Id\" = \"\(session)\";\n}"
+            )
             add("KTVHCDataReader", "call prepare\n\(url)\n{\n    Range = \"bytes=0-1\";\n}")
         }
         switch story {
         case .cacheHit:
             if modern {
-                add("KTVHCDataFileSource", "0x2805d8e80, Create file source\npath : /var/mobile/Documents/KTVHTTPCache/d4/d4_0_0\nrange : Range : {0, 1}\nreadRange : Range : {0, 1}")
+                add(
+                    "KTVHCDataFileSource",
+                    "0x2805d8e80, Create file source\npath : /var/mobile/Documents/KTVHTTPCache/d4/d4_0_0\nrange : Range : {0, 1}\nreadRange : Range : {0, 1}"
+                )
                 add("KTVHCDataFileSource", "0x2805d8e80, Read data : 2, 2, 2")
                 add("KTVHCHTTPResponse", "0x2835b0c60, Connection did closed : 2, 2")
             } else {
@@ -100,19 +119,33 @@ enum KTVHTTPCacheFixtures {
             }
         case .cacheMiss, .serverRestart, .origin404, .contentTypeRejected:
             if modern {
-                add("KTVHCDataNetworkSource", "0x2835e8c60, Create network source\nrequest : <KTVHCDataRequest: 0x280d2c990>\nrange : Range : {0, 1}")
-                add("KTVHCDownload", "0x2804f1e30, Add Request\nrequest : <KTVHCDataRequest: 0x280d2c990>\nURL : \(url)\nheaders : {\n    Range = \"bytes=0-1\";\n}\nHTTPRequest headers : {\n    Range = \"bytes=0-1\";\n}\nCount : 1")
+                add(
+                    "KTVHCDataNetworkSource",
+                    "0x2835e8c60, Create network source\nrequest : <KTVHCDataRequest: 0x280d2c990>\nrange : Range : {0, 1}"
+                )
+                add(
+                    "KTVHCDownload",
+                    "0x2804f1e30, Add Request\nrequest : <KTVHCDataRequest: 0x280d2c990>\nURL : \(url)\nheaders : {\n    Range = \"bytes=0-1\";\n}\nHTTPRequest headers : {\n    Range = \"bytes=0-1\";\n}\nCount : 1"
+                )
             } else {
-                add("KTVHCDataNetworkSource", "did setup\n\(url)\n{\n    Range = \"bytes=0-1\";\n}\n(\n    \"video/\"\n)\noffset, 0, length, 2")
+                add(
+                    "KTVHCDataNetworkSource",
+                    "did setup\n\(url)\n{\n    Range = \"bytes=0-1\";\n}\n(\n    \"video/\"\n)\noffset, 0, length, 2")
                 add("KTVHCDownload", "add download begin\n\(url)\n{\n    Range = \"bytes=0-1\";\n}")
             }
         }
         switch story {
         case .cacheMiss, .serverRestart:
             if v == .v3 {
-                add("KTVHCDownload", "0x2804f1e30, Receive response\nrequest : <KTVHCDataRequest: 0x280d2c990>\nresponse : <KTVHCDataResponse: 0x2806e9b80>\nHTTPResponse : \(response(206, "video/mp4"))")
+                add(
+                    "KTVHCDownload",
+                    "0x2804f1e30, Receive response\nrequest : <KTVHCDataRequest: 0x280d2c990>\nresponse : <KTVHCDataResponse: 0x2806e9b80>\nHTTPResponse : \(response(206, "video/mp4"))"
+                )
             } else if modern {
-                add("KTVHCDownload", "0x2804f1e30, Receive response\nrequest : <KTVHCDataRequest: 0x280d2c990>\nresponse : <KTVHCDataResponse: 0x2806e9b80>\nHTTPResponse : {\n    \"Content-Type\" = \"video/mp4\";\n}")
+                add(
+                    "KTVHCDownload",
+                    "0x2804f1e30, Receive response\nrequest : <KTVHCDataRequest: 0x280d2c990>\nresponse : <KTVHCDataResponse: 0x2806e9b80>\nHTTPResponse : {\n    \"Content-Type\" = \"video/mp4\";\n}"
+                )
             } else {
                 add("KTVHCDownload", "receive response\n\(url)\n{\n    \"Content-Type\" = \"video/mp4\";\n}")
             }
@@ -133,25 +166,36 @@ enum KTVHTTPCacheFixtures {
             if modern {
                 // 3.0 renumbered the codes: 404 is -192703 (was -192700), Content-Type -192704 (was -192701).
                 let code = v == .v3 ? (is404 ? -192703 : -192704) : (is404 ? -192700 : -192701)
-                let error = "Error Domain=\(errorDomain) Code=\(code) \"(null)\" UserInfo={KTVHCErrorUserInfoKeyRequest=<NSMutableURLRequest: 0x281a06c20> { URL: \(url) }, KTVHCErrorUserInfoKeyURL=\(url), KTVHCErrorUserInfoKeyResponse=\(response(status, type))}"
+                let error =
+                    "Error Domain=\(errorDomain) Code=\(code) \"(null)\" UserInfo={KTVHCErrorUserInfoKeyRequest=<NSMutableURLRequest: 0x281a06c20> { URL: \(url) }, KTVHCErrorUserInfoKeyURL=\(url), KTVHCErrorUserInfoKeyResponse=\(response(status, type))}"
                 add("KTVHCDownload", "0x2804f1e30, Invaild response\nError : \(error)")
-                add("KTVHCDownload", "0x2804f1e30, Complete\nError : Error Domain=NSURLErrorDomain Code=-999 \"cancelled\" UserInfo={NSErrorFailingURLStringKey=\(url)}")
+                add(
+                    "KTVHCDownload",
+                    "0x2804f1e30, Complete\nError : Error Domain=NSURLErrorDomain Code=-999 \"cancelled\" UserInfo={NSErrorFailingURLStringKey=\(url)}"
+                )
                 add("KTVHCDataNetworkSource", "0x2835e8c60, Callback for failed\nError : \(error)")
                 add("KTVHCDataSourceManager", "failure, \(code)")
-                add("KTVHCDataSourceManager", "0x2836a1b80, Callback for network source failed - Begin\nError : \(error)")
+                add(
+                    "KTVHCDataSourceManager",
+                    "0x2836a1b80, Callback for network source failed - Begin\nError : \(error)")
                 add("KTVHCDataReader", "0x283c94150, Callback for failed - Begin\nError : \(error)")
                 add("KTVHCHTTPResponse", "0x2835b0c60, Failed\nError : \(error)")
             } else {
                 let reason = is404 ? "status code error" : "content type error"
                 let domain = is404 ? "KTVHCErrorDomainResponseUnavailable" : "KTVHCErrorDomainUnsupportTheContent"
                 let code = is404 ? -192700 : -192701
-                add("KTVHCDataNetworkSource", "response error\n\(url)\n\(reason)\n\(url)\n{\n    \"Content-Type\" = \"\(type)\";\n}")
+                add(
+                    "KTVHCDataNetworkSource",
+                    "response error\n\(url)\n\(reason)\n\(url)\n{\n    \"Content-Type\" = \"\(type)\";\n}")
                 add("KTVHCDownload", "complete, -999, \(url)")
                 add("KTVHCDataNetworkSource", "complete by error, \(url), -999")
                 add("KTVHCDataSourcer", "network source failure, \(code)")
                 add("KTVHCDataSourcer", "failure, \(code)")
                 add("KTVHCDataReader", "callback for failure begin, \(url), \(code)")
-                add("KTVHCDataReader", "record error : Error Domain=\(domain) Code=\(code) \"(null)\" UserInfo={KTVHCErrorUserInfoKeyURLString=\(url)}")
+                add(
+                    "KTVHCDataReader",
+                    "record error : Error Domain=\(domain) Code=\(code) \"(null)\" UserInfo={KTVHCErrorUserInfoKeyURLString=\(url)}"
+                )
                 add("KTVHCHTTPResponse", "failure, \(code), \(url)")
             }
         case .cacheHit:

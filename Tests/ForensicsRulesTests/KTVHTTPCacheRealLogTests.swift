@@ -14,7 +14,9 @@ import Testing
     static func findings(_ report: AnalysisReport) -> [Finding] { report.sessions.flatMap(\.findings) }
 
     /// Excerpts of a working proxy (a ping, a reader, a player's request): nothing to report.
-    @Test(arguments: ["issue110-record-log-1.1.x.log", "issue25-console-1.1.x.log", "issue107-console-ijkplayer-1.1.x.log"])
+    @Test(arguments: [
+        "issue110-record-log-1.1.x.log", "issue25-console-1.1.x.log", "issue107-console-ijkplayer-1.1.x.log",
+    ])
     func excerptsOfAWorkingProxyGiveNoFinding(name: String) throws {
         let report = try Self.analyze(name)
         #expect(Self.findings(report).isEmpty, "\(Self.findings(report).map(\.title))")
@@ -27,7 +29,10 @@ import Testing
         #expect(findings.map(\.ruleID) == ["proxy-origin-errors"])
         let f = try #require(findings.first)
         #expect(f.details["count"] == .integer(1))
-        #expect(f.details["url"] == .string("http://image.wondertech.com.cn/togetherv2/voice/ios/2208EBF6-6C20-4DB8-B072-CF499EFC4C11.wav"))
+        #expect(
+            f.details["url"]
+                == .string(
+                    "http://image.wondertech.com.cn/togetherv2/voice/ios/2208EBF6-6C20-4DB8-B072-CF499EFC4C11.wav"))
         #expect(f.title.contains("HTTP 200 (unsupported Content-Type)"), "\(f.title)")
         #expect(!f.title.contains("disk"))
         // The CFNetwork cancellation (-999) beside it is not a failure.
@@ -76,13 +81,15 @@ import Testing
         let log = "KTVHCDataSourceManager  :   failure, -192701\n"
         let f = try #require(Self.findings(Analyzer().analyze(files: [("k.log", Array(log.utf8))])).first)
         #expect(f.ruleID == "proxy-origin-errors")
-        #expect(f.title.contains("unsupported Content-Type in 1.1.x–2.x, or not enough disk space in 3.x"), "\(f.title)")
+        #expect(
+            f.title.contains("unsupported Content-Type in 1.1.x–2.x, or not enough disk space in 3.x"), "\(f.title)")
         #expect(f.title.contains("does not show which version"))
     }
 
     /// The 2.x console sample: the proxy's lines among ijkplayer's, the app's and CFNetwork's.
     @Test func consoleSampleKeepsOtherComponentsAndTakesIjkplayersStall() throws {
-        let report = try Analyzer().analyze(path: TestPaths.sampleLogs.appendingPathComponent("ktvhttpcache-2x-ijkplayer").path)
+        let report = try Analyzer().analyze(
+            path: TestPaths.sampleLogs.appendingPathComponent("ktvhttpcache-2x-ijkplayer").path)
         let session = try #require(report.sessions.first)
         #expect(report.sessions.count == 1)
         let console = session.session.entries.compactMap(\.record.consoleLine)
@@ -91,7 +98,10 @@ import Testing
         #expect(console.contains { $0.component == .app && $0.text.hasPrefix("[Feed]") })
         #expect(console.contains { $0.component == .player && $0.library == "ijkplayer" })
         // No proxy module is invented from another component's line.
-        #expect(session.session.entries.compactMap(\.record.proxyEvent).allSatisfy { $0.tag.hasPrefix("KTVHC") || $0.tag.hasPrefix("<") })
+        #expect(
+            session.session.entries.compactMap(\.record.proxyEvent).allSatisfy {
+                $0.tag.hasPrefix("KTVHC") || $0.tag.hasPrefix("<")
+            })
         // ijkplayer's buffering start and its app's load-state line are one stall, ended by buffering end.
         let stalls = session.session.analysis.stalls
         #expect(stalls.count == 1)

@@ -10,17 +10,22 @@ import Testing
     typealias F = KTVHTTPCacheFixtures
 
     static let cases: [(F.Line, F.Story)] = F.Line.allCases.flatMap { v in F.Story.allCases.map { (v, $0) } }
-    static let proxyRules: Set<String> = ["proxy-origin-errors", "proxy-cache-ineffective", "proxy-unreachable", "proxy-unplayable-content-type"]
+    static let proxyRules: Set<String> = [
+        "proxy-origin-errors", "proxy-cache-ineffective", "proxy-unreachable", "proxy-unplayable-content-type",
+    ]
 
     static func analyze(_ v: F.Line, _ story: F.Story) -> AnalysisReport {
         var files: [(name: String, bytes: [UInt8])] = [("KTVHTTPCache.log", Array(F.log(v, story).utf8))]
-        if story == .serverRestart, let errorLog = F.errorLogForRestart(v) { files.append(("error.log", Array(errorLog.utf8))) }
+        if story == .serverRestart, let errorLog = F.errorLogForRestart(v) {
+            files.append(("error.log", Array(errorLog.utf8)))
+        }
         return Analyzer().analyze(files: files)
     }
 
     @Test(arguments: cases)
     func theLogShowsItsVersion(v: F.Line, story: F.Story) throws {
-        let outcome = Ingestor().ingest(BundleMember(path: "KTVHTTPCache.log", open: { MemoryByteSource(Array(F.log(v, story).utf8)) }))
+        let outcome = Ingestor().ingest(
+            BundleMember(path: "KTVHTTPCache.log", open: { MemoryByteSource(Array(F.log(v, story).utf8)) }))
         let result = try #require(outcome.result)
         #expect(outcome.format == .cacheLog)
         let expected: Set<KTVHTTPCacheRelease> =

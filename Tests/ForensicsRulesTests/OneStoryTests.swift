@@ -26,7 +26,8 @@ import Testing
 
     @Test func everyFindingOfTheSampleBundlesEndsAfterItStarts() throws {
         for bundle in Self.bundles {
-            Self.checkIntervals(try Analyzer().analyze(path: TestPaths.sampleLogs.appendingPathComponent(bundle).path), bundle)
+            Self.checkIntervals(
+                try Analyzer().analyze(path: TestPaths.sampleLogs.appendingPathComponent(bundle).path), bundle)
         }
     }
 
@@ -41,8 +42,11 @@ import Testing
 
     @Test func oneFailedRequestIsSingular() throws {
         let engine = try RuleEngine(configuration: ["rules": ["segment-errors": ["minimum-count": 1]]])
-        let files = [ExampleFixtures.errorLog([ExampleFixtures.errorRow(at: 10, uri: "https://cdn.example.com/a/v1/s1.ts")])]
-        let report = Analyzer(ingestor: Ingestor(), rules: engine).analyze(files: files.map { ($0.name, Array($0.text.utf8)) })
+        let files = [
+            ExampleFixtures.errorLog([ExampleFixtures.errorRow(at: 10, uri: "https://cdn.example.com/a/v1/s1.ts")])
+        ]
+        let report = Analyzer(ingestor: Ingestor(), rules: engine).analyze(
+            files: files.map { ($0.name, Array($0.text.utf8)) })
         let titles = report.sessions.flatMap(\.findings).filter { $0.ruleID == "segment-errors" }.map(\.title)
         #expect(titles == ["1 media request to cdn.example.com failed with HTTP 404"])
     }

@@ -15,10 +15,15 @@ import Testing
             let d = entry.description
             let url = dir.appendingPathComponent("\(d.identifier).md")
             let expected = RuleDocumentation.markdown(entry)
-            index.append("| [`\(d.identifier)`](\(d.identifier).md) | \(d.name) | \(d.kind.rawValue) | \(d.defaultSeverity.rawValue) |")
+            index.append(
+                "| [`\(d.identifier)`](\(d.identifier).md) | \(d.name) | \(d.kind.rawValue) | \(d.defaultSeverity.rawValue) |"
+            )
             if update { try Data(expected.utf8).write(to: url) }
             let actual = try? String(contentsOf: url, encoding: .utf8)
-            #expect(actual == expected, "Documentation/Rules/\(d.identifier).md is stale: run UPDATE_RULE_DOCS=1 swift test --filter RuleDocumentationTests")
+            #expect(
+                actual == expected,
+                "Documentation/Rules/\(d.identifier).md is stale: run UPDATE_RULE_DOCS=1 swift test --filter RuleDocumentationTests"
+            )
         }
         let indexText = index.joined(separator: "\n") + "\n"
         let indexURL = dir.appendingPathComponent("README.md")

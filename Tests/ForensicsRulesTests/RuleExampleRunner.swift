@@ -29,12 +29,15 @@ struct RuleExampleRunner {
         for file in example.files {
             var lines = file.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (i, line) in lines.enumerated() where line.contains(RuleExample.anchorMarker) {
-                lines[i] = String(line.replacingOccurrences(of: " \(RuleExample.anchorMarker)", with: "")
-                    .replacingOccurrences(of: "\(RuleExample.anchorMarker)", with: ""))
+                lines[i] = String(
+                    line.replacingOccurrences(of: " \(RuleExample.anchorMarker)", with: "")
+                        .replacingOccurrences(of: "\(RuleExample.anchorMarker)", with: ""))
                 anchor = SourceLocation(file: compiledName(file.name), line: i + 1)
             }
             if file.name.hasSuffix(".timeline") {
-                lines = TimelineScript.compile(lines.joined(separator: "\n")).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                lines = TimelineScript.compile(lines.joined(separator: "\n")).split(
+                    separator: "\n", omittingEmptySubsequences: false
+                ).map(String.init)
                 if lines.last == "" { lines.removeLast() }
             }
             files.append((compiledName(file.name), lines))
@@ -70,7 +73,8 @@ struct RuleExampleRunner {
             if !changed { return nil }
         }
         let separator = variant == .crlf ? "\r\n" : "\n"
-        return Prepared(files: files.map { ($0.0, Array(($0.1.joined(separator: separator) + separator).utf8)) }, anchor: anchor)
+        return Prepared(
+            files: files.map { ($0.0, Array(($0.1.joined(separator: separator) + separator).utf8)) }, anchor: anchor)
     }
 
     static func compiledName(_ name: String) -> String {
@@ -80,7 +84,9 @@ struct RuleExampleRunner {
     /// The findings of the given rule in the example's session(s) (never the noise session's).
     static func findings(ruleID: String, _ prepared: Prepared) -> [Finding] {
         let report = Analyzer().analyze(files: prepared.files)
-        return report.sessions.filter { $0.session.id != "NOISE-SESSION" }.flatMap(\.findings).filter { $0.ruleID == ruleID }
+        return report.sessions.filter { $0.session.id != "NOISE-SESSION" }.flatMap(\.findings).filter {
+            $0.ruleID == ruleID
+        }
     }
 }
 

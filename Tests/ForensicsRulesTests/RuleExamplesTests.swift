@@ -16,8 +16,12 @@ import Testing
 
     static var cases: [Case] {
         RuleRegistry.descriptions.flatMap { d in
-            d.triggeringExamples.enumerated().map { Case(ruleID: d.identifier, index: $0.offset, triggering: true, title: $0.element.title) }
-                + d.nonTriggeringExamples.enumerated().map { Case(ruleID: d.identifier, index: $0.offset, triggering: false, title: $0.element.title) }
+            d.triggeringExamples.enumerated().map {
+                Case(ruleID: d.identifier, index: $0.offset, triggering: true, title: $0.element.title)
+            }
+                + d.nonTriggeringExamples.enumerated().map {
+                    Case(ruleID: d.identifier, index: $0.offset, triggering: false, title: $0.element.title)
+                }
         }
     }
 
@@ -31,12 +35,18 @@ import Testing
             if c.triggering {
                 let anchor = try #require(prepared.anchor, "triggering example needs a ◀ anchor")
                 let anchored = findings.filter { f in f.evidence.contains { $0.location == anchor } }
-                #expect(!anchored.isEmpty, "[\(variant)] no \(c.ruleID) finding anchored at \(anchor); got \(findings.map(\.title))")
+                #expect(
+                    !anchored.isEmpty,
+                    "[\(variant)] no \(c.ruleID) finding anchored at \(anchor); got \(findings.map(\.title))")
                 if let cause = example.expectedCause {
-                    #expect(anchored.contains { $0.cause == cause }, "[\(variant)] cause: \(anchored.map { $0.cause ?? "nil" })")
+                    #expect(
+                        anchored.contains { $0.cause == cause },
+                        "[\(variant)] cause: \(anchored.map { $0.cause ?? "nil" })")
                 }
                 if let severity = example.expectedSeverity {
-                    #expect(anchored.contains { $0.severity == severity }, "[\(variant)] severity: \(anchored.map(\.severity))")
+                    #expect(
+                        anchored.contains { $0.severity == severity },
+                        "[\(variant)] severity: \(anchored.map(\.severity))")
                 }
             } else {
                 #expect(findings.isEmpty, "[\(variant)] unexpected: \(findings.map(\.title))")
@@ -48,19 +58,23 @@ import Testing
         for d in RuleRegistry.descriptions {
             #expect(d.triggeringExamples.count >= 2, "\(d.identifier)")
             #expect(d.nonTriggeringExamples.count >= 2, "\(d.identifier)")
-            #expect(d.nonTriggeringExamples.contains { $0.title.lowercased().contains("near miss") }, "\(d.identifier) needs a near miss")
+            #expect(
+                d.nonTriggeringExamples.contains { $0.title.lowercased().contains("near miss") },
+                "\(d.identifier) needs a near miss")
         }
     }
 
     @Test func ruleIdentifiersAreTheCataloguesAndUnique() {
         let ids = RuleRegistry.descriptions.map(\.identifier)
         #expect(Set(ids).count == ids.count)
-        #expect(Set(ids) == [
-            "slow-startup", "slow-key-fetch", "missing-session-key", "initial-variant-too-high", "playlist-not-compressed",
-            "segment-404-downswitch", "stall", "excessive-switching", "segment-errors", "playback-failed",
-            "slow-segment-download", "proxy-unreachable", "proxy-unplayable-content-type", "proxy-origin-errors",
-            "proxy-cache-ineffective",
-        ])
+        #expect(
+            Set(ids) == [
+                "slow-startup", "slow-key-fetch", "missing-session-key", "initial-variant-too-high",
+                "playlist-not-compressed",
+                "segment-404-downswitch", "stall", "excessive-switching", "segment-errors", "playback-failed",
+                "slow-segment-download", "proxy-unreachable", "proxy-unplayable-content-type", "proxy-origin-errors",
+                "proxy-cache-ineffective",
+            ])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }) }
     }
 }

@@ -20,8 +20,10 @@ import Testing
         #expect(startup.title.contains("waiting for the content key"))
         let key = try #require(findings.first { $0.ruleID == "slow-key-fetch" })
         // The evidence points at the key request's own line in the dump.
-        let dump = try String(contentsOf: TestPaths.sampleLogs.appendingPathComponent("slow-key-startup/metrics.jsonl"), encoding: .utf8)
-        let keyLine = try #require(dump.split(separator: "\n").firstIndex { $0.contains("AVMetricContentKeyRequestEvent") }) + 1
+        let dump = try String(
+            contentsOf: TestPaths.sampleLogs.appendingPathComponent("slow-key-startup/metrics.jsonl"), encoding: .utf8)
+        let keyLine =
+            try #require(dump.split(separator: "\n").firstIndex { $0.contains("AVMetricContentKeyRequestEvent") }) + 1
         #expect(key.evidence.contains { $0.location == SourceLocation(file: "metrics.jsonl", line: keyLine) })
         #expect(findings.contains { $0.ruleID == "missing-session-key" })
     }
@@ -51,6 +53,9 @@ import Testing
 
     @Test func proxyBundleNamesTheProxyProblems() throws {
         let ids = Set(try analyze("proxy-octet-stream").sessions.flatMap(\.findings).map(\.ruleID))
-        #expect(ids.isSuperset(of: ["proxy-unplayable-content-type", "proxy-origin-errors", "proxy-unreachable", "playback-failed"]))
+        #expect(
+            ids.isSuperset(of: [
+                "proxy-unplayable-content-type", "proxy-origin-errors", "proxy-unreachable", "playback-failed",
+            ]))
     }
 }

@@ -91,27 +91,35 @@ package enum TimelineScript {
         case "play", "pause", "rate":
             let rate = verb == "play" ? 1.0 : verb == "pause" ? 0.0 : (args.first.flatMap { Double($0) } ?? 1)
             let previous = verb == "play" ? 0.0 : 1.0
-            return "{\"type\":\"AVMetricPlayerItemRateChangeEvent\",\(common),\"rate\":\(rate),\"previousRate\":\(previous)}"
+            return
+                "{\"type\":\"AVMetricPlayerItemRateChangeEvent\",\(common),\"rate\":\(rate),\"previousRate\":\(previous)}"
         case "stall":
             return "{\"type\":\"AVMetricPlayerItemStallEvent\",\(common),\"rate\":0,\"previousRate\":1}"
         case "seek":
             return "{\"type\":\"AVMetricPlayerItemSeekEvent\",\(common),\"rate\":0,\"previousRate\":1}"
         case "seek-done":
-            return "{\"type\":\"AVMetricPlayerItemSeekDidCompleteEvent\",\(common),\"rate\":1,\"previousRate\":0,\"didSeekInBuffer\":\(flags.contains("inbuffer"))}"
+            return
+                "{\"type\":\"AVMetricPlayerItemSeekDidCompleteEvent\",\(common),\"rate\":1,\"previousRate\":0,\"didSeekInBuffer\":\(flags.contains("inbuffer"))}"
         case "ltku", "initial-ltku":
-            let type = verb == "ltku" ? "AVMetricPlayerItemLikelyToKeepUpEvent" : "AVMetricPlayerItemInitialLikelyToKeepUpEvent"
+            let type =
+                verb == "ltku"
+                ? "AVMetricPlayerItemLikelyToKeepUpEvent" : "AVMetricPlayerItemInitialLikelyToKeepUpEvent"
             let taken = options["taken"].map { ",\"timeTaken\":\($0)" } ?? ""
-            return "{\"type\":\"\(type)\",\(common),\"variant\":\(variant(options["variant"].map { Substring($0) }))\(taken)}"
+            return
+                "{\"type\":\"\(type)\",\(common),\"variant\":\(variant(options["variant"].map { Substring($0) }))\(taken)}"
         case "switch", "switch-start":
             guard args.count >= 3 else { return nil }
-            let type = verb == "switch" ? "AVMetricPlayerItemVariantSwitchEvent" : "AVMetricPlayerItemVariantSwitchStartEvent"
+            let type =
+                verb == "switch" ? "AVMetricPlayerItemVariantSwitchEvent" : "AVMetricPlayerItemVariantSwitchStartEvent"
             let succeeded = verb == "switch" ? ",\"didSucceed\":\(!flags.contains("failed"))" : ""
-            return "{\"type\":\"\(type)\",\(common),\"fromVariant\":\(variant(args[0])),\"toVariant\":\(variant(args[2]))\(succeeded)}"
+            return
+                "{\"type\":\"\(type)\",\(common),\"fromVariant\":\(variant(args[0])),\"toVariant\":\(variant(args[2]))\(succeeded)}"
         case "error":
             let code = args.first.flatMap { Int($0) } ?? 0
             let text = args.count > 1 ? String(args[1]) : ""
             let domain = options["domain"] ?? "CoreMediaErrorDomain"
-            return "{\"type\":\"AVMetricErrorEvent\",\(common),\"didRecover\":\(!flags.contains("fatal")),\"error\":{\"domain\":\(json(domain)),\"code\":\(code),\"localizedDescription\":\(json(text))}}"
+            return
+                "{\"type\":\"AVMetricErrorEvent\",\(common),\"didRecover\":\(!flags.contains("fatal")),\"error\":{\"domain\":\(json(domain)),\"code\":\(code),\"localizedDescription\":\(json(text))}}"
         case "summary":
             var fields: [String] = []
             if let v = options["stalls"] { fields.append("\"stallCount\":\(v)") }
@@ -120,9 +128,12 @@ package enum TimelineScript {
             if let v = options["twab"] { fields.append("\"timeWeightedAverageBitrate\":\(v)") }
             if let v = options["startup"] { fields.append("\"timeSpentInInitialStartup\":\(v)") }
             if flags.contains("fatal") {
-                fields.append("\"errorEvent\":{\"didRecover\":false,\"error\":{\"domain\":\"CoreMediaErrorDomain\",\"code\":-12938,\"localizedDescription\":\"HTTP 404: File Not Found\"}}")
+                fields.append(
+                    "\"errorEvent\":{\"didRecover\":false,\"error\":{\"domain\":\"CoreMediaErrorDomain\",\"code\":-12938,\"localizedDescription\":\"HTTP 404: File Not Found\"}}"
+                )
             }
-            return "{\"type\":\"AVMetricPlayerItemPlaybackSummaryEvent\",\(common)\(fields.isEmpty ? "" : "," + fields.joined(separator: ","))}"
+            return
+                "{\"type\":\"AVMetricPlayerItemPlaybackSummaryEvent\",\(common)\(fields.isEmpty ? "" : "," + fields.joined(separator: ","))}"
         case "multivariant", "playlist", "key", "segment", "map", "resource":
             guard let url = args.first else { return nil }
             let status = args.count > 1 ? Int(args[1]) : nil
@@ -136,23 +147,28 @@ package enum TimelineScript {
             var transaction = "{\"response\":{\"statusCode\":\(status ?? 0)\(headerField)}"
             if let bytes = options["bytes"] { transaction += ",\"countOfResponseBodyBytesReceived\":\(bytes)" }
             transaction += "}"
-            var resource = "\"url\":\(json(String(url))),\"requestStartTime\":\(json(date(time))),\"responseEndTime\":\(json(date(time + duration)))"
+            var resource =
+                "\"url\":\(json(String(url))),\"requestStartTime\":\(json(date(time))),\"responseEndTime\":\(json(date(time + duration)))"
             if status != nil { resource += ",\"networkTransactionMetrics\":{\"transactionMetrics\":[\(transaction)]}" }
             resource += ",\"readFromCache\":\(flags.contains("cache"))"
             if status == nil || options["error"] != nil {
                 let code = options["error"].flatMap { Int($0) } ?? -1001
-                resource += ",\"errorEvent\":{\"didRecover\":true,\"error\":{\"domain\":\"NSURLErrorDomain\",\"code\":\(code),\"localizedDescription\":\"The request failed\"}}"
+                resource +=
+                    ",\"errorEvent\":{\"didRecover\":true,\"error\":{\"domain\":\"NSURLErrorDomain\",\"code\":\(code),\"localizedDescription\":\"The request failed\"}}"
             }
             let endCommon = "\"date\":\(json(date(time + duration))),\"sessionID\":\(json(sessionID))"
             switch verb {
             case "multivariant", "playlist":
-                return "{\"type\":\"AVMetricHLSPlaylistRequestEvent\",\(endCommon),\"url\":\(json(String(url))),\"isMultivariantPlaylist\":\(verb == "multivariant"),\"mediaType\":\"vide\",\"mediaResourceRequestEvent\":{\(resource)}}"
+                return
+                    "{\"type\":\"AVMetricHLSPlaylistRequestEvent\",\(endCommon),\"url\":\(json(String(url))),\"isMultivariantPlaylist\":\(verb == "multivariant"),\"mediaType\":\"vide\",\"mediaResourceRequestEvent\":{\(resource)}}"
             case "key":
-                return "{\"type\":\"AVMetricContentKeyRequestEvent\",\(endCommon),\"contentKeySpecifier\":{\"keySystem\":\"FairPlayStreaming\",\"identifier\":\"skd://key\"},\"mediaType\":\"vide\",\"isClientInitiated\":false,\"mediaResourceRequestEvent\":{\(resource)}}"
+                return
+                    "{\"type\":\"AVMetricContentKeyRequestEvent\",\(endCommon),\"contentKeySpecifier\":{\"keySystem\":\"FairPlayStreaming\",\"identifier\":\"skd://key\"},\"mediaType\":\"vide\",\"isClientInitiated\":false,\"mediaResourceRequestEvent\":{\(resource)}}"
             case "segment", "map":
                 let dur = options["dur"].map { ",\"segmentDuration\":\($0)" } ?? ""
                 let index = options["variant"].map { ",\"indexFileURL\":\(json($0))" } ?? ""
-                return "{\"type\":\"AVMetricHLSMediaSegmentRequestEvent\",\(endCommon),\"url\":\(json(String(url))),\"isMapSegment\":\(verb == "map"),\"mediaType\":\"vide\"\(dur)\(index),\"mediaResourceRequestEvent\":{\(resource)}}"
+                return
+                    "{\"type\":\"AVMetricHLSMediaSegmentRequestEvent\",\(endCommon),\"url\":\(json(String(url))),\"isMapSegment\":\(verb == "map"),\"mediaType\":\"vide\"\(dur)\(index),\"mediaResourceRequestEvent\":{\(resource)}}"
             default:
                 return "{\"type\":\"AVMetricMediaResourceRequestEvent\",\(endCommon),\(resource)}"
             }

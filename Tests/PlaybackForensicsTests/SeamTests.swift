@@ -22,12 +22,14 @@ enum ToyBeaconFormat: FormatReader {
                 if result.reachedRecordLimit(context.maxRecords, line: line.number) { break }
                 let words = line.text.split(separator: " ")
                 guard words.count == 4, words[0] == "BEACON", let seconds = Double(words[1]) else {
-                    result.diagnose(Diagnostic(SourceLocation(file: context.path, line: line.number), .warning, "not a beacon"))
+                    result.diagnose(
+                        Diagnostic(SourceLocation(file: context.path, line: line.number), .warning, "not a beacon"))
                     continue
                 }
                 let event =
                     words[3] == "stall"
-                    ? PlayerEvent(kind: .stall, rate: 0, previousRate: 1) : PlayerEvent(kind: .rateChange, rate: 1, previousRate: 0)
+                    ? PlayerEvent(kind: .stall, rate: 0, previousRate: 1)
+                    : PlayerEvent(kind: .rateChange, rate: 1, previousRate: 0)
                 result.records.append(
                     Record(
                         time: Timestamp(seconds), location: SourceLocation(file: context.path, line: line.number),
@@ -59,7 +61,8 @@ struct ToyRepeatedStallRule: Rule {
         return [
             finding(
                 start: stalls.first?.start, end: stalls.last?.start, title: "\(stalls.count) stalls",
-                explanation: "counted \(stalls.count) stalls", evidence: stalls.map { Finding.Evidence(session, $0.index) },
+                explanation: "counted \(stalls.count) stalls",
+                evidence: stalls.map { Finding.Evidence(session, $0.index) },
                 advice: "none")
         ]
     }
@@ -82,7 +85,9 @@ struct ToyRepeatedStallRule: Rule {
         ingestor.registry = FormatRegistry(readers: FormatRegistry.standard.readers + [ToyBeaconFormat.self])
         let rules: [any Rule.Type] = RuleRegistry.all + [ToyRepeatedStallRule.self]
         let engine =
-            try minimumStalls.map { try RuleEngine(configuration: ["rules": ["toy-repeated-stall": ["minimum-stalls": $0]]], rules: rules) }
+            try minimumStalls.map {
+                try RuleEngine(configuration: ["rules": ["toy-repeated-stall": ["minimum-stalls": $0]]], rules: rules)
+            }
             ?? RuleEngine(rules: rules)
         return Analyzer(ingestor: ingestor, rules: engine)
     }
@@ -102,8 +107,13 @@ struct ToyRepeatedStallRule: Rule {
     @Test func theToyRuleIsConfigurableByItsDeclaredKey() throws {
         let report = try analyzer(minimumStalls: 3).analyze(files: [("beacons.txt", Array(Self.beacons.utf8))])
         #expect(!report.sessions.flatMap(\.findings).contains { $0.ruleID == "toy-repeated-stall" })
-        #expect(throws: ConfigurationError.invalidValue(rule: "toy-repeated-stall", key: "minimum-stalls", reason: "must be a whole number")) {
-            try RuleEngine(configuration: ["rules": ["toy-repeated-stall": ["minimum-stalls": 2.5]]], rules: [ToyRepeatedStallRule.self])
+        #expect(
+            throws: ConfigurationError.invalidValue(
+                rule: "toy-repeated-stall", key: "minimum-stalls", reason: "must be a whole number")
+        ) {
+            try RuleEngine(
+                configuration: ["rules": ["toy-repeated-stall": ["minimum-stalls": 2.5]]],
+                rules: [ToyRepeatedStallRule.self])
         }
     }
 

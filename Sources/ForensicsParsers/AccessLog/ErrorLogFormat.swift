@@ -13,11 +13,14 @@ package enum ErrorLogFormat: FormatReader {
                     #Fields: date time uri cs-guid s-ip status domain comment cs-iftype
                     2026/04/15 15:13:30.030 https://host/path/seg42.m4s 2D5C8F04-9F34-40F2-AA06-758CE4EC3643 203.0.113.7 -12938 "CoreMediaErrorDomain" "HTTP 404: File Not Found" -
                     """,
-                expectedSummaries: ["error log: CoreMediaErrorDomain -12938: HTTP 404: File Not Found https://host/path/seg42.m4s"])
+                expectedSummaries: [
+                    "error log: CoreMediaErrorDomain -12938: HTTP 404: File Not Found https://host/path/seg42.m4s"
+                ])
         ])
 
     package static func sniff(_ text: SniffText) -> Bool {
-        guard text.first == UInt8(ascii: "#"), let header = text.firstHeaderLine(startingWith: SniffText.hashLineMarkers)
+        guard text.first == UInt8(ascii: "#"),
+            let header = text.firstHeaderLine(startingWith: SniffText.hashLineMarkers)
         else { return false }
         return header.marker == 3 && ExtendedLogParser.namesErrorLogFields(header.line)
     }

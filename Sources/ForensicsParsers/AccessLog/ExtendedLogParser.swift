@@ -24,7 +24,9 @@ package struct ExtendedLogParser {
     }
 
     /// Reads an access or error log (one parser: the `#Fields` line drives both).
-    static func read(_ source: inout PeekableByteSource, format: InputFormat, context: ReadContext) throws -> ParseResult {
+    static func read(
+        _ source: inout PeekableByteSource, format: InputFormat, context: ReadContext
+    ) throws -> ParseResult {
         try context.readLines(&source) { lines in
             var parser = ExtendedLogParser(file: context.path, timezoneOffset: context.timezoneOffset)
             parser.timeZone = context.timeZone
@@ -107,7 +109,9 @@ package struct ExtendedLogParser {
                 let err = ErrorInfo(
                     domain: row["domain"], code: row["status"].flatMap { Int($0) }, description: row["comment"])
                 result.records.append(
-                    Record(time: time, location: location, format: .errorLog, sessionID: session, payload: .errorLog(err, uri: row["uri"])))
+                    Record(
+                        time: time, location: location, format: .errorLog, sessionID: session,
+                        payload: .errorLog(err, uri: row["uri"])))
             } else {
                 var a = AccessLogEntry(fields: row)
                 a.uri = row["uri"]
@@ -128,7 +132,9 @@ package struct ExtendedLogParser {
                 result.diagnose(contentsOf: fieldCheck.diagnostics)
                 a.playbackType = row["s-playback-type"]
                 a.dump = AccessLogEntry.Dump(date: dumpDate, block: blockLine)
-                result.records.append(Record(time: time, location: location, format: .accessLog, sessionID: session, payload: .accessLog(a)))
+                result.records.append(
+                    Record(
+                        time: time, location: location, format: .accessLog, sessionID: session, payload: .accessLog(a)))
             }
         }
         return result
@@ -187,9 +193,13 @@ struct FieldBounds {
 
     init(location: SourceLocation) { self.location = location }
 
-    mutating func seconds(_ row: AccessLogFields, _ name: String) -> Double? { decimal(row, name, max: Self.maxSeconds) }
+    mutating func seconds(_ row: AccessLogFields, _ name: String) -> Double? {
+        decimal(row, name, max: Self.maxSeconds)
+    }
 
-    mutating func bitrate(_ row: AccessLogFields, _ name: String) -> Double? { decimal(row, name, max: Self.maxBitrate) }
+    mutating func bitrate(_ row: AccessLogFields, _ name: String) -> Double? {
+        decimal(row, name, max: Self.maxBitrate)
+    }
 
     mutating func count(_ row: AccessLogFields, _ name: String) -> Int? {
         guard let text = row[name] else { return nil }
@@ -206,6 +216,7 @@ struct FieldBounds {
     }
 
     mutating func reject(_ name: String, _ text: String) {
-        diagnostics.append(Diagnostic(location, .warning, "\(name) '\(text.prefix(40))' is out of range; read as unknown"))
+        diagnostics.append(
+            Diagnostic(location, .warning, "\(name) '\(text.prefix(40))' is out of range; read as unknown"))
     }
 }

@@ -43,8 +43,9 @@ package struct BundleReader {
             fstat(fd, &info)
             var visited: Set<FileIdentity> = [FileIdentity(info)]
             var count = 0
-            try walk(directory: fd, path: root, display: "", root: root, depth: 0, visited: &visited, count: &count,
-                     diagnostics: &diagnostics, visit: visit)
+            try walk(
+                directory: fd, path: root, display: "", root: root, depth: 0, visited: &visited, count: &count,
+                diagnostics: &diagnostics, visit: visit)
         } else {
             let name = URL(fileURLWithPath: path).lastPathComponent
             try readFile(path: path, display: name, diagnostics: &diagnostics, visit: visit)
@@ -89,11 +90,17 @@ package struct BundleReader {
         count: inout Int, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
     ) throws {
         guard depth <= limits.maxDepth else {
-            diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .warning, "directory nesting deeper than \(limits.maxDepth): not read"))
+            diagnostics.append(
+                Diagnostic(
+                    SourceLocation(file: display, line: 0), .warning,
+                    "directory nesting deeper than \(limits.maxDepth): not read"))
             return
         }
         guard let names = Self.rawNames(directory) else {
-            diagnostics.append(Diagnostic(SourceLocation(file: display.isEmpty ? "." : display, line: 0), .error, "cannot list directory: \(String(cString: strerror(errno)))"))
+            diagnostics.append(
+                Diagnostic(
+                    SourceLocation(file: display.isEmpty ? "." : display, line: 0), .error,
+                    "cannot list directory: \(String(cString: strerror(errno)))"))
             return
         }
         for raw in names {
@@ -110,7 +117,8 @@ package struct BundleReader {
             if isLink {
                 let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
                 guard resolved == root || resolved.hasPrefix(root + "/") else {
-                    diagnostics.append(Diagnostic(location, .warning, "symbolic link pointing outside the bundle: skipped"))
+                    diagnostics.append(
+                        Diagnostic(location, .warning, "symbolic link pointing outside the bundle: skipped"))
                     continue
                 }
             }
@@ -127,12 +135,14 @@ package struct BundleReader {
                 }
                 let child = openat(directory, raw, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 guard child >= 0 else {
-                    diagnostics.append(Diagnostic(location, .error, "cannot read directory: \(String(cString: strerror(errno)))"))
+                    diagnostics.append(
+                        Diagnostic(location, .error, "cannot read directory: \(String(cString: strerror(errno)))"))
                     continue
                 }
                 defer { close(child) }
-                try walk(directory: child, path: full, display: shown, root: root, depth: depth + 1, visited: &visited,
-                         count: &count, diagnostics: &diagnostics, visit: visit)
+                try walk(
+                    directory: child, path: full, display: shown, root: root, depth: depth + 1, visited: &visited,
+                    count: &count, diagnostics: &diagnostics, visit: visit)
                 continue
             }
             if let kind = Self.specialFileKind(mode: info.st_mode) {
@@ -141,7 +151,8 @@ package struct BundleReader {
             }
             count += 1
             guard count <= limits.maxMembers else {
-                diagnostics.append(Diagnostic(location, .error, "more than \(limits.maxMembers) files: the rest is not read"))
+                diagnostics.append(
+                    Diagnostic(location, .error, "more than \(limits.maxMembers) files: the rest is not read"))
                 return
             }
             // One entry that cannot be read (no permission, deleted since the listing) costs
@@ -153,7 +164,9 @@ package struct BundleReader {
             }
             defer { close(fd) }
             do {
-                try readFile(path: Self.reopenablePath(fd: fd, fallback: full), display: shown, diagnostics: &diagnostics, visit: visit)
+                try readFile(
+                    path: Self.reopenablePath(fd: fd, fallback: full), display: shown, diagnostics: &diagnostics,
+                    visit: visit)
             } catch let error as InputError {
                 diagnostics.append(Diagnostic(location, .error, "cannot read: \(error.description)"))
             }
@@ -210,7 +223,8 @@ package struct BundleReader {
             firstBlock = (try? gz.peek(512)) ?? []
         }
         if TarReader.looksLikeTar(firstBlock) {
-            let base: any ByteSource = compressed
+            let base: any ByteSource =
+                compressed
                 ? try GzipByteSource(try FileByteSource(path: path), name: display, limit: limits.maxDecompressedSize)
                 : try FileByteSource(path: path)
             try readTar(base, display: display, diagnostics: &diagnostics, visit: visit)
@@ -230,11 +244,17 @@ package struct BundleReader {
                 count += 1
                 let name = display + "/" + Self.safeName(header.name, diagnostics: &diagnostics, archive: display)
                 guard count <= limits.maxMembers else {
-                    diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "more than \(limits.maxMembers) members: the rest is not read"))
+                    diagnostics.append(
+                        Diagnostic(
+                            SourceLocation(file: display, line: 0), .error,
+                            "more than \(limits.maxMembers) members: the rest is not read"))
                     return
                 }
                 guard header.size <= limits.maxMemberSize else {
-                    diagnostics.append(Diagnostic(SourceLocation(file: name, line: 0), .error, "member larger than \(limits.maxMemberSize) bytes: not read"))
+                    diagnostics.append(
+                        Diagnostic(
+                            SourceLocation(file: name, line: 0), .error,
+                            "member larger than \(limits.maxMemberSize) bytes: not read"))
                     continue
                 }
                 try visit(BundleMember(path: name, open: { tar.memberSource() }))
@@ -254,7 +274,8 @@ package struct BundleReader {
             // One more than the limit, to know that there were more.
             listed = try archive.members(limit: limits.maxMembers + 1)
         } catch {
-            diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "cannot open zip archive: \(error)"))
+            diagnostics.append(
+                Diagnostic(SourceLocation(file: display, line: 0), .error, "cannot open zip archive: \(error)"))
             return
         }
         var entries = listed.filter { !$0.isDirectory && !$0.isSymbolicLink && !Self.isPlatformClutter($0.name) }
@@ -265,17 +286,24 @@ package struct BundleReader {
             diagnostics.append(
                 Diagnostic(
                     SourceLocation(file: display, line: 0), .error,
-                    "\(overlapping.count) member\(overlapping.count == 1 ? "" : "s") overlap another member's data (a crafted archive): not read"))
+                    "\(overlapping.count) member\(overlapping.count == 1 ? "" : "s") overlap another member's data (a crafted archive): not read"
+                ))
             entries = entries.enumerated().filter { !overlapping.contains($0.offset) }.map(\.element)
         }
         if entries.count > limits.maxMembers {
-            diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, "more than \(limits.maxMembers) members: the rest is not read"))
+            diagnostics.append(
+                Diagnostic(
+                    SourceLocation(file: display, line: 0), .error,
+                    "more than \(limits.maxMembers) members: the rest is not read"))
             entries = Array(entries.prefix(limits.maxMembers))
         }
         for entry in entries.sorted(by: { $0.name < $1.name }) {
             let name = display + "/" + Self.safeName(entry.name, diagnostics: &diagnostics, archive: display)
             guard entry.uncompressedSize <= UInt64(limits.maxMemberSize) else {
-                diagnostics.append(Diagnostic(SourceLocation(file: name, line: 0), .error, "member larger than \(limits.maxMemberSize) bytes: not read"))
+                diagnostics.append(
+                    Diagnostic(
+                        SourceLocation(file: name, line: 0), .error,
+                        "member larger than \(limits.maxMemberSize) bytes: not read"))
                 continue
             }
             let limit = limits.maxMemberSize
@@ -328,7 +356,9 @@ package struct BundleReader {
                     var offset = 0
                     while offset < raw.count {
                         let n = write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                        guard n > 0 else { throw InputError.unreadable(path: name, reason: "cannot write a temporary file") }
+                        guard n > 0 else {
+                            throw InputError.unreadable(path: name, reason: "cannot write a temporary file")
+                        }
                         offset += n
                     }
                 }
@@ -371,7 +401,11 @@ package struct BundleReader {
         let parts = name.split(separator: "/", omittingEmptySubsequences: true)
         let safe = parts.filter { $0 != ".." && $0 != "." }
         if safe.count != parts.count || name.hasPrefix("/") {
-            diagnostics.append(Diagnostic(SourceLocation(file: archive, line: 0), .warning, "member name '\(name)' points outside the archive (zip-slip): read as '\(safe.joined(separator: "/"))', nothing written"))
+            diagnostics.append(
+                Diagnostic(
+                    SourceLocation(file: archive, line: 0), .warning,
+                    "member name '\(name)' points outside the archive (zip-slip): read as '\(safe.joined(separator: "/"))', nothing written"
+                ))
         }
         return safe.isEmpty ? "unnamed" : safe.joined(separator: "/")
     }

@@ -70,13 +70,17 @@ package struct Ingestor: Sendable {
 
     /// The same, telling why the bundle was not read to the end (`incomplete`), when a bundle
     /// limit stopped it.
-    package func ingestBundle(path: String, diagnostics: inout [Diagnostic], incomplete: inout String?) throws -> [Outcome] {
+    package func ingestBundle(
+        path: String, diagnostics: inout [Diagnostic], incomplete: inout String?
+    ) throws -> [Outcome] {
         let budget = BundleBudget(limits: limits)
         defer {
             if let reason = budget.exhausted {
                 incomplete = reason
                 diagnostics.append(
-                    Diagnostic(SourceLocation(file: path == "-" ? "stdin" : path, line: 0), .error, "bundle not read to the end: \(reason)"))
+                    Diagnostic(
+                        SourceLocation(file: path == "-" ? "stdin" : path, line: 0), .error,
+                        "bundle not read to the end: \(reason)"))
             }
         }
         var outcomes: [Outcome] = []
@@ -114,7 +118,8 @@ package struct Ingestor: Sendable {
         var walk: [Diagnostic] = []
         var deeper: [Diagnostic] = []
         do {
-            try BundleReader(limits: limits).read(archive: spooled, displayedAs: member.path, diagnostics: &walk) { inner in
+            try BundleReader(limits: limits).read(archive: spooled, displayedAs: member.path, diagnostics: &walk) {
+                inner in
                 ingestExpanding(inner, budget: budget, depth: depth + 1, into: &outcomes, diagnostics: &deeper)
             }
         } catch {
@@ -143,7 +148,8 @@ package struct Ingestor: Sendable {
                     return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
                 }
                 layers += 1
-                source = PeekableByteSource(try GzipByteSource(source, name: member.path, limit: limits.maxDecompressedSize))
+                source = PeekableByteSource(
+                    try GzipByteSource(source, name: member.path, limit: limits.maxDecompressedSize))
             }
             if layers > 1 {
                 diagnostics.append(Diagnostic(location, .info, "gzip inside gzip (\(layers) layers): unwrapped"))
@@ -166,16 +172,19 @@ package struct Ingestor: Sendable {
                 return out
             }
             if CROnlyLineEndingSource.applies(to: prefix) {
-                diagnostics.append(Diagnostic(location, .info, "lines end in CR alone (classic Mac): read as line breaks"))
+                diagnostics.append(
+                    Diagnostic(location, .info, "lines end in CR alone (classic Mac): read as line breaks"))
                 source = PeekableByteSource(CROnlyLineEndingSource(source))
                 prefix = try source.peek(SniffText.length)
             }
             if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
-                diagnostics.append(Diagnostic(location, .error, "UTF-16 text is not supported: convert the file to UTF-8"))
+                diagnostics.append(
+                    Diagnostic(location, .error, "UTF-16 text is not supported: convert the file to UTF-8"))
                 return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
             }
             guard let format = forcedFormat ?? registry.sniff(prefix) else {
-                diagnostics.append(Diagnostic(location, .warning, "format not recognised: not used (force one with --log-format)"))
+                diagnostics.append(
+                    Diagnostic(location, .warning, "format not recognised: not used (force one with --log-format)"))
                 return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
             }
             let maxRecords = min(limits.maxRecordsPerFile, budget?.recordsLeft ?? Int.max)
@@ -189,7 +198,8 @@ package struct Ingestor: Sendable {
                 result.diagnostics.append(
                     Diagnostic(
                         location, .warning,
-                        "\(result.unkeptDiagnostics) more diagnostics not kept (at most \(ParseResult.maxDiagnostics) per file)"))
+                        "\(result.unkeptDiagnostics) more diagnostics not kept (at most \(ParseResult.maxDiagnostics) per file)"
+                    ))
             }
             result.diagnostics.insert(contentsOf: diagnostics, at: 0)
             return Outcome(path: member.path, format: format, result: result, diagnostics: [])

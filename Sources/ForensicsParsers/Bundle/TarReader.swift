@@ -53,7 +53,9 @@ final class TarReader {
         while left > 0 {
             let available = buffer.count - offset
             if available == 0 {
-                guard try fill(1) else { throw InputError.corruptCompression(path: name, reason: "tar member truncated") }
+                guard try fill(1) else {
+                    throw InputError.corruptCompression(path: name, reason: "tar member truncated")
+                }
                 continue
             }
             let n = min(left, available)

@@ -162,7 +162,9 @@ final class ZipArchiveReader {
 
     /// The member's bytes, decompressed as they are read, at most `limit` of them.
     func source(for member: Member, name: String, limit: Int) throws -> any ByteSource {
-        guard member.flags & 1 == 0 else { throw InputError.unsupported(path: name, reason: "encrypted zip member: not read") }
+        guard member.flags & 1 == 0 else {
+            throw InputError.unsupported(path: name, reason: "encrypted zip member: not read")
+        }
         let header = try read(at: member.localHeaderOffset, count: 30)
         guard header.count == 30, Self.u32(header, 0) == 0x0403_4B50 else {
             throw corrupt("no local header for \(name)")

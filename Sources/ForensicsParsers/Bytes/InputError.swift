@@ -11,7 +11,8 @@ package enum InputError: Error, CustomStringConvertible, Equatable {
     package var description: String {
         switch self {
         case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
-        case .tooLarge(let path, let limit): "\(path): larger than the limit of \(limit) bytes (see --max-decompressed-size)"
+        case .tooLarge(let path, let limit):
+            "\(path): larger than the limit of \(limit) bytes (see --max-decompressed-size)"
         case .corruptCompression(let path, let reason): "\(path): corrupt compressed data: \(reason)"
         case .unsupported(let path, let reason): "\(path): \(reason)"
         case .limitReached(let path, let what): "\(path): not read further: \(what)"

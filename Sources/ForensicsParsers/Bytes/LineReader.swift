@@ -57,7 +57,9 @@ package struct LineReader {
             }
             guard let (from, to, truncated) = try nextRange() else { return }
             let number = lineNumber
-            try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[from..<to]), number, truncated) }
+            try buffer.withUnsafeBufferPointer {
+                try body(UnsafeBufferPointer(rebasing: $0[from..<to]), number, truncated)
+            }
         }
     }
 

@@ -28,7 +28,8 @@ enum CacheLogClassifier {
                 time: entry.time, location: location, format: .cacheLog, sessionID: event.playbackSessionID,
                 payload: .proxy(event))
         case .console(let line):
-            return Record(time: entry.time, location: location, format: .cacheLog, sessionID: nil, payload: .console(line))
+            return Record(
+                time: entry.time, location: location, format: .cacheLog, sessionID: nil, payload: .console(line))
         }
     }
 
@@ -44,7 +45,8 @@ enum CacheLogClassifier {
             let parts = object.split(separator: ":", maxSplits: 1)
             let tag = parts.first.map(String.init) ?? String(object)
             var e = ProxyEvent(
-                kind: message == "alloc" ? .alloc : message == "dealloc" ? .dealloc : .generic, tag: tag, message: message)
+                kind: message == "alloc" ? .alloc : message == "dealloc" ? .dealloc : .generic, tag: tag,
+                message: message)
             e.pointer = parts.count > 1 ? parts[1].trimmingCharacters(in: " ") : nil
             return .proxy(e, hadPointer: false)
         }
@@ -276,7 +278,11 @@ enum CacheLogClassifier {
         var inside = false
         while i < lines.count {
             let line = lines[i]
-            if line.hasSuffix("Headers {") { inside = true; i += 1; continue }
+            if line.hasSuffix("Headers {") {
+                inside = true
+                i += 1
+                continue
+            }
             if inside {
                 let t = line.trimmingCharacters(in: " \t")
                 if t.hasPrefix("}") { break }
@@ -370,7 +376,8 @@ enum CacheLogClassifier {
     }
 
     static func errorURL(_ text: String) -> String? {
-        guard let r = text.fastRange(of: "KTVHCErrorUserInfoKeyURL=") ?? text.fastRange(of: "NSErrorFailingURLStringKey=")
+        guard
+            let r = text.fastRange(of: "KTVHCErrorUserInfoKeyURL=") ?? text.fastRange(of: "NSErrorFailingURLStringKey=")
         else { return responseURL(text) }
         let rest = text[r.upperBound...]
         return String(rest.prefix(while: { $0 != "," && $0 != "}" && $0 != " " }))

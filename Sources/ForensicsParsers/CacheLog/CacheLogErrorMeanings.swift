@@ -5,7 +5,8 @@ import ForensicsCore
 enum CacheLogErrorMeanings {
     static func apply(_ version: KTVHTTPCacheVersionEvidence, to records: inout [Record]) {
         for i in records.indices {
-            guard case .proxy(var event) = records[i].payload, var error = event.error, let meaning = meaning(of: error, version)
+            guard case .proxy(var event) = records[i].payload, var error = event.error,
+                let meaning = meaning(of: error, version)
             else { continue }
             if error.description == nil || error.description == "(null)" || error.description == "" {
                 error.description = meaning

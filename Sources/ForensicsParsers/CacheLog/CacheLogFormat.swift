@@ -6,7 +6,8 @@ import ForensicsCore
 package enum CacheLogFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .cacheLog, displayName: "KTVHTTPCache full-path log",
-        summary: "KTVHTTPCache full-path log, record-log file or console (1.x–3.x); see shared/spec/ktvhttpcache-log.md.",
+        summary:
+            "KTVHTTPCache full-path log, record-log file or console (1.x–3.x); see shared/spec/ktvhttpcache-log.md.",
         samples: [
             FormatDeclaration.Sample(
                 text: """

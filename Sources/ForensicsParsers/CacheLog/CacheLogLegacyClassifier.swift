@@ -39,7 +39,10 @@ enum CacheLogLegacyClassifier {
                 e.url = values.dropFirst().first
             }
         case "KTVHCHTTPURL":
-            if m.hasPrefix("proxy url") { e.kind = .proxyURL; e.url = values.first }
+            if m.hasPrefix("proxy url") {
+                e.kind = .proxyURL
+                e.url = values.first
+            }
         case "KTVHCDataRequest":
             // `did setup\n<URL>\nrange, <min>, <max>\n<headers>`; max -1 means open.
             if m.hasPrefix("did setup") {

@@ -38,7 +38,8 @@ package struct CacheLogParser {
                 result.diagnose(
                     Diagnostic(
                         SourceLocation(file: file, line: entry.line), .warning,
-                        "entry too long: \(entry.droppedLines) continuation line\(entry.droppedLines == 1 ? "" : "s") not kept"))
+                        "entry too long: \(entry.droppedLines) continuation line\(entry.droppedLines == 1 ? "" : "s") not kept"
+                    ))
             }
             // Joined once: the classifier and the version clues both read the whole message.
             let full = entry.fullText
@@ -106,7 +107,8 @@ package struct CacheLogParser {
                 }
                 if var entry = current {
                     current = nil
-                    if entry.continuation.count < maxEntryLines, entry.continuationBytes + bytes.count <= maxEntryBytes {
+                    if entry.continuation.count < maxEntryLines, entry.continuationBytes + bytes.count <= maxEntryBytes
+                    {
                         entry.continuationBytes += bytes.count
                         entry.continuation.append(String(decoding: bytes, as: UTF8.self))
                     } else {
@@ -167,7 +169,9 @@ enum CacheLogLine {
 
     /// Looks only at bytes, and builds strings only for a line that is a head.
     static func head(_ u: UnsafeBufferPointer<UInt8>) -> Head? {
-        func text(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: u[from..<to]), as: UTF8.self) }
+        func text(_ from: Int, _ to: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: u[from..<to]), as: UTF8.self)
+        }
         // Record file: `2026-11-21 10:00:00 +0000  body`.
         if u.count >= 27, isDigits(u, 0, 4), u[4] == 45, u[7] == 45, u[10] == 32, u[13] == 58, u[16] == 58 {
             if u[19] == 32, u[20] == 43 || u[20] == 45, isDigits(u, 21, 4), u[25] == 32, u[26] == 32 {
@@ -213,7 +217,6 @@ enum CacheLogLine {
         return true
     }
 }
-
 
 /// Thrown from the line loop to stop reading at the record limit.
 private struct CacheLogRecordLimitReached: Error {}

@@ -81,7 +81,8 @@ enum CacheLogPathLinker {
 
     /// Modules whose object serves every request: their pointer names no request path.
     static let sharedTags: Set<String> = [
-        "KTVHCDownload", "KTVHCDataUnit", "KTVHCDataUnitPool", "KTVHCDataUnitQueue", "KTVHCDataStorage", "KTVHCDataUnitItem",
+        "KTVHCDownload", "KTVHCDataUnit", "KTVHCDataUnitPool", "KTVHCDataUnitQueue", "KTVHCDataStorage",
+        "KTVHCDataUnitItem",
     ]
 
     /// The health ping (`requestType=ping`, `KTVHTTPCachePing`) is not a player request.

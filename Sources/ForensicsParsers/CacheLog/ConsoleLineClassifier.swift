@@ -14,13 +14,21 @@ enum ConsoleLineClassifier {
         return ConsoleLine(process: process, component: component, library: library, text: fullText, error: error)
     }
 
-    static let ijkplayerMarkers = ["FFP_MSG_", "IJKMPMovie", "IJKMovieLoadState", "IJKFFMoviePlayer", "ijkmp_", "ijkplayer", "IJKSDL", "ffp_"]
-    static let avFoundationMarkers = ["<<<< ", "AVPlayerItem", "AVPlayer ", "AVFoundation", "CoreMedia", "[AVFoundation]", "FigStream"]
-    static let networkMarkers = ["Task <", "CFNetwork", "NSURLSession", "TIC ", "nw_", "HTTP load failed", "NSURLConnection", "boringssl"]
+    static let ijkplayerMarkers = [
+        "FFP_MSG_", "IJKMPMovie", "IJKMovieLoadState", "IJKFFMoviePlayer", "ijkmp_", "ijkplayer", "IJKSDL", "ffp_",
+    ]
+    static let avFoundationMarkers = [
+        "<<<< ", "AVPlayerItem", "AVPlayer ", "AVFoundation", "CoreMedia", "[AVFoundation]", "FigStream",
+    ]
+    static let networkMarkers = [
+        "Task <", "CFNetwork", "NSURLSession", "TIC ", "nw_", "HTTP load failed", "NSURLConnection", "boringssl",
+    ]
 
     static func origin(of text: String) -> (ConsoleLine.Component, String?) {
         if ijkplayerMarkers.contains(where: { text.fastContains($0) }) { return (.player, "ijkplayer") }
-        if networkMarkers.contains(where: { text.hasPrefix($0) || text.fastContains(" " + $0) }) { return (.system, "CFNetwork") }
+        if networkMarkers.contains(where: { text.hasPrefix($0) || text.fastContains(" " + $0) }) {
+            return (.system, "CFNetwork")
+        }
         if avFoundationMarkers.contains(where: { text.fastContains($0) }) { return (.player, "AVFoundation") }
         return (.app, nil)
     }
@@ -32,7 +40,9 @@ enum ConsoleLineClassifier {
     static func playbackSignal(_ line: ConsoleLine) -> PlaybackSignal? {
         guard line.library == "ijkplayer" else { return nil }
         let t = line.text
-        if t.fastContains("FFP_MSG_VIDEO_RENDERING_START") || t.fastContains("FFP_MSG_AUDIO_RENDERING_START") { return .firstFrame }
+        if t.fastContains("FFP_MSG_VIDEO_RENDERING_START") || t.fastContains("FFP_MSG_AUDIO_RENDERING_START") {
+            return .firstFrame
+        }
         if t.fastContains("FFP_MSG_BUFFERING_START") || t.fastContains("LoadStateStalled") { return .bufferingStart }
         if t.fastContains("FFP_MSG_BUFFERING_END") || t.fastContains("LoadStatePlaythroughOK")
             || t.fastContains("LoadStatePlayThroughOK")

@@ -169,7 +169,9 @@ package struct KTVHTTPCacheVersionEvidence: Sendable {
 
     /// `KTVHTTPCache 1.1.x (KTVHCHTTPURL entries; the log is dated 2019-04-23)`.
     package var summary: String {
-        let version = candidates.count == KTVHTTPCacheRelease.allCases.count ? "version unknown" : KTVHTTPCacheRelease.text(candidates)
+        let version =
+            candidates.count == KTVHTTPCacheRelease.allCases.count
+            ? "version unknown" : KTVHTTPCacheRelease.text(candidates)
         let why = reasons.filter { !$0.hasSuffix("ignored)") }
         return "KTVHTTPCache \(version)" + (why.isEmpty ? "" : " (\(why.joined(separator: "; ")))")
     }

@@ -45,7 +45,8 @@ extension KTVHTTPCacheVersionEvidence {
         if moduleEntry {
             if hadPointer {
                 narrow(to: Self.since1_1, because: "messages start with the object's pointer")
-            } else if tag != "KTVHCDataSourceManager", tag != "KTVHCDataStorage", let first = e.message.unicodeScalars.first,
+            } else if tag != "KTVHCDataSourceManager", tag != "KTVHCDataStorage",
+                let first = e.message.unicodeScalars.first,
                 first.properties.isLowercase
             {
                 narrow(to: Self.v1_0, because: "lowercase messages without a pointer")
@@ -65,7 +66,9 @@ extension KTVHTTPCacheVersionEvidence {
             }
         case "KTVHCHTTPResponse":
             if message.hasPrefix("Content length :") { narrow(to: [.v3], because: "responses log “Content length”") }
-            if message.hasPrefix("Conetnt length") { narrow(to: Self.before3, because: "responses log “Conetnt length”") }
+            if message.hasPrefix("Conetnt length") {
+                narrow(to: Self.before3, because: "responses log “Conetnt length”")
+            }
         case "KTVHCDataResponse":
             if full.fastContains("headersWithoutRangeAndLength :") {
                 narrow(to: [.v1_1], because: "data responses log headersWithoutRangeAndLength")
@@ -76,8 +79,12 @@ extension KTVHTTPCacheVersionEvidence {
             }
             if message.hasPrefix("Get unitItems") { narrow(to: Self.since2, because: "units log “Get unitItems”") }
         case "KTVHCDataSourceManager":
-            if message.hasPrefix("Put source :") { narrow(to: [.v1_1], because: "the source manager logs “Put source”") }
-            if message.hasPrefix("Sort sources") { narrow(to: Self.since2, because: "the source manager logs “Sort sources”") }
+            if message.hasPrefix("Put source :") {
+                narrow(to: [.v1_1], because: "the source manager logs “Put source”")
+            }
+            if message.hasPrefix("Sort sources") {
+                narrow(to: Self.since2, because: "the source manager logs “Sort sources”")
+            }
         case "KTVHCDownload":
             if full.fastContains("HTTPResponse : <NSHTTPURLResponse") {
                 narrow(to: [.v3], because: "downloads log the whole NSHTTPURLResponse")
@@ -112,7 +119,9 @@ extension KTVHTTPCacheVersionEvidence {
         let hasSpace = full.fastContains("maxCacheLength")
         if full.fastContains("Code=-192701 ") {
             if hasResponse {
-                narrow(to: Self.contentTypeCode, because: "error -192701 carries the origin's response (a Content-Type rejection, not disk space)")
+                narrow(
+                    to: Self.contentTypeCode,
+                    because: "error -192701 carries the origin's response (a Content-Type rejection, not disk space)")
             } else if hasSpace {
                 narrow(to: [.v1_0_0, .v3], because: "error -192701 carries cache sizes (disk space)")
             }

@@ -57,7 +57,8 @@ package struct HARParser {
             body = decodeBody(
                 text, encoding: content?["encoding"]?.string, location: location, bodyBytes: &bodyBytes, into: &result)
         }
-        var request = MediaRequest(kind: MediaRequest.guessKind(url: url, contentType: contentType, body: body), url: url)
+        var request = MediaRequest(
+            kind: MediaRequest.guessKind(url: url, contentType: contentType, body: body), url: url)
         request.start = started
         if let started, let total = entry["time"]?.double, total >= 0 { request.end = started + total / 1000 }
         let status = entry["response"]?["status"]?.int
@@ -79,16 +80,20 @@ package struct HARParser {
         }
         if let range = Self.header("range", requestHeaders) { request.byteRange = ByteRange(httpRangeHeader: range) }
         let session = Self.header("x-playback-session-id", requestHeaders)
-        result.records.append(Record(time: started, location: location, format: .har, sessionID: session, payload: .request(request)))
+        result.records.append(
+            Record(time: started, location: location, format: .har, sessionID: session, payload: .request(request)))
         if let body, body.contains("#EXTM3U") || body.contains("#EXTINF") || body.contains("#EXT-X-") {
             let parsed = PlaylistParser(file: file, url: url).parse(text: body)
             for d in parsed.diagnostics {
-                result.diagnose(Diagnostic(location, d.severity, "playlist body of \(url), line \(d.location.line): \(d.message)"))
+                result.diagnose(
+                    Diagnostic(location, d.severity, "playlist body of \(url), line \(d.location.line): \(d.message)"))
             }
             result.playlists.append(parsed.playlist)
             let time = request.end ?? started
             result.records.append(
-                Record(time: time, location: location, format: .har, sessionID: session, payload: .playlist(parsed.playlist.snapshot)))
+                Record(
+                    time: time, location: location, format: .har, sessionID: session,
+                    payload: .playlist(parsed.playlist.snapshot)))
         }
     }
 
@@ -96,7 +101,8 @@ package struct HARParser {
     /// decoded byte counts against the capture's `maxBodiesSize`: 40 entries each inflating to a
     /// 250 MB playlist from 1 KB of base64 must not cost 10 GB.
     func decodeBody(
-        _ text: String, encoding: String?, location: SourceLocation, bodyBytes: inout Int, into result: inout ParseResult
+        _ text: String, encoding: String?, location: SourceLocation, bodyBytes: inout Int,
+        into result: inout ParseResult
     ) -> String? {
         let left = maxBodiesSize - bodyBytes
         guard left > 0, text.utf8.count <= maxBodySize else {

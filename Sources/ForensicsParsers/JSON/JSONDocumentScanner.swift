@@ -124,7 +124,8 @@ struct JSONDocumentScanner {
             result.error = "JSON document ends early (truncated?) at line \(line)"
             if let s = elementStart { result.elements.append(Element(range: s..<n, line: elementLine)) }
         } else if targetDepth == nil {
-            result.error = "no \(arrayPaths.map { $0.isEmpty ? "top-level array" : $0.joined(separator: ".") }.joined(separator: " or ")) found"
+            result.error =
+                "no \(arrayPaths.map { $0.isEmpty ? "top-level array" : $0.joined(separator: ".") }.joined(separator: " or ")) found"
         }
         return result
     }

@@ -45,7 +45,9 @@ struct MetricEventMapper {
         if let d = value["date"].flatMap(MetricValues.date) {
             if let last = lastDate, last - d > Self.backwardsTolerance {
                 result.diagnose(
-                    Diagnostic(location, .warning, "time goes backwards by \(NumberFormat.seconds(last - d)) (device clock changed?)"))
+                    Diagnostic(
+                        location, .warning,
+                        "time goes backwards by \(NumberFormat.seconds(last - d)) (device clock changed?)"))
             }
             lastDate = d
         }
@@ -61,7 +63,10 @@ struct MetricEventMapper {
     mutating func map(_ e: JSONValue, location: SourceLocation, nestedIn: String?, into result: inout ParseResult) {
         guard let type = e["type"]?.string else {
             result.diagnose(Diagnostic(location, .warning, "event without \"type\": kept as unknown"))
-            result.records.append(Record(time: nil, location: location, format: .metricEvents, sessionID: nil, payload: .unknown("(no type)")))
+            result.records.append(
+                Record(
+                    time: nil, location: location, format: .metricEvents, sessionID: nil, payload: .unknown("(no type)")
+                ))
             return
         }
         var date: Timestamp?
@@ -74,7 +79,8 @@ struct MetricEventMapper {
         let sessionID = e["sessionID"]?.string ?? defaultSessionID
         let mediaTime = e["mediaTime"].flatMap(MetricValues.mediaTime)
         func add(_ time: Timestamp?, _ payload: Record.Payload) {
-            result.records.append(Record(time: time, location: location, format: .metricEvents, sessionID: sessionID, payload: payload))
+            result.records.append(
+                Record(time: time, location: location, format: .metricEvents, sessionID: sessionID, payload: payload))
         }
         let shortType = type.hasPrefix("AVMetric") ? String(type.dropFirst(8)) : type
         switch shortType {
@@ -92,7 +98,8 @@ struct MetricEventMapper {
                 result.records.append(record)
             }
         case "PlayerItemLikelyToKeepUpEvent", "PlayerItemInitialLikelyToKeepUpEvent":
-            var p = PlayerEvent(kind: shortType.contains("Initial") ? .initialLikelyToKeepUp : .likelyToKeepUp, mediaTime: mediaTime)
+            var p = PlayerEvent(
+                kind: shortType.contains("Initial") ? .initialLikelyToKeepUp : .likelyToKeepUp, mediaTime: mediaTime)
             p.variant = e["variant"].flatMap(MetricValues.variant)
             p.timeTaken = e["timeTaken"]?.double
             add(date, .player(p))
@@ -101,16 +108,19 @@ struct MetricEventMapper {
                     var innerEvent = inner
                     if inner["type"] == nil, case .object(var o) = inner {
                         o["type"] = .string(
-                            key == "playlistRequestEvents" ? "AVMetricHLSPlaylistRequestEvent"
-                                : key == "mediaSegmentRequestEvents" ? "AVMetricHLSMediaSegmentRequestEvent"
-                                : "AVMetricContentKeyRequestEvent")
+                            key == "playlistRequestEvents"
+                                ? "AVMetricHLSPlaylistRequestEvent"
+                                : key == "mediaSegmentRequestEvents"
+                                    ? "AVMetricHLSMediaSegmentRequestEvent"
+                                    : "AVMetricContentKeyRequestEvent")
                         if o["sessionID"] == nil, let sessionID { o["sessionID"] = .string(sessionID) }
                         innerEvent = .object(o)
                     }
                     map(innerEvent, location: location, nestedIn: type, into: &result)
                 }
             }
-        case "PlayerItemRateChangeEvent", "PlayerItemStallEvent", "PlayerItemSeekEvent", "PlayerItemSeekDidCompleteEvent":
+        case "PlayerItemRateChangeEvent", "PlayerItemStallEvent", "PlayerItemSeekEvent",
+            "PlayerItemSeekDidCompleteEvent":
             let kind: PlayerEvent.Kind =
                 switch shortType {
                 case "PlayerItemStallEvent": .stall
@@ -125,7 +135,8 @@ struct MetricEventMapper {
             p.didSeekInBuffer = e["didSeekInBuffer"]?.bool
             add(date, .player(p))
         case "PlayerItemVariantSwitchStartEvent", "PlayerItemVariantSwitchEvent":
-            var p = PlayerEvent(kind: shortType.contains("Start") ? .variantSwitchStart : .variantSwitch, mediaTime: mediaTime)
+            var p = PlayerEvent(
+                kind: shortType.contains("Start") ? .variantSwitchStart : .variantSwitch, mediaTime: mediaTime)
             p.fromVariant = e["fromVariant"].flatMap(MetricValues.variant)
             p.toVariant = e["toVariant"].flatMap(MetricValues.variant)
             p.didSucceed = e["didSucceed"]?.bool
@@ -148,10 +159,15 @@ struct MetricEventMapper {
                 add(date, .error(err))
             } else {
                 result.diagnose(Diagnostic(location, .warning, "error event without \"error\""))
-                add(date, .error(ErrorInfo(domain: nil, code: nil, description: nil, didRecover: e["didRecover"]?.bool)))
+                add(
+                    date, .error(ErrorInfo(domain: nil, code: nil, description: nil, didRecover: e["didRecover"]?.bool))
+                )
             }
         case "PlaybackModeSwitchEvent":
-            add(date, .player(PlayerEvent(kind: .playbackModeSwitch, mediaTime: mediaTime, detail: e["playbackMode"]?.string)))
+            add(
+                date,
+                .player(PlayerEvent(kind: .playbackModeSwitch, mediaTime: mediaTime, detail: e["playbackMode"]?.string))
+            )
         default:
             result.diagnose(Diagnostic(location, .info, "unknown event type \(type): kept as unknown"))
             add(date, .unknown(type))

@@ -60,7 +60,8 @@ package struct MetricEventParser {
                     case .document:
                         // A whole `{"events": […]}` batch (or array) on one line: read it, and go
                         // on line by line — several batches may follow.
-                        Self.mapDocument(Array(bytes), firstLine: number, lineOffset: number - 1, mapper: &mapper, into: &result)
+                        Self.mapDocument(
+                            Array(bytes), firstLine: number, lineOffset: number - 1, mapper: &mapper, into: &result)
                         return
                     case .incomplete where result.records.isEmpty && mapper.eventCount == 0:
                         // Not JSON Lines: a whole document (array or {"events": …}) starting here.
@@ -73,7 +74,8 @@ package struct MetricEventParser {
                 }
                 if mapper.mapLine(bytes, line: number, into: &result) {
                     // A later `{"events": […]}` batch on one line.
-                    Self.mapDocument(Array(bytes), firstLine: number, lineOffset: number - 1, mapper: &mapper, into: &result)
+                    Self.mapDocument(
+                        Array(bytes), firstLine: number, lineOffset: number - 1, mapper: &mapper, into: &result)
                 }
             }
         } catch is StopReading {
@@ -84,7 +86,8 @@ package struct MetricEventParser {
             // line that was not a valid event — two glued events, a cut line — must not cost
             // the good lines after it). The reading that keeps more events wins.
             var asDocument = (mapper, result)
-            let scanned = Self.mapDocument(doc, firstLine: firstLine, lineOffset: 0, mapper: &asDocument.0, into: &asDocument.1)
+            let scanned = Self.mapDocument(
+                doc, firstLine: firstLine, lineOffset: 0, mapper: &asDocument.0, into: &asDocument.1)
             if scanned {
                 (mapper, result) = asDocument
             } else {
@@ -133,7 +136,8 @@ package struct MetricEventParser {
         mapper.defaultSessionID = scan.topLevelStrings["sessionID"]
         for element in scan.elements {
             _ = doc.withUnsafeBufferPointer {
-                mapper.mapLine(UnsafeBufferPointer(rebasing: $0[element.range]), line: element.line + lineOffset, into: &result)
+                mapper.mapLine(
+                    UnsafeBufferPointer(rebasing: $0[element.range]), line: element.line + lineOffset, into: &result)
             }
         }
         if let error = scan.error {

@@ -28,7 +28,8 @@ enum MetricValues {
 
     static func variant(_ v: JSONValue) -> Variant? {
         guard case .object = v else { return nil }
-        return Variant(peakBitRate: v["peakBitRate"]?.double, averageBitRate: v["averageBitRate"]?.double, url: v["url"]?.string)
+        return Variant(
+            peakBitRate: v["peakBitRate"]?.double, averageBitRate: v["averageBitRate"]?.double, url: v["url"]?.string)
     }
 
     static func error(_ v: JSONValue) -> ErrorInfo? {
@@ -36,7 +37,8 @@ enum MetricValues {
         let inner = v["error"] ?? v
         guard inner["domain"] != nil || inner["code"] != nil || inner["localizedDescription"] != nil else { return nil }
         return ErrorInfo(
-            domain: inner["domain"]?.string, code: inner["code"]?.int, description: inner["localizedDescription"]?.string,
+            domain: inner["domain"]?.string, code: inner["code"]?.int,
+            description: inner["localizedDescription"]?.string,
             didRecover: v["didRecover"]?.bool)
     }
 
@@ -68,7 +70,8 @@ enum MetricValues {
         let url = e["url"]?.string ?? resource["url"]?.string ?? e["contentKeySpecifier"]?["identifier"]?.string ?? ""
         let kind: MediaRequest.Kind =
             switch type {
-            case "HLSPlaylistRequestEvent": e["isMultivariantPlaylist"]?.bool == true ? .multivariantPlaylist : .mediaPlaylist
+            case "HLSPlaylistRequestEvent":
+                e["isMultivariantPlaylist"]?.bool == true ? .multivariantPlaylist : .mediaPlaylist
             case "HLSMediaSegmentRequestEvent": e["isMapSegment"]?.bool == true ? .map : .segment
             case "ContentKeyRequestEvent": .contentKey
             default: MediaRequest.guessKind(url: url)
@@ -84,7 +87,9 @@ enum MetricValues {
         if r.start == nil, r.end != nil, r.end != eventDate { r.start = eventDate }
         r.fromCache = resource["wasReadFromCache"]?.bool ?? resource["readFromCache"]?.bool
         if let err = resource["errorEvent"], !err.isNull { r.error = error(err) }
-        if let transactions = resource["networkTransactionMetrics"]?["transactionMetrics"]?.array, let last = transactions.last {
+        if let transactions = resource["networkTransactionMetrics"]?["transactionMetrics"]?.array,
+            let last = transactions.last
+        {
             r.status = last["response"]?["statusCode"]?.int
             r.responseHeaders = headers(last["response"]?["headers"])
             r.requestHeaders = headers(last["request"]?["headers"])
@@ -98,7 +103,9 @@ enum MetricValues {
             }
             if any { r.bytes = total }
         }
-        if r.bytes == nil, r.status.map({ $0 < 300 }) ?? (r.error == nil), let len = r.byteRange?.length { r.bytes = len }
+        if r.bytes == nil, r.status.map({ $0 < 300 }) ?? (r.error == nil), let len = r.byteRange?.length {
+            r.bytes = len
+        }
         r.contentEncoding = r.responseHeaders.headerValue("content-encoding")
         r.contentType = r.responseHeaders.headerValue("content-type")
         return r

@@ -34,7 +34,9 @@ package struct PlaylistParser {
             state.handle(line: bytes, number: number)
         }
         state.finish()
-        if reader.sawBOM { state.diag(1, .info, "spec violation: UTF-8 byte order mark before #EXTM3U (RFC 8216 §4.1)") }
+        if reader.sawBOM {
+            state.diag(1, .info, "spec violation: UTF-8 byte order mark before #EXTM3U (RFC 8216 §4.1)")
+        }
         if reader.sawCRLF { state.diag(1, .info, "CRLF line endings (tolerated)") }
         return Result(playlist: state.playlist, diagnostics: state.diagnostics)
     }
@@ -149,7 +151,9 @@ package struct PlaylistParser {
             return out
         }
 
-        mutating func attributes(_ value: UnsafeBufferPointer<UInt8>, _ tag: PlaylistTag, _ number: Int) -> AttributeList {
+        mutating func attributes(
+            _ value: UnsafeBufferPointer<UInt8>, _ tag: PlaylistTag, _ number: Int
+        ) -> AttributeList {
             var list = AttributeList(bytes: value)
             if !list.deviations.isEmpty {
                 let label = tag.label
@@ -270,7 +274,11 @@ package struct PlaylistParser {
                 }
             case .playlistType:
                 let t = text(v.trimmingBlanks())
-                if t == "VOD" || t == "EVENT" { playlist.playlistType = t } else { diag(number, .warning, "invalid EXT-X-PLAYLIST-TYPE '\(text(v))'") }
+                if t == "VOD" || t == "EVENT" {
+                    playlist.playlistType = t
+                } else {
+                    diag(number, .warning, "invalid EXT-X-PLAYLIST-TYPE '\(text(v))'")
+                }
             case .endList:
                 playlist.endList = true
             case .iFramesOnly:
@@ -279,7 +287,11 @@ package struct PlaylistParser {
                 playlist.independentSegments = true
             case .allowCache:
                 let t = text(v.trimmingBlanks()).uppercased()
-                if t == "YES" || t == "NO" { playlist.allowCache = t == "YES" } else { diag(number, .warning, "invalid EXT-X-ALLOW-CACHE '\(text(v))'") }
+                if t == "YES" || t == "NO" {
+                    playlist.allowCache = t == "YES"
+                } else {
+                    diag(number, .warning, "invalid EXT-X-ALLOW-CACHE '\(text(v))'")
+                }
             case .discontinuity:
                 pendingDiscontinuity = true
             case .byteRange:
@@ -289,7 +301,11 @@ package struct PlaylistParser {
             case .gap:
                 pendingGap = true
             case .bitrate:
-                if let n = DecimalScanner.int64(v.trimmingBlanks()) { bitrateCarry = n } else { diag(number, .warning, "invalid EXT-X-BITRATE '\(text(v))'") }
+                if let n = DecimalScanner.int64(v.trimmingBlanks()) {
+                    bitrateCarry = n
+                } else {
+                    diag(number, .warning, "invalid EXT-X-BITRATE '\(text(v))'")
+                }
             case .key:
                 currentKey = playlist.segments.add(parseKey(v, tag, number))
             case .sessionKey:
@@ -299,7 +315,8 @@ package struct PlaylistParser {
                 let a = attributes(v, tag, number)
                 if let uri = a["URI"] {
                     let range = a["BYTERANGE"].flatMap { parseByteRange($0, uri: "map:" + uri, number) }
-                    currentMap = playlist.segments.add(Playlist.MapInfo(uri: resolve(uri), byteRange: range, line: number))
+                    currentMap = playlist.segments.add(
+                        Playlist.MapInfo(uri: resolve(uri), byteRange: range, line: number))
                 } else {
                     diag(number, .warning, "spec violation: EXT-X-MAP without URI")
                 }
@@ -324,9 +341,11 @@ package struct PlaylistParser {
                 playlist.skip = a
                 if let skipped = a.integer("SKIPPED-SEGMENTS"), skipped >= 0 { skippedSegments = skipped }
             case .preloadHint:
-                playlist.preloadHints.append(.init(name: tag.label, attributes: attributes(v, tag, number), line: number))
+                playlist.preloadHints.append(
+                    .init(name: tag.label, attributes: attributes(v, tag, number), line: number))
             case .renditionReport:
-                playlist.renditionReports.append(.init(name: tag.label, attributes: attributes(v, tag, number), line: number))
+                playlist.renditionReports.append(
+                    .init(name: tag.label, attributes: attributes(v, tag, number), line: number))
             case .dateRange:
                 let a = attributes(v, tag, number)
                 if a["ID"] == nil { diag(number, .warning, "spec violation: EXT-X-DATERANGE without ID") }
@@ -335,7 +354,9 @@ package struct PlaylistParser {
                 playlist.isMultivariant = true
                 if pendingStreamInf != nil { diag(number, .warning, "EXT-X-STREAM-INF without a URI line after it") }
                 let a = attributes(v, tag, number)
-                if a["BANDWIDTH"] == nil { diag(number, .warning, "spec violation: EXT-X-STREAM-INF without BANDWIDTH") }
+                if a["BANDWIDTH"] == nil {
+                    diag(number, .warning, "spec violation: EXT-X-STREAM-INF without BANDWIDTH")
+                }
                 pendingStreamInf = (a, number)
             case .iFrameStreamInf:
                 playlist.isMultivariant = true
@@ -355,7 +376,8 @@ package struct PlaylistParser {
                 playlist.renditions.append(.init(attributes: a, line: number))
             case .sessionData:
                 playlist.isMultivariant = true
-                playlist.sessionData.append(.init(name: tag.label, attributes: attributes(v, tag, number), line: number))
+                playlist.sessionData.append(
+                    .init(name: tag.label, attributes: attributes(v, tag, number), line: number))
             case .contentSteering:
                 playlist.contentSteering = attributes(v, tag, number)
             case .start:
@@ -394,7 +416,9 @@ package struct PlaylistParser {
                 if let val = imported[n] {
                     playlist.defines[n] = val
                 } else {
-                    diag(number, .warning, "EXT-X-DEFINE IMPORT=\(n): the multivariant playlist's variables are not known here")
+                    diag(
+                        number, .warning,
+                        "EXT-X-DEFINE IMPORT=\(n): the multivariant playlist's variables are not known here")
                 }
             } else if let n = a["QUERYPARAM"] {
                 if let val = queryParameter(n) {
@@ -408,7 +432,9 @@ package struct PlaylistParser {
         }
 
         func queryParameter(_ name: String) -> String? {
-            guard let url = playlist.url, let q = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+            guard let url = playlist.url, let q = url.split(separator: "?", maxSplits: 1).dropFirst().first else {
+                return nil
+            }
             for pair in q.split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 if kv.first.map(String.init) == name { return kv.count > 1 ? String(kv[1]) : "" }
@@ -420,7 +446,8 @@ package struct PlaylistParser {
             if let (attrs, line) = pendingStreamInf {
                 pendingStreamInf = nil
                 let uri = substitute(String(decoding: bytes, as: UTF8.self))
-                playlist.variants.append(.init(uri: uri, resolvedURI: resolve(uri), attributes: attrs, isIFrame: false, line: line))
+                playlist.variants.append(
+                    .init(uri: uri, resolvedURI: resolve(uri), attributes: attrs, isIFrame: false, line: line))
                 return
             }
             // Only playlists that define variables pay for a string here.
@@ -456,7 +483,9 @@ package struct PlaylistParser {
 
         mutating func finish() {
             if !sawFirstLine { diag(1, .warning, "empty playlist") }
-            if pendingStreamInf != nil { diag(pendingStreamInf?.1 ?? 0, .warning, "EXT-X-STREAM-INF without a URI line after it") }
+            if pendingStreamInf != nil {
+                diag(pendingStreamInf?.1 ?? 0, .warning, "EXT-X-STREAM-INF without a URI line after it")
+            }
             if pendingDuration != nil, pendingParts.isEmpty {
                 if let l = lastExtinfLine { diag(l, .info, "EXTINF at the end without a URI") }
             }

@@ -55,7 +55,8 @@ enum PlaylistTag: CaseIterable {
     /// The name without `#`, as diagnostics spell it (`EXT-X-KEY`).
     var label: String {
         let n = name
-        return String(decoding: UnsafeBufferPointer(start: n.utf8Start + 1, count: n.utf8CodeUnitCount - 1), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: n.utf8Start + 1, count: n.utf8CodeUnitCount - 1), as: UTF8.self)
     }
 
     /// The tags whose names have `length` bytes, the per-segment ones first.

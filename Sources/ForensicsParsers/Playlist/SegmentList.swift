@@ -65,7 +65,8 @@ extension Playlist {
 
             var byteRange: ByteRange? {
                 flags.contains(.byteRange)
-                    ? ByteRange(offset: byteRangeOffset, length: flags.contains(.byteRangeLength) ? byteRangeLength : nil)
+                    ? ByteRange(
+                        offset: byteRangeOffset, length: flags.contains(.byteRangeLength) ? byteRangeLength : nil)
                     : nil
             }
         }
@@ -113,7 +114,9 @@ extension Playlist {
             }
             let index = rows.count
             let mediaOffset = mediaSequence &- Int64(index)
-            if let last = runs.last, last.mediaOffset == mediaOffset, last.discontinuitySequence == discontinuitySequence {
+            if let last = runs.last, last.mediaOffset == mediaOffset,
+                last.discontinuitySequence == discontinuitySequence
+            {
                 // Same run: nothing to store.
             } else {
                 runs.append(Run(first: index, mediaOffset: mediaOffset, discontinuitySequence: discontinuitySequence))

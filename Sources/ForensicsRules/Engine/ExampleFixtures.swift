@@ -40,15 +40,18 @@ package enum ExampleFixtures {
     ) -> String {
         let bytes = Int(observed * watched / 8)
         return [
-            stamp(seconds), uri, sessionGUID, "203.0.113.7", "0", String(requests), decimal(watched), "0", decimal(watched),
-            String(bytes), decimal(observed), String(Int(indicated)), String(stalls), "0", startup.map(decimal) ?? "-", "0", "-",
+            stamp(seconds), uri, sessionGUID, "203.0.113.7", "0", String(requests), decimal(watched), "0",
+            decimal(watched),
+            String(bytes), decimal(observed), String(Int(indicated)), String(stalls), "0", startup.map(decimal) ?? "-",
+            "0", "-",
             decimal(observed * 0.8), decimal(observed * 1.2), "-", "VOD", "0", String(Int(indicated)),
         ].joined(separator: " ") + (anchor ? " \(RuleExample.anchorMarker)" : "")
     }
 
     /// One error-log row.
     package static func errorRow(
-        at seconds: Int, uri: String, status: Int = -12938, comment: String = "HTTP 404: File Not Found", anchor: Bool = false
+        at seconds: Int, uri: String, status: Int = -12938, comment: String = "HTTP 404: File Not Found",
+        anchor: Bool = false
     ) -> String {
         "\(stamp(seconds)) \(uri) \(sessionGUID) 203.0.113.7 \(status) \"CoreMediaErrorDomain\" \"\(comment)\" en0"
             + (anchor ? " \(RuleExample.anchorMarker)" : "")
@@ -59,7 +62,9 @@ package enum ExampleFixtures {
     }
 
     package static func errorLog(_ rows: [String]) -> RuleExample.File {
-        RuleExample.File("error.log", header("date time uri cs-guid s-ip status domain comment cs-iftype") + "\n" + rows.joined(separator: "\n"))
+        RuleExample.File(
+            "error.log",
+            header("date time uri cs-guid s-ip status domain comment cs-iftype") + "\n" + rows.joined(separator: "\n"))
     }
 
     /// One HAR entry: a request started `at` seconds, answered with `status` after `seconds`.
@@ -90,7 +95,9 @@ package enum ExampleFixtures {
 
     /// A HAR 1.2 capture (one entry per line, so the record lines are easy to name).
     package static func har(_ entries: [HAREntry]) -> RuleExample.File {
-        var lines = ["{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"Charles Proxy\", \"version\": \"4.6\"}, \"entries\": ["]
+        var lines = [
+            "{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"Charles Proxy\", \"version\": \"4.6\"}, \"entries\": ["
+        ]
         for (i, e) in entries.enumerated() {
             let started = Timestamp(RuleExample.baseTime + e.at).iso8601
             let ms = NumberFormat.trimmed(e.seconds * 1000, decimals: 1)
@@ -110,7 +117,8 @@ package enum ExampleFixtures {
 
     /// A multivariant playlist listing variants (bandwidth, URI) in order.
     package static func multivariant(_ variants: [(Int, String)]) -> String {
-        (["#EXTM3U"] + variants.flatMap { ["#EXT-X-STREAM-INF:BANDWIDTH=\($0.0)", $0.1] }).joined(separator: "\n") + "\n"
+        (["#EXTM3U"] + variants.flatMap { ["#EXT-X-STREAM-INF:BANDWIDTH=\($0.0)", $0.1] }).joined(separator: "\n")
+            + "\n"
     }
 
     /// A media playlist of 6-second segments.
@@ -134,9 +142,12 @@ package enum ExampleFixtures {
     package static func cdn404Logs(stallsInLowerRow stalls: Int, anchor: SeedAnchor? = nil) -> [RuleExample.File] {
         [
             accessLog([
-                accessRow(at: 0, uri: "\(seedBase)/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
                 accessRow(
-                    at: 445, uri: "\(seedBase)/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000,
+                    at: 0, uri: "\(seedBase)/v20/index.m3u8", watched: 444, observed: 110_000_000,
+                    indicated: 20_000_000, startup: 0.89),
+                accessRow(
+                    at: 445, uri: "\(seedBase)/v15/index.m3u8", watched: 150, observed: 98_000_000,
+                    indicated: 15_000_000,
                     stalls: stalls, anchor: anchor == .lowerRow),
             ]),
             errorLog([
@@ -152,7 +163,9 @@ package enum ExampleFixtures {
     package static func cdn404HAR(anchor404: Bool = false, after: [HAREntry]) -> RuleExample.File {
         har(
             [
-                HAREntry(at: 0, url: "\(seedBase)/master.m3u8", body: multivariant([(20_000_000, "v20/index.m3u8"), (15_000_000, "v15/index.m3u8")])),
+                HAREntry(
+                    at: 0, url: "\(seedBase)/master.m3u8",
+                    body: multivariant([(20_000_000, "v20/index.m3u8"), (15_000_000, "v15/index.m3u8")])),
                 HAREntry(at: 0.2, url: "\(seedBase)/v20/index.m3u8", body: cdn404VariantPlaylist),
                 HAREntry(at: 0.4, url: "\(seedBase)/v20/s1.m4s", seconds: 0.5, bytes: 15_000_000),
                 HAREntry(at: 6.0, url: "\(seedBase)/v20/s2.m4s", seconds: 0.5, bytes: 15_000_000),

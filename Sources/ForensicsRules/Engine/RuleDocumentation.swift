@@ -25,7 +25,9 @@ package enum RuleDocumentation {
             for (key, doc) in entry.optionDocs.sorted(by: { $0.key < $1.key }) { out.append("| `\(key)` | \(doc) |") }
         }
         out.append("")
-        out.append("Defaults as JSON: `\(entry.defaultOptionsJSON)`. Every rule also takes `enabled` (true/false) and `severity`.")
+        out.append(
+            "Defaults as JSON: `\(entry.defaultOptionsJSON)`. Every rule also takes `enabled` (true/false) and `severity`."
+        )
         out.append("")
         out.append("```yaml")
         out.append("rules:")
@@ -48,7 +50,10 @@ package enum RuleDocumentation {
             out.append(title)
             out.append("")
             for f in e.files {
-                if e.files.count > 1 || !f.name.hasSuffix(".timeline") { out.append("`\(f.name)`:") ; out.append("") }
+                if e.files.count > 1 || !f.name.hasSuffix(".timeline") {
+                    out.append("`\(f.name)`:")
+                    out.append("")
+                }
                 out.append("```")
                 out.append(f.text)
                 out.append("```")

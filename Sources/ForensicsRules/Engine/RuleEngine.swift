@@ -28,7 +28,9 @@ package struct RuleEngine: Sendable {
         var rulesSection: [String: Any] = [:]
         for (key, value) in configuration {
             guard key == "rules" else { throw ConfigurationError.unknownTopLevelKey(key) }
-            guard let dict = value as? [String: Any] else { throw ConfigurationError.invalid("'rules' must be a mapping") }
+            guard let dict = value as? [String: Any] else {
+                throw ConfigurationError.invalid("'rules' must be a mapping")
+            }
             rulesSection = dict
         }
         let known = Set(rules.map { $0.description.identifier })
@@ -64,11 +66,14 @@ package struct RuleEngine: Sendable {
         for (key, value) in overrides.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "enabled":
-                guard let b = value as? Bool else { throw ConfigurationError.invalidValue(rule: id, key: key, reason: "must be true or false") }
+                guard let b = value as? Bool else {
+                    throw ConfigurationError.invalidValue(rule: id, key: key, reason: "must be true or false")
+                }
                 enabled = b
             case "severity":
                 guard let s = (value as? String).flatMap(Severity.init(rawValue:)) else {
-                    throw ConfigurationError.invalidValue(rule: id, key: key, reason: "must be one of info, warning, error, critical")
+                    throw ConfigurationError.invalidValue(
+                        rule: id, key: key, reason: "must be one of info, warning, error, critical")
                 }
                 severity = s
             default:

@@ -29,7 +29,8 @@ extension Session {
     /// Proxy events with their index.
     var proxyEntries: some Sequence<TimelineItem<ProxyEvent>> {
         let entries = entries
-        return entries.indices.lazy.compactMap { i in entries[i].record.proxyEvent.map { TimelineItem(entries, i, $0) } }
+        return entries.indices.lazy.compactMap { i in entries[i].record.proxyEvent.map { TimelineItem(entries, i, $0) }
+        }
     }
 }
 

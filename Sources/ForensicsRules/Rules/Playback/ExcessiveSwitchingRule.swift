@@ -9,7 +9,7 @@ package struct ExcessiveSwitchingRule: Rule {
 
         package static var declarations: [RuleOption<Options>] {
             [
-                .count("max-per-minute", \.maxPerMinute, "more switches than this within any 60 s is oscillation"),
+                .count("max-per-minute", \.maxPerMinute, "more switches than this within any 60 s is oscillation")
             ]
         }
     }
@@ -91,7 +91,9 @@ package struct ExcessiveSwitchingRule: Rule {
                         title: "\(count) variant switches within a minute",
                         details: ["switches": .integer(count), "threshold_per_minute": .integer(options.maxPerMinute)],
                         evidence: group.map(Finding.Evidence.init),
-                        advice: "Check the bitrate ladder (steps at least 1.5× apart), that declared BANDWIDTH matches the real peak bitrate, and the viewer's network stability."))
+                        advice:
+                            "Check the bitrate ladder (steps at least 1.5× apart), that declared BANDWIDTH matches the real peak bitrate, and the viewer's network stability."
+                    ))
                 i = j + 1
             } else {
                 i += 1

@@ -8,7 +8,8 @@ package struct PlaybackFailedRule: Rule {
     package static let description = RuleDescription(
         identifier: "playback-failed", name: "Playback Failed",
         summary: "The session ended in a fatal error the player did not recover from.",
-        rationale: "A fatal error ends the viewer's session: the most severe outcome, to be explained before anything else.",
+        rationale:
+            "A fatal error ends the viewer's session: the most severe outcome, to be explained before anything else.",
         kind: .playback, defaultSeverity: .critical,
         triggeringExamples: [
             RuleExample(
@@ -28,9 +29,15 @@ package struct PlaybackFailedRule: Rule {
                 "access and error logs only: a 403 after playing had stopped",
                 files: [
                     ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 30, observed: 20_000_000, indicated: 8_000_000, startup: 0.8),
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 30, observed: 20_000_000,
+                            indicated: 8_000_000, startup: 0.8)
                     ]),
-                    ExampleFixtures.errorLog([ExampleFixtures.errorRow(at: 45, uri: "https://cdn.example.com/a/v8/s9.m4s", status: -12660, comment: "HTTP 403: Forbidden", anchor: true)]),
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(
+                            at: 45, uri: "https://cdn.example.com/a/v8/s9.m4s", status: -12660,
+                            comment: "HTTP 403: Forbidden", anchor: true)
+                    ]),
                 ]),
         ],
         nonTriggeringExamples: [
@@ -53,9 +60,15 @@ package struct PlaybackFailedRule: Rule {
                 "near miss: access and error logs only, a 403 while playing went on",
                 files: [
                     ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 30, observed: 20_000_000, indicated: 8_000_000, startup: 0.8),
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 30, observed: 20_000_000,
+                            indicated: 8_000_000, startup: 0.8)
                     ]),
-                    ExampleFixtures.errorLog([ExampleFixtures.errorRow(at: 20, uri: "https://cdn.example.com/a/v8/s9.m4s", status: -12660, comment: "HTTP 403: Forbidden")]),
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(
+                            at: 20, uri: "https://cdn.example.com/a/v8/s9.m4s", status: -12660,
+                            comment: "HTTP 403: Forbidden")
+                    ]),
                 ]),
         ])
 
@@ -85,7 +98,9 @@ package struct PlaybackFailedRule: Rule {
             finding(
                 start: first, end: session.end, title: "Playback failed: \(text ?? "fatal error")",
                 details: ["error": .string(text ?? "")], evidence: evidence,
-                advice: "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network.")
+                advice:
+                    "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
+            )
         ]
     }
 
@@ -113,8 +128,13 @@ package struct PlaybackFailedRule: Rule {
         let ended = watched == 0 || (lastPlaying.map { $0 + 2 < t } ?? false)
         guard ended else { return nil }
         let text: String
-        if case .errorLog(let err, _) = error.record.payload { text = err.shortText } else { text = error.record.summary }
-        let why = watched == 0
+        if case .errorLog(let err, _) = error.record.payload {
+            text = err.shortText
+        } else {
+            text = error.record.summary
+        }
+        let why =
+            watched == 0
             ? "the access log shows nothing was ever played"
             : "the access log shows playing had stopped at \(lastPlaying.map { $0.clockTime } ?? "?") before this error"
         return finding(
@@ -122,6 +142,8 @@ package struct PlaybackFailedRule: Rule {
             explanation: why + "; the error log itself does not mark errors as fatal",
             details: ["error": .string(text)],
             evidence: [Finding.Evidence(error)],
-            advice: "Start from the last error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network.")
+            advice:
+                "Start from the last error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
+        )
     }
 }

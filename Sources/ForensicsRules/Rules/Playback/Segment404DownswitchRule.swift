@@ -9,7 +9,7 @@ package struct Segment404DownswitchRule: Rule {
 
         package static var declarations: [RuleOption<Options>] {
             [
-                .seconds("window-seconds", \.windowSeconds, "how soon after the 404 the down-switch must start"),
+                .seconds("window-seconds", \.windowSeconds, "how soon after the 404 the down-switch must start")
             ]
         }
     }
@@ -19,7 +19,8 @@ package struct Segment404DownswitchRule: Rule {
 
     package static let description = RuleDescription(
         identifier: "segment-404-downswitch", name: "Segment 404 Down-Switch",
-        summary: "HTTP 404 (or 410) on a media segment followed, within the window, by a switch to a lower-bandwidth variant.",
+        summary:
+            "HTTP 404 (or 410) on a media segment followed, within the window, by a switch to a lower-bandwidth variant.",
         rationale: """
             When a variant's segment is missing, AVPlayer gives up on that variant and switches down, \
             even on a fast network. Viewers see quality drop for no network reason; the cause is on \
@@ -55,8 +56,11 @@ package struct Segment404DownswitchRule: Rule {
                     ExampleFixtures.cdn404HAR(
                         anchor404: true,
                         after: [
-                            ExampleFixtures.HAREntry(at: 13.0, url: "https://cdn.example.com/a/v15/index.m3u8", body: ExampleFixtures.cdn404VariantPlaylist),
-                            ExampleFixtures.HAREntry(at: 13.2, url: "https://cdn.example.com/a/v15/s3.m4s", seconds: 0.4, bytes: 11_000_000),
+                            ExampleFixtures.HAREntry(
+                                at: 13.0, url: "https://cdn.example.com/a/v15/index.m3u8",
+                                body: ExampleFixtures.cdn404VariantPlaylist),
+                            ExampleFixtures.HAREntry(
+                                at: 13.2, url: "https://cdn.example.com/a/v15/s3.m4s", seconds: 0.4, bytes: 11_000_000),
                         ])
                 ]),
         ],
@@ -89,16 +93,23 @@ package struct Segment404DownswitchRule: Rule {
                 "near miss: access and error logs, the lower row starts 12 s after the 404",
                 files: [
                     ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 444, observed: 110_000_000, indicated: 20_000_000, startup: 0.89),
-                        ExampleFixtures.accessRow(at: 456, uri: "https://cdn.example.com/a/v15/index.m3u8", watched: 150, observed: 98_000_000, indicated: 15_000_000),
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 444, observed: 110_000_000,
+                            indicated: 20_000_000, startup: 0.89),
+                        ExampleFixtures.accessRow(
+                            at: 456, uri: "https://cdn.example.com/a/v15/index.m3u8", watched: 150,
+                            observed: 98_000_000, indicated: 15_000_000),
                     ]),
-                    ExampleFixtures.errorLog([ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s")]),
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s")
+                    ]),
                 ]),
             RuleExample(
                 "near miss: HAR capture only, 404 and the same variant goes on",
                 files: [
                     ExampleFixtures.cdn404HAR(after: [
-                        ExampleFixtures.HAREntry(at: 13.0, url: "https://cdn.example.com/a/v20/s4.m4s", seconds: 0.5, bytes: 15_000_000)
+                        ExampleFixtures.HAREntry(
+                            at: 13.0, url: "https://cdn.example.com/a/v20/s4.m4s", seconds: 0.5, bytes: 15_000_000)
                     ])
                 ]),
         ])
@@ -124,30 +135,36 @@ package struct Segment404DownswitchRule: Rule {
             var evidence = causes.flatMap { Finding.Evidence.all(session.entries[$0.index]) }
             // The player's own error events for the same failures.
             for j in (first.index + 1)..<max(first.index + 1, sw.index) {
-                if case .error(let err) = session.entries[j].record.payload, err.httpStatus == 404 || err.httpStatus == 410 {
+                if case .error(let err) = session.entries[j].record.payload,
+                    err.httpStatus == 404 || err.httpStatus == 410
+                {
                     evidence.append(Finding.Evidence(session, j))
                 }
             }
             evidence.append(Finding.Evidence(session, sw.index))
             let status = first.status ?? 404
-            let how = switch sw.basis {
-            case .player: ""
-            case .accessLog: " (read from the access log: a new row at the lower indicated bitrate)"
-            case .requests: " (read from the requests: the next media requests are for the lower variant)"
-            }
+            let how =
+                switch sw.basis {
+                case .player: ""
+                case .accessLog: " (read from the access log: a new row at the lower indicated bitrate)"
+                case .requests: " (read from the requests: the next media requests are for the lower variant)"
+                }
             out.append(
                 finding(
                     start: firstTime, end: max(t, firstTime),
-                    title: "HTTP \(status) on media segments forced a switch from \(BitRateFormat.text(sw.from)) to \(BitRateFormat.text(sw.to))",
+                    title:
+                        "HTTP \(status) on media segments forced a switch from \(BitRateFormat.text(sw.from)) to \(BitRateFormat.text(sw.to))",
                     explanation:
                         "\(causes.count) media request\(causes.count == 1 ? "" : "s") got HTTP \(status), then the player switched down\(how)",
                     details: [
-                        "from_bandwidth": .number(sw.from), "to_bandwidth": .number(sw.to), "errors": .integer(causes.count),
+                        "from_bandwidth": .number(sw.from), "to_bandwidth": .number(sw.to),
+                        "errors": .integer(causes.count),
                         "seconds_to_switch": .seconds(max(0, t - firstTime)), "window": .number(options.windowSeconds),
                         "urls": .strings(causes.compactMap(\.url)), "switch_basis": .string(sw.basis.rawValue),
                     ],
                     evidence: evidence,
-                    advice: "Check the origin/packager for the missing segments of the \(BitRateFormat.text(sw.from)) variant (purged, not yet published, or a packaging gap); the down-switch was not caused by the network."
+                    advice:
+                        "Check the origin/packager for the missing segments of the \(BitRateFormat.text(sw.from)) variant (purged, not yet published, or a packaging gap); the down-switch was not caused by the network."
                 ))
         }
         return out

@@ -10,7 +10,7 @@ package struct SegmentErrorsRule: Rule {
 
         package static var declarations: [RuleOption<Options>] {
             [
-                .count("minimum-count", \.minimumCount, "errors per host and status needed to report the group"),
+                .count("minimum-count", \.minimumCount, "errors per host and status needed to report the group")
             ]
         }
     }
@@ -50,7 +50,7 @@ package struct SegmentErrorsRule: Rule {
                         ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s", anchor: true),
                         ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
                         ExampleFixtures.errorRow(at: 449, uri: "https://cdn.example.com/a/v15/s75.m4s"),
-                    ]),
+                    ])
                 ]),
         ],
         nonTriggeringExamples: [
@@ -75,7 +75,7 @@ package struct SegmentErrorsRule: Rule {
                     ExampleFixtures.errorLog([
                         ExampleFixtures.errorRow(at: 444, uri: "https://cdn.example.com/a/v20/s74.m4s"),
                         ExampleFixtures.errorRow(at: 448, uri: "https://cdn.example.com/a/v15/s75.m4s"),
-                    ]),
+                    ])
                 ]),
         ])
 
@@ -89,7 +89,11 @@ package struct SegmentErrorsRule: Rule {
         var groups: [Group: [Session.Failure]] = [:]
         for f in session.analysis.failures {
             let fromErrorLog: Bool
-            if case .errorLog = session.entries[f.index].record.payload { fromErrorLog = true } else { fromErrorLog = false }
+            if case .errorLog = session.entries[f.index].record.payload {
+                fromErrorLog = true
+            } else {
+                fromErrorLog = false
+            }
             guard f.isMedia || fromErrorLog && (f.kind == .other || f.kind == nil), let url = f.url else { continue }
             let host = URLCanonicalizer.host(URLCanonicalizer.canonical(url)) ?? "unknown host"
             groups[Group(host: host, status: f.statusText), default: []].append(f)
@@ -101,13 +105,16 @@ package struct SegmentErrorsRule: Rule {
                 finding(
                     severity: list.count >= 10 ? .error : nil, start: entries.first?.time,
                     end: entries.compactMap { $0.endTime ?? $0.time }.max(),
-                    title: "\(list.count) media request\(list.count == 1 ? "" : "s") to \(key.host) failed with \(key.status)",
+                    title:
+                        "\(list.count) media request\(list.count == 1 ? "" : "s") to \(key.host) failed with \(key.status)",
                     details: [
                         "host": .string(key.host), "status": .string(key.status), "count": .integer(list.count),
                         "urls": .strings(Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),
                     ],
                     evidence: entries.prefix(20).flatMap { Finding.Evidence.all($0) },
-                    advice: "Hand this to the CDN/origin owner of this host (see the host detail): the failing URLs, times and status are in the evidence. Check origin health, cache errors and whether the content was published."))
+                    advice:
+                        "Hand this to the CDN/origin owner of this host (see the host detail): the failing URLs, times and status are in the evidence. Check origin health, cache errors and whether the content was published."
+                ))
         }
         return out
     }

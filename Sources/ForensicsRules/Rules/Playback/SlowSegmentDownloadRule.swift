@@ -9,7 +9,7 @@ package struct SlowSegmentDownloadRule: Rule {
 
         package static var declarations: [RuleOption<Options>] {
             [
-                .count("consecutive", \.consecutive, "how many slow segments in a row make a finding"),
+                .count("consecutive", \.consecutive, "how many slow segments in a row make a finding")
             ]
         }
     }
@@ -73,15 +73,21 @@ package struct SlowSegmentDownloadRule: Rule {
                 out.append(
                     finding(
                         start: first.0.time, end: run.last?.0.endTime,
-                        title: "\(run.count) segments in a row downloaded slower than real time (worst \(NumberFormat.trimmed(worst, decimals: 2))× their duration)",
-                        details: ["segments": .integer(run.count), "worst_ratio": .number((worst * 100).rounded() / 100)],
+                        title:
+                            "\(run.count) segments in a row downloaded slower than real time (worst \(NumberFormat.trimmed(worst, decimals: 2))× their duration)",
+                        details: [
+                            "segments": .integer(run.count), "worst_ratio": .number((worst * 100).rounded() / 100),
+                        ],
                         evidence: run.map { Finding.Evidence($0.0) },
-                        advice: "The network or CDN edge could not sustain this variant: check the host's throughput, and make sure lower variants exist for such networks."))
+                        advice:
+                            "The network or CDN edge could not sustain this variant: check the host's throughput, and make sure lower variants exist for such networks."
+                    ))
             }
             run = []
         }
         for item in session.requestEntries where item.request.kind == .segment {
-            guard let r = session.mergedRequest(item.entry), !r.failed, let d = r.duration, let sd = r.segmentDuration, sd > 0
+            guard let r = session.mergedRequest(item.entry), !r.failed, let d = r.duration, let sd = r.segmentDuration,
+                sd > 0
             else { continue }
             if d > sd { run.append((item.entry, d, sd)) } else { flush() }
         }

@@ -82,13 +82,16 @@ package struct StallRule: Rule {
                     """, cause: "unknown"),
             RuleExample(
                 "access and error logs only: 404 → lower variant → 404 → a row counting a stall",
-                files: ExampleFixtures.cdn404Logs(stallsInLowerRow: 1, anchor: .lowerRow), cause: "segment-errors", severity: .warning),
+                files: ExampleFixtures.cdn404Logs(stallsInLowerRow: 1, anchor: .lowerRow), cause: "segment-errors",
+                severity: .warning),
             RuleExample(
                 "access log only: a row counting 2 stalls, observed throughput below the variant's bitrate",
                 files: [
                     ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 60, observed: 3_000_000, indicated: 8_000_000, stalls: 2, startup: 1.1, anchor: true),
-                    ]),
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 60, observed: 3_000_000,
+                            indicated: 8_000_000, stalls: 2, startup: 1.1, anchor: true)
+                    ])
                 ], cause: "insufficient-bandwidth"),
         ],
         nonTriggeringExamples: [
@@ -152,15 +155,19 @@ package struct StallRule: Rule {
             if variantBefore.indices.contains(stall.index), let v = variantBefore[stall.index]?.bandwidth {
                 details["variant_bandwidth"] = .number(v)
             }
-            var explanation = chosen?.why ?? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
+            var explanation =
+                chosen?.why
+                ?? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
             if candidates.count > 1, let c = chosen {
                 let others = candidates.dropFirst()
                 details["competing_causes"] = .strings(others.map(\.cause.rawValue))
                 let earliest = candidates.min { $0.first < $1.first }
-                let order = earliest?.cause == c.cause
+                let order =
+                    earliest?.cause == c.cause
                     ? "it came first (\(c.first.clockTime))"
                     : "\(earliest?.cause.rawValue ?? "") came first (\(earliest?.first.clockTime ?? "")), but \(c.cause.rawValue) is the more direct explanation"
-                explanation += "; also seen: \(others.map(\.cause.rawValue).joined(separator: ", ")) — chose \(c.cause.rawValue) because \(order)"
+                explanation +=
+                    "; also seen: \(others.map(\.cause.rawValue).joined(separator: ", ")) — chose \(c.cause.rawValue) because \(order)"
             }
             if cause == .unknown {
                 let missing = session.missingSources([.metricEvents, .har, .cacheLog, .accessLog, .errorLog])
@@ -170,7 +177,10 @@ package struct StallRule: Rule {
             let title: String
             if stall.fromAccessLog {
                 let times = stall.reportedCount == 1 ? "once" : "\(stall.reportedCount) times"
-                let variant = Self.accessRow(session, stall.index)?.indicatedBitrate.map { " on the \(BitRateFormat.text($0)) variant" } ?? ""
+                let variant =
+                    Self.accessRow(session, stall.index)?.indicatedBitrate.map {
+                        " on the \(BitRateFormat.text($0)) variant"
+                    } ?? ""
                 title = "Playback stalled \(times)\(variant) (access log: duration unknown) — cause: \(cause.rawValue)"
                 explanation += "; the access log counts stalls per row, not when they began or how long they lasted"
             } else {
@@ -191,7 +201,9 @@ package struct StallRule: Rule {
 
     /// One finding for the stalls past `maxStallFindings`: how many, and how long in all.
     static func remainder(_ rest: [Session.Stall], in session: Session, rule: StallRule) -> Finding {
-        let count = rest.reduce(0) { $0.addingReportingOverflow($1.reportedCount).overflow ? Int.max : $0 + $1.reportedCount }
+        let count = rest.reduce(0) {
+            $0.addingReportingOverflow($1.reportedCount).overflow ? Int.max : $0 + $1.reportedCount
+        }
         let known = rest.compactMap(\.duration)
         let total = known.reduce(0, +)
         let evidence = rest.prefix(20).map { Finding.Evidence(session, $0.index) }
@@ -200,14 +212,18 @@ package struct StallRule: Rule {
             title: "\(count) more stalls, not listed one by one (\(maxStallFindings) are above)"
                 + (known.isEmpty ? "" : " — \(NumberFormat.seconds(total)) stalled in all"),
             cause: StallCause.unknown.rawValue,
-            explanation: "more than \(maxStallFindings) stalls in one session; their causes are not searched one by one",
+            explanation:
+                "more than \(maxStallFindings) stalls in one session; their causes are not searched one by one",
             details: ["stall_count": .integer(count), "duration": known.isEmpty ? .null : .number(total)],
             evidence: evidence,
-            advice: "So many stalls in one session usually means a broken player state or a broken dump: look at the first stalls above and at the KPI table.")
+            advice:
+                "So many stalls in one session usually means a broken player state or a broken dump: look at the first stalls above and at the KPI table."
+        )
     }
 
     static func accessRow(_ session: Session, _ index: Int) -> AccessLogEntry? {
-        guard session.entries.indices.contains(index), case .accessLog(let a) = session.entries[index].record.payload else { return nil }
+        guard session.entries.indices.contains(index), case .accessLog(let a) = session.entries[index].record.payload
+        else { return nil }
         return a
     }
 
@@ -233,12 +249,15 @@ package struct StallRule: Rule {
                 k -= 1
             }
             if let periodEnd = stall.periodEnd {
-                while last + 1 < session.entries.count, let t = session.entries[last + 1].time, t <= periodEnd { last += 1 }
+                while last + 1 < session.entries.count, let t = session.entries[last + 1].time, t <= periodEnd {
+                    last += 1
+                }
             }
         }
         // At most `maxWindowEntries` entries before the stall: thousands of events at one instant
         // (a hostile or broken dump) must not make every stall rescan all of them.
-        while first > 0, stall.index - first < Self.maxWindowEntries, let t = session.entries[first - 1].time, t >= from { first -= 1 }
+        while first > 0, stall.index - first < Self.maxWindowEntries, let t = session.entries[first - 1].time, t >= from
+        { first -= 1 }
         last = min(last, stall.index + Self.maxWindowEntries)
         var window = Array(session.entries[first..<stall.index])
         if last > stall.index { window += session.entries[(stall.index + 1)...last] }
@@ -256,7 +275,10 @@ package struct StallRule: Rule {
         if let seek = window.last(where: { $0.record.playerEvent?.kind == .seek }), let t = seek.time,
             stall.start - t <= options.seekSeconds
         {
-            found.append(CauseEvidence(cause: .seek, first: t, entries: [seek], why: "a seek \(NumberFormat.seconds(stall.start - t)) before the stall"))
+            found.append(
+                CauseEvidence(
+                    cause: .seek, first: t, entries: [seek],
+                    why: "a seek \(NumberFormat.seconds(stall.start - t)) before the stall"))
         }
         // Segment errors: the session's distinct failures (one per request, however many
         // sources saw it) of media requests, or error-log rows, inside the window.
@@ -294,7 +316,12 @@ package struct StallRule: Rule {
             return proxyKinds.contains(p.kind)
         }
         if let f = proxyFailures.first, let t = f.time {
-            found.append(CauseEvidence(cause: .proxyFailure, first: t, entries: proxyFailures, why: "the local caching proxy reported \(proxyFailures.count) failure\(proxyFailures.count == 1 ? "" : "s")"))
+            found.append(
+                CauseEvidence(
+                    cause: .proxyFailure, first: t, entries: proxyFailures,
+                    why:
+                        "the local caching proxy reported \(proxyFailures.count) failure\(proxyFailures.count == 1 ? "" : "s")"
+                ))
         }
         // Slow content key.
         let slowKeys = (inFlight + window).filter { e in
@@ -304,13 +331,20 @@ package struct StallRule: Rule {
             return d > options.slowKeySeconds && end >= stall.start + -2
         }
         if let k = slowKeys.first, let t = k.time {
-            found.append(CauseEvidence(cause: .slowContentKey, first: t, entries: slowKeys, why: "a content-key request took \(NumberFormat.seconds(k.record.request?.duration ?? 0)) and ended around the stall"))
+            found.append(
+                CauseEvidence(
+                    cause: .slowContentKey, first: t, entries: slowKeys,
+                    why:
+                        "a content-key request took \(NumberFormat.seconds(k.record.request?.duration ?? 0)) and ended around the stall"
+                ))
         }
         // Stale live playlist: the same media playlist fetched again without new segments.
         var lastByURL: [String: (TimelineEntry, PlaylistSnapshot)] = [:]
         var stale: [TimelineEntry] = []
         for e in window {
-            guard case .playlist(let p) = e.record.payload, !p.isMultivariant, !p.endList, let url = p.url else { continue }
+            guard case .playlist(let p) = e.record.payload, !p.isMultivariant, !p.endList, let url = p.url else {
+                continue
+            }
             let key = URLCanonicalizer.withoutQuery(url)
             if let (prev, snap) = lastByURL[key], let t0 = prev.time, let t1 = e.time,
                 snap.mediaSequence == p.mediaSequence, snap.segmentCount == p.segmentCount,
@@ -319,29 +353,44 @@ package struct StallRule: Rule {
                 stale.append(contentsOf: [prev, e])
             }
             // Keep the first snapshot of an unchanged playlist: staleness is measured from it.
-            if let prev = lastByURL[key], prev.1.mediaSequence == p.mediaSequence, prev.1.segmentCount == p.segmentCount {
+            if let prev = lastByURL[key], prev.1.mediaSequence == p.mediaSequence, prev.1.segmentCount == p.segmentCount
+            {
                 continue
             }
             lastByURL[key] = (e, p)
         }
         if let s = stale.first, let t = s.time {
-            found.append(CauseEvidence(cause: .staleLivePlaylist, first: t, entries: stale, why: "the live media playlist did not advance for more than 1.5 × its target duration"))
+            found.append(
+                CauseEvidence(
+                    cause: .staleLivePlaylist, first: t, entries: stale,
+                    why: "the live media playlist did not advance for more than 1.5 × its target duration"))
         }
         // Insufficient bandwidth: segments that took longer to download than they play.
         let slow = window.filter { e in
-            guard let r = session.mergedRequest(e), r.kind == .segment, !r.failed, let d = r.duration else { return false }
+            guard let r = session.mergedRequest(e), r.kind == .segment, !r.failed, let d = r.duration else {
+                return false
+            }
             if let sd = r.segmentDuration, sd > 0 { return d > sd }
             return false
         }
         if let s = slow.first, let t = s.time {
-            found.append(CauseEvidence(cause: .insufficientBandwidth, first: t, entries: slow, why: "\(slow.count) segment\(slow.count == 1 ? "" : "s") downloaded slower than real time"))
-        } else if let lowObserved = ((stall.fromAccessLog ? [session.entries[stall.index]] : []) + window).first(where: { e in
-            if case .accessLog(let a) = e.record.payload, let o = a.observedBitrate, let i = a.indicatedBitrate { return o < i }
-            return false
-        }), let t = lowObserved.time {
-            found.append(CauseEvidence(cause: .insufficientBandwidth, first: t, entries: [lowObserved], why: "observed throughput below the playing variant's bitrate"))
+            found.append(
+                CauseEvidence(
+                    cause: .insufficientBandwidth, first: t, entries: slow,
+                    why: "\(slow.count) segment\(slow.count == 1 ? "" : "s") downloaded slower than real time"))
+        } else if let lowObserved = ((stall.fromAccessLog ? [session.entries[stall.index]] : []) + window).first(
+            where: { e in
+                if case .accessLog(let a) = e.record.payload, let o = a.observedBitrate, let i = a.indicatedBitrate {
+                    return o < i
+                }
+                return false
+            }), let t = lowObserved.time
+        {
+            found.append(
+                CauseEvidence(
+                    cause: .insufficientBandwidth, first: t, entries: [lowObserved],
+                    why: "observed throughput below the playing variant's bitrate"))
         }
         return found.sorted { $0.cause.precedence < $1.cause.precedence }
     }
 }
-

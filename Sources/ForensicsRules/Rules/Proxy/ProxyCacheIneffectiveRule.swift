@@ -10,7 +10,9 @@ package struct ProxyCacheIneffectiveRule: Rule {
 
         package static var declarations: [RuleOption<Options>] {
             [
-                .count("minimum-repeats", \.minimumRepeats, "how many times the same bytes must have been received from the origin to make a finding"),
+                .count(
+                    "minimum-repeats", \.minimumRepeats,
+                    "how many times the same bytes must have been received from the origin to make a finding")
             ]
         }
     }
@@ -20,7 +22,8 @@ package struct ProxyCacheIneffectiveRule: Rule {
 
     package static let description = RuleDescription(
         identifier: "proxy-cache-ineffective", name: "Proxy Cache Ineffective",
-        summary: "Overlapping byte ranges of one resource were received from the origin more than once in a session: the cache was not reused.",
+        summary:
+            "Overlapping byte ranges of one resource were received from the origin more than once in a session: the cache was not reused.",
         rationale: """
             A caching proxy that downloads the same bytes twice costs the viewer data and time: the \
             cache may be too small (the unit was deleted to make room), its pieces failed to merge, \
@@ -33,7 +36,9 @@ package struct ProxyCacheIneffectiveRule: Rule {
             RuleExample(
                 "the same range received twice, the unit deleted in between",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDataNetworkSource  :   0x2835e8c60, Create network source
                         request : <KTVHCDataRequest: 0x280d2c780>
                         range : Range : {0, 1048575}
@@ -65,7 +70,9 @@ package struct ProxyCacheIneffectiveRule: Rule {
             RuleExample(
                 "a 1.0.x log: the whole file downloaded three times",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2018-01-10 09:00:01 +0000  KTVHCDownload           :   add download begin ◀
                         https://media.example.com/vod/a.mp4
                         {
@@ -91,7 +98,9 @@ package struct ProxyCacheIneffectiveRule: Rule {
             RuleExample(
                 "near miss: adjacent, non-overlapping ranges of the same file",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
                         request : <KTVHCDataRequest: 0x280d2c780>
                         URL : https://media.example.com/vod/clip-042.mp4
@@ -115,7 +124,9 @@ package struct ProxyCacheIneffectiveRule: Rule {
             RuleExample(
                 "near miss: four failed attempts that received nothing",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
                         URL : https://media.example.com/vod/a.mp4
                         headers : {
@@ -149,7 +160,9 @@ package struct ProxyCacheIneffectiveRule: Rule {
             RuleExample(
                 "a second play served from the cache",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
                         URL : https://media.example.com/vod/clip-042.mp4
                         headers : {
@@ -196,13 +209,17 @@ package struct ProxyCacheIneffectiveRule: Rule {
             out.append(
                 finding(
                     start: session.entries[firstIndex].time, end: session.entries[lastIndex].time,
-                    title: "Received \(ByteCountText.text(overlap.bytes)) of \(url) from the origin again (\(involved.count) downloads overlap\(why))",
+                    title:
+                        "Received \(ByteCountText.text(overlap.bytes)) of \(url) from the origin again (\(involved.count) downloads overlap\(why))",
                     details: [
                         "resource": .string(url), "downloads": .integer(involved.count),
-                        "bytes_received_again": .integer(Int(clamping: overlap.bytes)), "times_received": .integer(overlap.depth),
+                        "bytes_received_again": .integer(Int(clamping: overlap.bytes)),
+                        "times_received": .integer(overlap.depth),
                     ],
                     evidence: evidenceIndices.prefix(30).map { Finding.Evidence(session, $0) },
-                    advice: "Check that the cache is large enough not to evict what is replayed (a Delete Unit between the downloads), that the cache key is stable (strip changing query tokens with a URL converter), and that downloads complete and merge."))
+                    advice:
+                        "Check that the cache is large enough not to evict what is replayed (a Delete Unit between the downloads), that the cache key is stable (strip changing query tokens with a URL converter), and that downloads complete and merge."
+                ))
         }
         return out
     }

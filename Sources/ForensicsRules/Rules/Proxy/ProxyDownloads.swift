@@ -45,7 +45,9 @@ enum ProxyDownloads {
                 guard let url = e.url else { continue }
                 let start = e.range?.offset ?? 0
                 downloads.append(
-                    Download(index: i, url: url, start: start, length: e.range?.length, request: e.references.first, received: nil, indices: [i]))
+                    Download(
+                        index: i, url: url, start: start, length: e.range?.length, request: e.references.first,
+                        received: nil, indices: [i]))
             case .networkData, .networkComplete:
                 guard let d = download(for: e, in: downloads, requestOfSource: requestOfSource) else { continue }
                 var bytes = e.contentLength ?? 0

@@ -7,7 +7,8 @@ package struct ProxyOriginErrorsRule: Rule {
 
     package static let description = RuleDescription(
         identifier: "proxy-origin-errors", name: "Proxy Origin Errors",
-        summary: "The caching proxy's requests to the origin failed (HTTP errors, rejected responses, transport errors), grouped by status and URL.",
+        summary:
+            "The caching proxy's requests to the origin failed (HTTP errors, rejected responses, transport errors), grouped by status and URL.",
         rationale: """
             Behind a local proxy the player only sees that its request to localhost failed; the \
             proxy log holds the real cause: the origin's status code or the proxy's reason for \
@@ -18,7 +19,9 @@ package struct ProxyOriginErrorsRule: Rule {
             RuleExample(
                 "origin 404 rejected by the proxy",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Invaild response ◀
                         Error : Error Domain=KTVHTTPCache error Code=-192703 "(null)" UserInfo={KTVHCErrorUserInfoKeyURL=https://media.example.com/vod/gone.mp4, KTVHCErrorUserInfoKeyResponse=<NSHTTPURLResponse: 0x2837c4a20> { URL: https://media.example.com/vod/gone.mp4 } { Status Code: 404, Headers {
                         } }}
@@ -27,7 +30,9 @@ package struct ProxyOriginErrorsRule: Rule {
             RuleExample(
                 "one origin 404 reported by the download, the network source and the source manager is one failure",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Receive request
                         method : GET
                         path : /https%3A%2F%2Fmedia%2Eexample%2Ecom%2Fvod%2Fgone%2Emp4/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent.mp4
@@ -47,14 +52,18 @@ package struct ProxyOriginErrorsRule: Rule {
             RuleExample(
                 "a 1.0.x origin failure: only the sourcer's code",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2018-01-10 09:00:00 +0000  KTVHCDataSourcer        :   network source failure, -192700 ◀
                         """)
                 ]),
             RuleExample(
                 "a pasted error dump without a timestamp still names the failure",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         Error : Error Domain=KTVHTTPCache error Code=-192701 "(null)" UserInfo={KTVHCErrorUserInfoKeyURL=https://media.example.com/vod/clip.mp4, KTVHCErrorUserInfoKeyResponse=<NSHTTPURLResponse: 0x2837c4a20> { URL: https://media.example.com/vod/clip.mp4 } { Status Code: 206, Headers { ◀
                             "Content-Type" =     (
                                 "multipart/form-data"
@@ -65,7 +74,9 @@ package struct ProxyOriginErrorsRule: Rule {
             RuleExample(
                 "origin timeout",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDataNetworkSource  :   0x2835e8c60, Callback for failed ◀
                         Error : Error Domain=NSURLErrorDomain Code=-1001 "The request timed out." UserInfo={NSErrorFailingURLStringKey=https://media.example.com/vod/slow.mp4}
                         """)
@@ -75,7 +86,9 @@ package struct ProxyOriginErrorsRule: Rule {
             RuleExample(
                 "origin 206",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Receive response
                         request : <KTVHCDataRequest: 0x280d2c780>
                         HTTPResponse : <NSHTTPURLResponse: 0x2837c4a20> { URL: https://media.example.com/vod/clip-042.mp4 } { Status Code: 206, Headers {
@@ -85,7 +98,9 @@ package struct ProxyOriginErrorsRule: Rule {
             RuleExample(
                 "near miss: a cancelled download (-999) is not an origin error",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Complete
                         Error : Error Domain=NSURLErrorDomain Code=-999 "cancelled" UserInfo={}
                         """)
@@ -126,7 +141,9 @@ package struct ProxyOriginErrorsRule: Rule {
             if let type = first?.contentType { details["content_type"] = .string(type) }
             return finding(
                 start: times.first, end: times.last, title: title, details: details, evidence: Array(evidence),
-                advice: "Check the origin for this URL; KTVHTTPCache rejects error statuses, unexpected Content-Types and mismatched lengths (see the error's meaning).")
+                advice:
+                    "Check the origin for this URL; KTVHTTPCache rejects error statuses, unexpected Content-Types and mismatched lengths (see the error's meaning)."
+            )
         }
     }
 }

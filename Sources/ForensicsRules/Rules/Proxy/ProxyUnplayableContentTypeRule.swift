@@ -8,7 +8,8 @@ package struct ProxyUnplayableContentTypeRule: Rule {
 
     package static let description = RuleDescription(
         identifier: "proxy-unplayable-content-type", name: "Proxy Unplayable Content-Type",
-        summary: "A proxied response with a non-media Content-Type (e.g. application/octet-stream) for a URL without a media path extension.",
+        summary:
+            "A proxied response with a non-media Content-Type (e.g. application/octet-stream) for a URL without a media path extension.",
         rationale: """
             AVPlayer decides what a resource is from its Content-Type, or from the URL's path \
             extension. A CDN that serves video as application/octet-stream from an extension-less \
@@ -19,7 +20,9 @@ package struct ProxyUnplayableContentTypeRule: Rule {
             RuleExample(
                 "octet-stream for an extension-less URL",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDataResponse       :   0x280f31a40 Create data response ◀
                         URL : https://media.example.com/v/clip42
                         Headers : {
@@ -33,7 +36,9 @@ package struct ProxyUnplayableContentTypeRule: Rule {
             RuleExample(
                 "binary/octet-stream from S3",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDataResponse       :   0x280f31a40 Create data response ◀
                         URL : https://bucket.s3.example.com/videos/8842?sig=abc
                         Headers : {
@@ -48,7 +53,9 @@ package struct ProxyUnplayableContentTypeRule: Rule {
             RuleExample(
                 "near miss: octet-stream but the URL ends in .mp4",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDataResponse       :   0x280f31a40 Create data response
                         URL : https://media.example.com/v/clip42.mp4
                         Headers : {
@@ -61,7 +68,9 @@ package struct ProxyUnplayableContentTypeRule: Rule {
             RuleExample(
                 "video/mp4",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:01 +0000  KTVHCDataResponse       :   0x280f31a40 Create data response
                         URL : https://media.example.com/v/clip42
                         Headers : {
@@ -81,9 +90,11 @@ package struct ProxyUnplayableContentTypeRule: Rule {
     package func findings(in session: Session) -> [Finding] {
         var out: [Finding] = []
         var seen: Set<String> = []
-        for item in session.proxyEntries where item.event.kind == .dataResponse || item.event.kind == .downloadResponse {
+        for item in session.proxyEntries where item.event.kind == .dataResponse || item.event.kind == .downloadResponse
+        {
             guard let url = item.event.url, let type = item.event.contentType?.lowercased() else { continue }
-            let isMedia = type.hasPrefix("video/") || type.hasPrefix("audio/") || type.contains("mpegurl")
+            let isMedia =
+                type.hasPrefix("video/") || type.hasPrefix("audio/") || type.contains("mpegurl")
                 || type.hasPrefix("application/mp4") || type.contains("dash+xml")
             guard !isMedia else { continue }
             let path = URLCanonicalizer.withoutQuery(url)
@@ -96,7 +107,9 @@ package struct ProxyUnplayableContentTypeRule: Rule {
                     title: "Content-Type \(type) for \(url) — AVPlayer cannot tell it is media",
                     details: ["url": .string(url), "content_type": .string(type)],
                     evidence: [item.evidence],
-                    advice: "Serve media with its real Content-Type (video/mp4, audio/mp4, application/vnd.apple.mpegurl, video/mp2t), or give the URL a media path extension (the proxy URL keeps it)."))
+                    advice:
+                        "Serve media with its real Content-Type (video/mp4, audio/mp4, application/vnd.apple.mpegurl, video/mp2t), or give the URL a media path extension (the proxy URL keeps it)."
+                ))
         }
         return out
     }

@@ -19,7 +19,9 @@ package struct ProxyUnreachableRule: Rule {
             RuleExample(
                 "the foreground ping finds the server dead and restarts it",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         2026-11-21 10:00:01 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Accept request
                         URL : https://media.example.com/vod/clip-042.mp4
@@ -30,7 +32,9 @@ package struct ProxyUnreachableRule: Rule {
             RuleExample(
                 "restarting the server fails",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         2026-11-21 10:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, ping server
                         2026-11-21 10:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, restart server error Error Domain=NSPOSIXErrorDomain Code=48 "Address already in use" ◀
@@ -39,14 +43,18 @@ package struct ProxyUnreachableRule: Rule {
             RuleExample(
                 "2.x: stopped in the background, restarted in the foreground, the player's error log shows -1004 on proxy URLs",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2019-05-02 08:59:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         2019-05-02 09:10:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, enter background and stop server
                         2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, enter foreground
                         2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, restart server
                         2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         """),
-                    .init("error.log", """
+                    .init(
+                        "error.log",
+                        """
                         #Version: 1.0
                         #Software: AppleCoreMedia/1.0.0.16E227 (iPhone; U; CPU OS 12_2 like Mac OS X; en_us)
                         #Date: 2019/05/02 09:19:58.058
@@ -57,14 +65,18 @@ package struct ProxyUnreachableRule: Rule {
             RuleExample(
                 "the proxy received every request and dropped the connection (-1005)",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         2026-11-21 10:00:01 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Receive request
                         method : GET
                         path : /https%3A%2F%2Fmedia%2Eexample%2Ecom%2Fvod%2Fclip%2Emp4/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent.mp4
                         URL : /https%3A%2F%2Fmedia%2Eexample%2Ecom%2Fvod%2Fclip%2Emp4/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent.mp4 -- http://localhost:52814/
                         """),
-                    .init("clip.timeline", """
+                    .init(
+                        "clip.timeline",
+                        """
                         1.000 segment http://localhost:52814/https%3A%2F%2Fmedia%2Eexample%2Ecom%2Fvod%2Fclip%2Emp4/KTVHTTPCachePlaceHolder/KTVHTTPCacheLastPathComponent.mp4 - 0.500 error=-1005 ◀
                         """),
                 ]),
@@ -78,7 +90,9 @@ package struct ProxyUnreachableRule: Rule {
             RuleExample(
                 "one start, requests served",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         2026-11-21 10:00:01 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Accept request
                         URL : https://media.example.com/vod/clip-042.mp4
@@ -87,7 +101,9 @@ package struct ProxyUnreachableRule: Rule {
             RuleExample(
                 "near miss: 2.x stopped in the background and restarted in the foreground, the player's requests then served",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2019-05-02 08:59:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         2019-05-02 09:10:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, enter background and stop server
                         2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, enter foreground
@@ -102,7 +118,9 @@ package struct ProxyUnreachableRule: Rule {
             RuleExample(
                 "near miss: a foreground ping that succeeds (no restart)",
                 files: [
-                    .init("KTVHTTPCache.log", """
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
                         2026-11-21 10:00:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         2026-11-21 10:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, ping server
                         2026-11-21 10:20:01 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Accept request
@@ -144,7 +162,10 @@ package struct ProxyUnreachableRule: Rule {
                 starts += 1
                 if starts > 1, !stopped {
                     evidence.append(item.index)
-                    reasons.append(pinged ? "the server was restarted after a foreground ping found it dead" : "the server was started again mid-session")
+                    reasons.append(
+                        pinged
+                            ? "the server was restarted after a foreground ping found it dead"
+                            : "the server was started again mid-session")
                     serverIncident = true
                 } else if stopped {
                     context.append(item.index)
@@ -185,11 +206,15 @@ package struct ProxyUnreachableRule: Rule {
         var playerFailures = 0
         var dropped = 0
         for f in session.analysis.failures {
-            guard let url = f.url, Self.isProxyURL(url), let code = f.error?.code, let reason = Self.reason(forCode: code) else { continue }
+            guard let url = f.url, Self.isProxyURL(url), let code = f.error?.code,
+                let reason = Self.reason(forCode: code)
+            else { continue }
             evidence.append(f.index)
             playerFailures += 1
             if reason.dropped { dropped += 1 }
-            reasons.append(reason.text + (reason.dropped && requestsArrived ? " although the proxy log shows the requests arriving" : ""))
+            reasons.append(
+                reason.text
+                    + (reason.dropped && requestsArrived ? " although the proxy log shows the requests arriving" : ""))
         }
         guard !evidence.isEmpty else { return [] }
         if playerFailures > 0 {
@@ -202,18 +227,21 @@ package struct ProxyUnreachableRule: Rule {
         guard let first = indices.first, let last = indices.last else { return [] }
         let unique = reasons.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let onlyDropped = playerFailures > 0 && dropped == playerFailures && !serverIncident
-        let headline = onlyDropped ? "Local caching proxy dropped the player's connections" : "Local caching proxy unreachable"
+        let headline =
+            onlyDropped ? "Local caching proxy dropped the player's connections" : "Local caching proxy unreachable"
         return [
             finding(
                 start: session.entries[first].time, end: session.entries[last].time,
                 title: "\(headline): \(unique.joined(separator: "; "))",
                 details: [
-                    "incidents": .integer(indices.count), "player_failures": .integer(playerFailures), "reasons": .strings(unique),
+                    "incidents": .integer(indices.count), "player_failures": .integer(playerFailures),
+                    "reasons": .strings(unique),
                 ],
                 evidence: indices.prefix(30).map { Finding.Evidence(session, $0) },
                 advice: onlyDropped
                     ? "The proxy accepted the requests and then closed them: look at the proxy log around these times for a response failure or an origin error, and keep the proxy running while the app is in the background during playback."
-                    : "Ping the proxy when the app returns to the foreground and restart it on failure before resuming playback; fall back to the origin URL while the proxy is down.")
+                    : "Ping the proxy when the app returns to the foreground and restart it on failure before resuming playback; fall back to the origin URL while the proxy is down."
+            )
         ]
     }
 }

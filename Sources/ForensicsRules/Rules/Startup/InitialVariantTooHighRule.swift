@@ -10,7 +10,7 @@ package struct InitialVariantTooHighRule: Rule {
 
         package static var declarations: [RuleOption<Options>] {
             [
-                .factor("tolerance", \.tolerance, "flag when first-variant bandwidth > tolerance × observed throughput"),
+                .factor("tolerance", \.tolerance, "flag when first-variant bandwidth > tolerance × observed throughput")
             ]
         }
     }
@@ -39,12 +39,16 @@ package struct InitialVariantTooHighRule: Rule {
             RuleExample(
                 "first variant listed is 8 Mbit/s, network 2 Mbit/s",
                 files: [
-                    .init("events.timeline", """
+                    .init(
+                        "events.timeline",
+                        """
                         0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
                         0.300 segment https://cdn.example.com/a/v8/s1.ts 200 2.000 dur=2 bytes=500000
                         2.400 initial-ltku ◀
                         """),
-                    .init("master.m3u8", """
+                    .init(
+                        "master.m3u8",
+                        """
                         #EXTM3U
                         #EXT-X-STREAM-INF:BANDWIDTH=8000000
                         v8/index.m3u8
@@ -56,17 +60,30 @@ package struct InitialVariantTooHighRule: Rule {
                 "access log only: the first row plays 20 Mbit/s while 6 Mbit/s was observed",
                 files: [
                     ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 60, observed: 6_000_000, indicated: 20_000_000, startup: 1.4, anchor: true),
-                        ExampleFixtures.accessRow(at: 61, uri: "https://cdn.example.com/a/v5/index.m3u8", watched: 300, observed: 6_500_000, indicated: 5_000_000),
-                    ]),
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 60, observed: 6_000_000,
+                            indicated: 20_000_000, startup: 1.4, anchor: true),
+                        ExampleFixtures.accessRow(
+                            at: 61, uri: "https://cdn.example.com/a/v5/index.m3u8", watched: 300, observed: 6_500_000,
+                            indicated: 5_000_000),
+                    ])
                 ]),
             RuleExample(
                 "HAR capture only: first variant 20 Mbit/s, its first segment arrived at 6 Mbit/s",
-                files: [ExampleFixtures.har([
-                        ExampleFixtures.HAREntry(at: 0, url: "https://cdn.example.com/a/master.m3u8", body: ExampleFixtures.multivariant([(20_000_000, "v20/index.m3u8"), (5_000_000, "v5/index.m3u8")])),
-                        ExampleFixtures.HAREntry(at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s"]), anchor: true),
-                        ExampleFixtures.HAREntry(at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 4.0, bytes: 3_000_000),
-                    ])]),
+                files: [
+                    ExampleFixtures.har([
+                        ExampleFixtures.HAREntry(
+                            at: 0, url: "https://cdn.example.com/a/master.m3u8",
+                            body: ExampleFixtures.multivariant([
+                                (20_000_000, "v20/index.m3u8"), (5_000_000, "v5/index.m3u8"),
+                            ])),
+                        ExampleFixtures.HAREntry(
+                            at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8",
+                            body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s"]), anchor: true),
+                        ExampleFixtures.HAREntry(
+                            at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 4.0, bytes: 3_000_000),
+                    ])
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -87,16 +104,27 @@ package struct InitialVariantTooHighRule: Rule {
                 "near miss: access log only, the first row plays 5 Mbit/s and 6 Mbit/s was observed",
                 files: [
                     ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v5/index.m3u8", watched: 60, observed: 6_000_000, indicated: 5_000_000, startup: 1.4),
-                    ]),
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v5/index.m3u8", watched: 60, observed: 6_000_000,
+                            indicated: 5_000_000, startup: 1.4)
+                    ])
                 ]),
             RuleExample(
                 "near miss: HAR capture only, the first segment arrived at 120 Mbit/s",
-                files: [ExampleFixtures.har([
-                        ExampleFixtures.HAREntry(at: 0, url: "https://cdn.example.com/a/master.m3u8", body: ExampleFixtures.multivariant([(20_000_000, "v20/index.m3u8"), (5_000_000, "v5/index.m3u8")])),
-                        ExampleFixtures.HAREntry(at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8", body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s"])),
-                        ExampleFixtures.HAREntry(at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 1.0, bytes: 15_000_000),
-                    ])]),
+                files: [
+                    ExampleFixtures.har([
+                        ExampleFixtures.HAREntry(
+                            at: 0, url: "https://cdn.example.com/a/master.m3u8",
+                            body: ExampleFixtures.multivariant([
+                                (20_000_000, "v20/index.m3u8"), (5_000_000, "v5/index.m3u8"),
+                            ])),
+                        ExampleFixtures.HAREntry(
+                            at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8",
+                            body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s"])),
+                        ExampleFixtures.HAREntry(
+                            at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 1.0, bytes: 15_000_000),
+                    ])
+                ]),
         ])
 
     package func findings(in session: Session) -> [Finding] {
@@ -128,23 +156,27 @@ package struct InitialVariantTooHighRule: Rule {
         var observed: Double?
         if seconds > 0 { observed = bits / seconds }
         if observed == nil {
-            observed = session.entries.lazy.compactMap { e -> Double? in
-                if case .accessLog(let a) = e.record.payload { return a.observedBitrate }
-                return nil
-            }.first
+            observed =
+                session.entries.lazy.compactMap { e -> Double? in
+                    if case .accessLog(let a) = e.record.payload { return a.observedBitrate }
+                    return nil
+                }.first
         }
         guard let throughput = observed, throughput > 0, bandwidth > throughput * options.tolerance else { return [] }
         evidence.append(Finding.Evidence(session, end.index))
         return [
             finding(
                 start: session.analysis.startupBegin?.time, end: end.time,
-                title: "Started on a \(BitRateFormat.text(bandwidth)) variant while the network delivered \(BitRateFormat.text(throughput))",
+                title:
+                    "Started on a \(BitRateFormat.text(bandwidth)) variant while the network delivered \(BitRateFormat.text(throughput))",
                 details: [
                     "first_variant_bandwidth": .number(bandwidth), "observed_throughput": .number(throughput.rounded()),
                     "variant_source": .string(variantSource),
                 ],
                 evidence: evidence,
-                advice: "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate.")
+                advice:
+                    "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate."
+            )
         ]
     }
 
@@ -173,13 +205,16 @@ package struct InitialVariantTooHighRule: Rule {
         return [
             finding(
                 start: session.entries[firstIndex].time, end: session.entries[firstIndex].time,
-                title: "Started on a \(BitRateFormat.text(indicated)) variant while the network delivered \(BitRateFormat.text(throughput))",
+                title:
+                    "Started on a \(BitRateFormat.text(indicated)) variant while the network delivered \(BitRateFormat.text(throughput))",
                 details: [
                     "first_variant_bandwidth": .number(indicated), "observed_throughput": .number(throughput.rounded()),
                     "variant_source": .string("the first access-log row's indicated bitrate"),
                 ],
                 evidence: used.map { Finding.Evidence(session, $0) },
-                advice: "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate.")
+                advice:
+                    "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate."
+            )
         ]
     }
 
@@ -193,7 +228,8 @@ package struct InitialVariantTooHighRule: Rule {
         var evidence = [Finding.Evidence(session, first.index)]
         var lastEnd: Timestamp?
         for item in session.requestEntries where item.request.kind == .segment && !item.request.failed {
-            guard let s = item.entry.time, let f = item.entry.endTime, f > s, let bytes = item.request.bytes, bytes > 0 else { continue }
+            guard let s = item.entry.time, let f = item.entry.endTime, f > s, let bytes = item.request.bytes, bytes > 0
+            else { continue }
             bits += Double(min(bytes, 1 << 40)) * 8
             intervals.append((s.secondsSince1970, f.secondsSince1970))
             evidence.append(item.evidence)
@@ -207,13 +243,17 @@ package struct InitialVariantTooHighRule: Rule {
         return [
             finding(
                 start: session.entries[first.index].time, end: lastEnd,
-                title: "Started on a \(BitRateFormat.text(first.bandwidth)) variant while the network delivered \(BitRateFormat.text(throughput))",
+                title:
+                    "Started on a \(BitRateFormat.text(first.bandwidth)) variant while the network delivered \(BitRateFormat.text(throughput))",
                 details: [
-                    "first_variant_bandwidth": .number(first.bandwidth), "observed_throughput": .number(throughput.rounded()),
+                    "first_variant_bandwidth": .number(first.bandwidth),
+                    "observed_throughput": .number(throughput.rounded()),
                     "variant_source": .string("the first media request, by the captured multivariant playlist"),
                 ],
                 evidence: evidence,
-                advice: "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate.")
+                advice:
+                    "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate."
+            )
         ]
     }
 }

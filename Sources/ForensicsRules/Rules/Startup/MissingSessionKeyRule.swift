@@ -8,7 +8,8 @@ package struct MissingSessionKeyRule: Rule {
 
     package static let description = RuleDescription(
         identifier: "missing-session-key", name: "Missing Session Key",
-        summary: "Content keys were fetched during startup but the multivariant playlist declares no EXT-X-SESSION-KEY.",
+        summary:
+            "Content keys were fetched during startup but the multivariant playlist declares no EXT-X-SESSION-KEY.",
         rationale: """
             With EXT-X-SESSION-KEY in the multivariant playlist, the player (and preloadsEligibleContentKeys) \
             can fetch keys while it still chooses a variant, taking the key round trip off the startup path.
@@ -18,13 +19,17 @@ package struct MissingSessionKeyRule: Rule {
             RuleExample(
                 "key during startup, multivariant playlist without session key",
                 files: [
-                    .init("events.timeline", """
+                    .init(
+                        "events.timeline",
+                        """
                         0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
                         0.190 key https://keys.example.com/fps 200 0.300 ◀
                         0.600 segment https://cdn.example.com/a/v20/s1.ts 200 0.200 dur=6
                         0.900 initial-ltku variant=20M
                         """),
-                    .init("master.m3u8", """
+                    .init(
+                        "master.m3u8",
+                        """
                         #EXTM3U
                         #EXT-X-STREAM-INF:BANDWIDTH=20000000,RESOLUTION=3840x2160
                         v20/index.m3u8
@@ -35,14 +40,18 @@ package struct MissingSessionKeyRule: Rule {
             RuleExample(
                 "two keys during startup",
                 files: [
-                    .init("events.timeline", """
+                    .init(
+                        "events.timeline",
+                        """
                         0.000 multivariant https://cdn.example.com/b/master.m3u8 200 0.100
                         0.150 key https://keys.example.com/video 200 0.200 ◀
                         0.160 key https://keys.example.com/audio 200 0.200
                         0.500 segment https://cdn.example.com/b/v1/s1.ts 200 0.200 dur=6
                         0.800 initial-ltku variant=5M
                         """),
-                    .init("master.m3u8", """
+                    .init(
+                        "master.m3u8",
+                        """
                         #EXTM3U
                         #EXT-X-STREAM-INF:BANDWIDTH=5000000
                         v1/index.m3u8
@@ -53,13 +62,17 @@ package struct MissingSessionKeyRule: Rule {
             RuleExample(
                 "session key declared",
                 files: [
-                    .init("events.timeline", """
+                    .init(
+                        "events.timeline",
+                        """
                         0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
                         0.190 key https://keys.example.com/fps 200 0.300
                         0.600 segment https://cdn.example.com/a/v20/s1.ts 200 0.200 dur=6
                         0.900 initial-ltku variant=20M
                         """),
-                    .init("master.m3u8", """
+                    .init(
+                        "master.m3u8",
+                        """
                         #EXTM3U
                         #EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://key-42",KEYFORMAT="com.apple.streamingkeydelivery"
                         #EXT-X-STREAM-INF:BANDWIDTH=20000000
@@ -69,13 +82,17 @@ package struct MissingSessionKeyRule: Rule {
             RuleExample(
                 "near miss: the key is fetched after startup (rotation)",
                 files: [
-                    .init("events.timeline", """
+                    .init(
+                        "events.timeline",
+                        """
                         0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
                         0.300 segment https://cdn.example.com/a/v20/s1.ts 200 0.200 dur=6
                         0.600 initial-ltku variant=20M
                         30.00 key https://keys.example.com/fps 200 0.300
                         """),
-                    .init("master.m3u8", """
+                    .init(
+                        "master.m3u8",
+                        """
                         #EXTM3U
                         #EXT-X-STREAM-INF:BANDWIDTH=20000000
                         v20/index.m3u8
@@ -84,22 +101,28 @@ package struct MissingSessionKeyRule: Rule {
         ])
 
     package func findings(in session: Session) -> [Finding] {
-        guard let end = session.analysis.startupEnd?.time, let master = session.multivariantSnapshot, !master.hasSessionKey else {
+        guard let end = session.analysis.startupEnd?.time, let master = session.multivariantSnapshot,
+            !master.hasSessionKey
+        else {
             return []
         }
         let keys = session.requestEntries.filter { item in
             item.request.kind == .contentKey && (item.entry.time.map { $0 <= end } ?? false)
         }
         guard let first = keys.first else { return [] }
-        let masterEntry = session.entries.first { if case .playlist(let p) = $0.record.payload { return p.isMultivariant } else { return false } }
+        let masterEntry = session.entries.first {
+            if case .playlist(let p) = $0.record.payload { return p.isMultivariant } else { return false }
+        }
         var evidence = keys.map { Finding.Evidence($0.entry) }
         if let masterEntry { evidence.append(Finding.Evidence(masterEntry)) }
         return [
             finding(
                 start: first.entry.time, end: end,
-                title: "\(keys.count) content key request\(keys.count == 1 ? "" : "s") during startup, but the multivariant playlist declares no EXT-X-SESSION-KEY",
+                title:
+                    "\(keys.count) content key request\(keys.count == 1 ? "" : "s") during startup, but the multivariant playlist declares no EXT-X-SESSION-KEY",
                 details: ["key_requests_during_startup": .integer(keys.count)], evidence: evidence,
-                advice: "Declare the keys in the multivariant playlist with EXT-X-SESSION-KEY (same METHOD, KEYFORMAT and URI as the media playlists' EXT-X-KEY) and set preloadsEligibleContentKeys on the AVContentKeySession."
+                advice:
+                    "Declare the keys in the multivariant playlist with EXT-X-SESSION-KEY (same METHOD, KEYFORMAT and URI as the media playlists' EXT-X-KEY) and set preloadsEligibleContentKeys on the AVContentKeySession."
             )
         ]
     }

@@ -9,7 +9,7 @@ package struct PlaylistNotCompressedRule: Rule {
 
         package static var declarations: [RuleOption<Options>] {
             [
-                .bytes("minimum-bytes", \.minimumBytes, "playlist responses larger than this should be compressed"),
+                .bytes("minimum-bytes", \.minimumBytes, "playlist responses larger than this should be compressed")
             ]
         }
     }
@@ -88,11 +88,16 @@ package struct PlaylistNotCompressedRule: Rule {
         return [
             finding(
                 start: first.0.time, end: hits.last?.0.endTime,
-                title: "\(hits.count) playlist\(hits.count == 1 ? "" : "s") over \(options.minimumBytes) bytes served without gzip (largest \(largest) bytes)",
-                details: ["playlists": .integer(hits.count), "largest_bytes": .integer(Int(largest)),
-                          "urls": .strings(hits.prefix(10).map { $0.1.url })],
+                title:
+                    "\(hits.count) playlist\(hits.count == 1 ? "" : "s") over \(options.minimumBytes) bytes served without gzip (largest \(largest) bytes)",
+                details: [
+                    "playlists": .integer(hits.count), "largest_bytes": .integer(Int(largest)),
+                    "urls": .strings(hits.prefix(10).map { $0.1.url }),
+                ],
                 evidence: hits.prefix(10).map { Finding.Evidence($0.0) },
-                advice: "Enable gzip (or brotli) compression for application/vnd.apple.mpegurl responses on the origin and CDN.")
+                advice:
+                    "Enable gzip (or brotli) compression for application/vnd.apple.mpegurl responses on the origin and CDN."
+            )
         ]
     }
 

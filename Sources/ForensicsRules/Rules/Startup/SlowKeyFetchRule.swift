@@ -11,7 +11,9 @@ package struct SlowKeyFetchRule: Rule {
         package static var declarations: [RuleOption<Options>] {
             [
                 .seconds("slow-seconds", \.slowSeconds, "a key request longer than this is slow"),
-                .ratio("startup-share", \.startupShare, "a key request taking more than this share of startup dominates it"),
+                .ratio(
+                    "startup-share", \.startupShare, "a key request taking more than this share of startup dominates it"
+                ),
             ]
         }
     }
@@ -84,12 +86,15 @@ package struct SlowKeyFetchRule: Rule {
                 finding(
                     start: start, end: item.entry.endTime, title: title,
                     details: [
-                        "key_fetch_time": .seconds(d), "startup_share": share.map { .number(($0 * 1000).rounded() / 1000) } ?? .null,
-                        "slow_threshold": .number(options.slowSeconds), "share_threshold": .number(options.startupShare),
+                        "key_fetch_time": .seconds(d),
+                        "startup_share": share.map { .number(($0 * 1000).rounded() / 1000) } ?? .null,
+                        "slow_threshold": .number(options.slowSeconds),
+                        "share_threshold": .number(options.startupShare),
                         "url": .string(item.request.url),
                     ],
                     evidence: [item.evidence],
-                    advice: "Speed up the key server (latency, location, caching of licences). Preload keys: declare EXT-X-SESSION-KEY in the multivariant playlist and set preloadsEligibleContentKeys so the key is fetched while playlists load."
+                    advice:
+                        "Speed up the key server (latency, location, caching of licences). Preload keys: declare EXT-X-SESSION-KEY in the multivariant playlist and set preloadsEligibleContentKeys so the key is fetched while playlists load."
                 ))
         }
         return out

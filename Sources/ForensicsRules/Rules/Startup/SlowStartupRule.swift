@@ -50,8 +50,10 @@ package struct SlowStartupRule: Rule {
                 "access log only: the first row's startup time is 2.05 s",
                 files: [
                     ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 120, observed: 60_000_000, indicated: 20_000_000, startup: 2.05, anchor: true),
-                    ]),
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 120, observed: 60_000_000,
+                            indicated: 20_000_000, startup: 2.05, anchor: true)
+                    ])
                 ]),
         ],
         nonTriggeringExamples: [
@@ -75,8 +77,10 @@ package struct SlowStartupRule: Rule {
                 "near miss: access log only, startup 1.9 s",
                 files: [
                     ExampleFixtures.accessLog([
-                        ExampleFixtures.accessRow(at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 120, observed: 60_000_000, indicated: 20_000_000, startup: 1.9),
-                    ]),
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 120, observed: 60_000_000,
+                            indicated: 20_000_000, startup: 1.9)
+                    ])
                 ]),
         ])
 
@@ -97,25 +101,33 @@ package struct SlowStartupRule: Rule {
             return [
                 finding(
                     severity: total > options.errorSeconds ? .error : .warning, start: b.begin, end: b.end,
-                    title: "Startup took \(NumberFormat.seconds(total)) — \(percent(share)) of it \(Self.phaseText(dominant))",
+                    title:
+                        "Startup took \(NumberFormat.seconds(total)) — \(percent(share)) of it \(Self.phaseText(dominant))",
                     details: details, evidence: evidence, advice: Self.advice(dominant))
             ]
         }
         // No timeline endpoints: fall back on the player's own figure (access log, summary).
         let k = session.kpis
         guard let t = k.startupTime, t > options.warningSeconds else { return [] }
-        let evidence = session.entries.first { e in
-            if case .accessLog = e.record.payload { return true }
-            if case .summary = e.record.payload { return true }
-            return false
-        }.map { [Finding.Evidence($0)] } ?? []
+        let evidence =
+            session.entries.first { e in
+                if case .accessLog = e.record.payload { return true }
+                if case .summary = e.record.payload { return true }
+                return false
+            }.map { [Finding.Evidence($0)] } ?? []
         return [
             finding(
                 severity: t > options.errorSeconds ? .error : .warning, start: session.start, end: nil,
-                title: "Startup took \(NumberFormat.seconds(t)) (reported by \(k.provenance["startup_time"] ?? "the player"); no request timeline to break it down)",
-                details: ["startup_time": .seconds(t), "missing_sources": .strings(session.missingSources([.metricEvents, .har]))],
+                title:
+                    "Startup took \(NumberFormat.seconds(t)) (reported by \(k.provenance["startup_time"] ?? "the player"); no request timeline to break it down)",
+                details: [
+                    "startup_time": .seconds(t),
+                    "missing_sources": .strings(session.missingSources([.metricEvents, .har])),
+                ],
                 evidence: evidence,
-                advice: "Capture metric events or a HAR to see which phase dominated; see the general startup advice in the rule documentation.")
+                advice:
+                    "Capture metric events or a HAR to see which phase dominated; see the general startup advice in the rule documentation."
+            )
         ]
     }
 
