@@ -23,7 +23,7 @@ public struct SessionAnalysis: Sendable {
     public init(_ session: Session) {
         startupBegin = session.computedStartupBegin
         startupEnd = session.computedStartupEnd
-        startup = StartupBreakdown(session)
+        startup = StartupBreakdown(session, begin: startupBegin, end: startupEnd)
         stalls = session.computedStalls
         failures = session.computedFailures
         variantSwitches = session.computedVariantSwitches

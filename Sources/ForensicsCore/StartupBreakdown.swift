@@ -22,10 +22,10 @@ public struct StartupBreakdown: Sendable {
     }
 
     /// Computed once per session by the correlator (`SessionAnalysis`); read it there.
-    init?(_ session: Session) {
-        guard let b = session.computedStartupBegin, let e = session.computedStartupEnd, e.time >= b.time else {
-            return nil
-        }
+    init?(
+        _ session: Session, begin window: (index: Int, time: Timestamp)?, end windowEnd: (index: Int, time: Timestamp)?
+    ) {
+        guard let b = window, let e = windowEnd, e.time >= b.time else { return nil }
         // Without request timing (a proxy console alone) the phases are unknown, not "idle".
         guard session.entries.contains(where: { $0.record.request != nil }) else { return nil }
         begin = b.time

@@ -21,12 +21,6 @@ public struct Analyzer: Sendable {
         self.rules = rules
     }
 
-    /// The time a bundle may take to read (triage's `--bundle-time-limit`).
-    public var timeLimit: Duration? {
-        get { ingestor.limits.timeLimit }
-        set { ingestor.limits.timeLimit = newValue }
-    }
-
     /// Each file of a bundle with its records and diagnostics, not correlated (`parse`).
     public func read(path: String) throws -> ParsedBundle {
         var bundleDiagnostics: [Diagnostic] = []

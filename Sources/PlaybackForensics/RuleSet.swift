@@ -15,8 +15,11 @@ public struct RuleSet: Sendable {
         public var enabled: Bool
         /// The effective options as JSON (`{"slow-seconds":0.5}`).
         public var optionsJSON: String
-        /// The rule's documentation page (Markdown): rationale, options, examples.
-        public var documentation: String
+        let entry: RuleEngine.Entry
+
+        /// The rule's documentation page (Markdown): rationale, options, examples. Rendered when
+        /// asked for (`rules ID`), not for every rule of a listing.
+        public var documentation: String { RuleDocumentation.markdown(entry) }
     }
 
     let engine: RuleEngine
@@ -41,6 +44,6 @@ public struct RuleSet: Sendable {
             identifier: e.description.identifier, name: e.description.name, kind: e.description.kind.rawValue,
             summary: e.description.summary, defaultSeverity: e.description.defaultSeverity,
             severity: e.severityOverride ?? e.description.defaultSeverity, enabled: e.enabled,
-            optionsJSON: e.optionsJSON, documentation: RuleDocumentation.markdown(e))
+            optionsJSON: e.optionsJSON, entry: e)
     }
 }

@@ -40,33 +40,22 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: "Most records kept from one bundle; later files are not read. Default: 500000.")
     var maxRecords: Int?
 
+    /// Sets a limit the user gave, which must be positive.
+    static func positive(_ value: Int?, _ flag: String, into limit: inout Int) throws {
+        guard let value else { return }
+        guard value > 0 else { throw ValidationError("\(flag) must be positive") }
+        limit = value
+    }
+
     /// The analysis options these describe; `redact` is the command's `--no-redact` turned round.
     func options(redact: Bool) throws -> AnalysisOptions {
         var limits = BundleLimits()
-        if let v = maxDecompressedSize?.bytes {
-            guard v > 0 else { throw ValidationError("--max-decompressed-size must be positive") }
-            limits.maxDecompressedSize = v
-        }
-        if let v = maxLineLength?.bytes {
-            guard v > 0 else { throw ValidationError("--max-line-length must be positive") }
-            limits.maxLineLength = v
-        }
-        if let v = maxMemberSize?.bytes {
-            guard v > 0 else { throw ValidationError("--max-member-size must be positive") }
-            limits.maxMemberSize = v
-        }
-        if let v = maxBundleSize?.bytes {
-            guard v > 0 else { throw ValidationError("--max-bundle-size must be positive") }
-            limits.maxBundleBytes = v
-        }
-        if let v = maxRecordsPerFile {
-            guard v > 0 else { throw ValidationError("--max-records-per-file must be positive") }
-            limits.maxRecordsPerFile = v
-        }
-        if let v = maxRecords {
-            guard v > 0 else { throw ValidationError("--max-records must be positive") }
-            limits.maxRecordsPerBundle = v
-        }
+        try Self.positive(maxDecompressedSize?.bytes, "--max-decompressed-size", into: &limits.maxDecompressedSize)
+        try Self.positive(maxLineLength?.bytes, "--max-line-length", into: &limits.maxLineLength)
+        try Self.positive(maxMemberSize?.bytes, "--max-member-size", into: &limits.maxMemberSize)
+        try Self.positive(maxBundleSize?.bytes, "--max-bundle-size", into: &limits.maxBundleBytes)
+        try Self.positive(maxRecordsPerFile, "--max-records-per-file", into: &limits.maxRecordsPerFile)
+        try Self.positive(maxRecords, "--max-records", into: &limits.maxRecordsPerBundle)
         var format: InputFormat?
         if let id = logFormat {
             guard let f = FormatCatalog.format(named: id) else {

@@ -20,11 +20,11 @@ package enum AccessLogFormat: FormatReader {
         ])
 
     package static func sniff(_ text: SniffText) -> Bool {
-        guard text.first == UInt8(ascii: "#") else { return false }
-        guard let header = text.firstHeaderLine(startingWith: SniffText.hashLineMarkers) else {
-            return text.hasPrefix("#Version:") || text.hasPrefix("#Software:") || text.hasPrefix("#Date:")
+        switch text.headerDirective {
+        case .fields(let line): !ExtendedLogParser.namesErrorLogFields(line)
+        case .playlistTag: false
+        case nil: text.hasPrefix("#Version:") || text.hasPrefix("#Software:") || text.hasPrefix("#Date:")
         }
-        return header.marker == 3 && !ExtendedLogParser.namesErrorLogFields(header.line)
     }
 
     package static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {

@@ -19,10 +19,8 @@ package enum ErrorLogFormat: FormatReader {
         ])
 
     package static func sniff(_ text: SniffText) -> Bool {
-        guard text.first == UInt8(ascii: "#"),
-            let header = text.firstHeaderLine(startingWith: SniffText.hashLineMarkers)
-        else { return false }
-        return header.marker == 3 && ExtendedLogParser.namesErrorLogFields(header.line)
+        if case .fields(let line) = text.headerDirective { return ExtendedLogParser.namesErrorLogFields(line) }
+        return false
     }
 
     package static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {

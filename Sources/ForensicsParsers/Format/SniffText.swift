@@ -11,9 +11,19 @@ package struct SniffText: Sendable {
     /// How many non-empty lines of a `#`-headed text `firstHeaderLine` examines.
     package static let headerLines = 65
 
-    /// The markers whose first occurrence tells a playlist (`#EXT…`) from a W3C log (`#Fields:`):
-    /// both kinds of file start with `#` lines, and the first decisive line decides.
-    package static let hashLineMarkers: [StaticString] = ["#EXTM3U", "#EXTINF", "#EXT-X-", "#Fields:"]
+    /// The first decisive `#` line of a text that starts with `#`: playlists (`#EXT…` tags) and
+    /// W3C logs (`#Fields:`) both start with `#` lines, and whichever comes first decides. Found
+    /// once, when the text is made, for every reader that asks.
+    package enum HeaderDirective: Sendable {
+        /// `#EXTM3U`, `#EXTINF` or `#EXT-X-…`.
+        case playlistTag
+        /// A W3C `#Fields:` line, whole.
+        case fields([UInt8])
+    }
+
+    /// Nil when the text does not start with `#`, or none of its first `headerLines` non-empty
+    /// lines (LF or CRLF) is decisive.
+    package let headerDirective: HeaderDirective?
 
     private let bytes: [UInt8]
     private let start: Int
@@ -26,6 +36,9 @@ package struct SniffText: Sendable {
         guard start < prefix.count else { return nil }
         self.bytes = prefix
         self.start = start
+        self.headerDirective =
+            prefix[start] == UInt8(ascii: "#")
+            ? prefix.withUnsafeBufferPointer { Self.headerDirective(UnsafeBufferPointer(rebasing: $0[start...])) } : nil
     }
 
     /// The first byte that is not white space.
@@ -38,26 +51,24 @@ package struct SniffText: Sendable {
 
     package func contains(_ needle: StaticString) -> Bool { withText { $0.contains(needle) } }
 
-    /// Among the first `headerLines` non-empty lines (LF or CRLF), the first that begins with one
-    /// of `markers`: its marker's position in the list and the line. Formats whose files start
-    /// with `#` lines (playlists, W3C logs) tell each other apart by which marker comes first.
-    package func firstHeaderLine(startingWith markers: [StaticString]) -> (marker: Int, line: [UInt8])? {
-        withText { text in
-            var lineStart = 0
-            var seen = 0
-            while lineStart < text.count, seen < Self.headerLines {
-                var end = lineStart
-                while end < text.count, text[end] != 0x0A { end += 1 }
-                var lineEnd = end
-                if lineEnd > lineStart, text[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-                let line = UnsafeBufferPointer(rebasing: text[lineStart..<lineEnd])
-                lineStart = end + 1
-                guard !line.isEmpty else { continue }
-                seen += 1
-                if let marker = markers.firstIndex(where: { line.hasPrefix($0) }) { return (marker, Array(line)) }
+    private static func headerDirective(_ text: UnsafeBufferPointer<UInt8>) -> HeaderDirective? {
+        var lineStart = 0
+        var seen = 0
+        while lineStart < text.count, seen < headerLines {
+            var end = lineStart
+            while end < text.count, text[end] != 0x0A { end += 1 }
+            var lineEnd = end
+            if lineEnd > lineStart, text[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            let line = UnsafeBufferPointer(rebasing: text[lineStart..<lineEnd])
+            lineStart = end + 1
+            guard !line.isEmpty else { continue }
+            seen += 1
+            if line.hasPrefix("#EXTM3U") || line.hasPrefix("#EXTINF") || line.hasPrefix("#EXT-X-") {
+                return .playlistTag
             }
-            return nil
+            if line.hasPrefix("#Fields:") { return .fields(Array(line)) }
         }
+        return nil
     }
 
     private func withText<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {

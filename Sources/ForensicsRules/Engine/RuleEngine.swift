@@ -83,10 +83,9 @@ package struct RuleEngine: Sendable {
                 guard let number = Self.numericValue(value) else {
                     throw ConfigurationError.invalidValue(rule: id, key: key, reason: "must be a number")
                 }
-                if let problem = option.problem(with: number) {
+                if let problem = option.set(number, in: &options) {
                     throw ConfigurationError.invalidValue(rule: id, key: key, reason: problem)
                 }
-                option.set(number, in: &options)
             }
         }
         let rule = R(options: options)

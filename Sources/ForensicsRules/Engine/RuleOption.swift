@@ -69,7 +69,7 @@ package struct RuleOption<Options> {
     static var maxWhole: Double { 1e15 }
 
     /// Why `value` is not acceptable for this option, or nil when it is.
-    package func problem(with value: Double) -> String? {
+    func problem(with value: Double) -> String? {
         guard value.isFinite else { return "must be a finite number" }
         switch unit {
         case .seconds: return value >= 0 ? nil : "must be 0 or more seconds"
@@ -81,8 +81,12 @@ package struct RuleOption<Options> {
         }
     }
 
-    /// Sets the option; the value must have passed `problem(with:)`.
-    package func set(_ value: Double, in options: inout Options) { write(&options, value) }
+    /// Sets the option, or says why `value` does not fit it (and leaves the options as they were).
+    package func set(_ value: Double, in options: inout Options) -> String? {
+        if let problem = problem(with: value) { return problem }
+        write(&options, value)
+        return nil
+    }
 
     package func value(in options: Options) -> Double { read(options) }
 
