@@ -50,3 +50,20 @@ import Testing
         }
     }
 }
+
+/// The registry lists formats as `formats` shows them, and sniffs them in priority order where
+/// evidence overlaps.
+@Suite struct SniffingOrderTests {
+    @Test func overlappingEvidenceGoesToTheRightFormat() {
+        // A HAR whose text mentions "events" is a HAR, not a metric dump.
+        let har = #"{"log":{"version":"1.2","creator":{"name":"x"},"entries":[],"comment":"events"}}"#
+        #expect(FormatRegistry.standard.sniff(Array(har.utf8)) == .har)
+        // A playlist whose URI holds "KTVHC" is a playlist, not a proxy log.
+        let playlist = "#EXTM3U\n#EXTINF:6,\nhttp://127.0.0.1:8080/KTVHCrequest/s1.ts\n"
+        #expect(FormatRegistry.standard.sniff(Array(playlist.utf8)) == .playlist)
+    }
+
+    @Test func theListingKeepsItsOrder() {
+        #expect(FormatRegistry.standard.formats == InputFormat.builtIn)
+    }
+}

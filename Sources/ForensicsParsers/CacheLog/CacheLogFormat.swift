@@ -20,7 +20,9 @@ package enum CacheLogFormat: FormatReader {
                     "proxy KTVHCHTTPServer: Start server success", "proxy KTVHCHTTPConnection: Accept request",
                     "proxy KTVHCDataSourceManager: alloc",
                 ])
-        ])
+        ],
+        // Asked last: `KTVHC` may appear in any text (a URL in a playlist).
+        sniffPriority: 1)
 
     package static func sniff(_ text: SniffText) -> Bool {
         !text.looksLikeJSON && text.contains("KTVHC")

@@ -38,12 +38,16 @@ package struct FormatDeclaration: Sendable {
     package var displayName: String
     package var summary: String
     package var samples: [Sample]
+    /// When the format is asked to sniff, relative to the others (lower first; equal ones in
+    /// registry order). Only formats whose evidence can overlap another's need one.
+    package var sniffPriority: Int
 
-    package init(format: InputFormat, displayName: String, summary: String, samples: [Sample]) {
+    package init(format: InputFormat, displayName: String, summary: String, samples: [Sample], sniffPriority: Int = 0) {
         self.format = format
         self.displayName = displayName
         self.summary = summary
         self.samples = samples
+        self.sniffPriority = sniffPriority
     }
 }
 

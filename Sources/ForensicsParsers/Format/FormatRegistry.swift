@@ -1,25 +1,39 @@
 import ForensicsCore
 
-/// The formats the tool reads, in sniffing order: the one list everything about formats derives
-/// from (ingest, `--log-format`, `formats`, the fuzz targets, the sample test).
+/// The formats the tool reads, in the order `formats` lists them: the one list everything about
+/// formats derives from (ingest, `--log-format`, `formats`, the fuzz targets, the sample test).
 ///
-/// The order matters where evidence overlaps: a HAR capture is JSON that may mention `"events"`,
-/// so HAR is asked before metric events; a playlist is asked before the W3C logs (both start with
-/// `#`); the KTVHTTPCache log, recognised by a word anywhere in the first 64 KiB, comes last.
+/// Sniffing asks the readers in `sniffPriority` order, where evidence overlaps: a HAR capture is
+/// JSON that may mention `"events"`, so HAR is asked before metric events; the KTVHTTPCache log,
+/// recognised by a word anywhere in the first 64 KiB, is asked last. (Playlists and W3C logs
+/// cannot both match: `SniffText.headerDirective` decides between them.)
 package struct FormatRegistry: Sendable {
-    package var readers: [any FormatReader.Type]
+    package var readers: [any FormatReader.Type] {
+        didSet { sniffingOrder = Self.sniffingOrder(readers) }
+    }
+    private var sniffingOrder: [any FormatReader.Type]
 
-    package init(readers: [any FormatReader.Type]) { self.readers = readers }
+    package init(readers: [any FormatReader.Type]) {
+        self.readers = readers
+        self.sniffingOrder = Self.sniffingOrder(readers)
+    }
+
+    /// Readers by priority, registry order among equals.
+    private static func sniffingOrder(_ readers: [any FormatReader.Type]) -> [any FormatReader.Type] {
+        readers.enumerated().sorted { a, b in
+            let (pa, pb) = (a.element.declaration.sniffPriority, b.element.declaration.sniffPriority)
+            return pa != pb ? pa < pb : a.offset < b.offset
+        }.map(\.element)
+    }
 
     package static let standard = FormatRegistry(readers: [
-        HARFormat.self,
         MetricEventsFormat.self,
-        PlaylistFormat.self,
         AccessLogFormat.self,
         ErrorLogFormat.self,
         CacheLogFormat.self,
+        PlaylistFormat.self,
+        HARFormat.self,
     ])
-
     package var declarations: [FormatDeclaration] { readers.map { $0.declaration } }
     package var formats: [InputFormat] { readers.map { $0.declaration.format } }
 
@@ -30,6 +44,6 @@ package struct FormatRegistry: Sendable {
     /// The format of a file from its first bytes (`SniffText.length` of them), never its name.
     package func sniff(_ prefix: [UInt8]) -> InputFormat? {
         guard let text = SniffText(prefix) else { return nil }
-        return readers.first { $0.sniff(text) }?.declaration.format
+        return sniffingOrder.first { $0.sniff(text) }?.declaration.format
     }
 }

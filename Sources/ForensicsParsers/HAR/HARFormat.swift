@@ -14,7 +14,9 @@ package enum HARFormat: FormatReader {
                     ]}}
                     """#,
                 expectedSummaries: ["segment request https://cdn.example.com/a/v1/s1.ts → 404 in 0.12 s"])
-        ])
+        ],
+        // Asked before metric events: a capture may mention `"events"`.
+        sniffPriority: -1)
 
     package static func sniff(_ text: SniffText) -> Bool {
         text.looksLikeJSON && text.contains("\"log\"") && (text.contains("\"entries\"") || text.contains("\"creator\""))
