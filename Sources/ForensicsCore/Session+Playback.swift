@@ -236,7 +236,9 @@ extension Session {
             hasAccessLog = true
             if let b = a.indicatedBitrate, b > 0, let t = e.time { rows.append((i, t, b)) }
         }
-        if hasAccessLog { return switches(rows, .accessLog) }
+        // Rows that do not tell their variant (`sc-indicated-bitrate` missing or out of range)
+        // leave the switches to the requests, or unknown: never "no switch".
+        if hasAccessLog, !rows.isEmpty { return switches(rows, .accessLog) }
         let ladder = VariantLadder(self)
         guard !ladder.isEmpty else { return nil }
         var requested: [(index: Int, time: Timestamp, bandwidth: Double)] = []

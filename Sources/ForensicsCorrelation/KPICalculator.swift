@@ -44,7 +44,9 @@ struct KPICalculator {
             k.stallCount = max(0, c)
             k.stallDuration = c == 0 ? 0 : summary?.timeSpentRecoveringFromStall
             k.provenance["stall_count"] = "summary-event"
-        } else if !accessRows.isEmpty {
+        } else if accessRows.contains(where: { $0.stalls != nil }) {
+            // Rows whose `c-stalls` is missing or out of range tell nothing: with none that
+            // tells, the count stays unknown, not 0.
             let count = stalls.reduce(0) { Self.saturatingAdd($0, $1.reportedCount) }
             k.stallCount = count
             // The access log counts stalls, it does not time them.

@@ -44,3 +44,36 @@ import Testing
         #expect(session.kpis.stallCount == 1)
     }
 }
+
+/// Access-log rows that do not tell a value leave its KPI unknown, not 0.
+@Suite struct UnknownAccessLogValuesTests {
+    @Test func rowsWithoutStallsOrBitratesLeaveThoseKPIsUnknown() throws {
+        let log = """
+            #Version: 1.0
+            #Fields: date time uri cs-guid c-stalls sc-indicated-bitrate c-duration-watched
+            2026/11/21 10:00:00.000 https://h/a/v1/index.m3u8 G1 9223372036854775807 -5 10
+            2026/11/21 10:00:10.000 https://h/a/v2/index.m3u8 G1 - - 10
+            """
+        let result = try #require(ingest("access.log", log).result)
+        let source = SourceFile(path: "access.log", format: result.format, records: result.records, clock: result.clock)
+        let session = try #require(Correlator().correlate([source]).sessions.first)
+        #expect(session.kpis.stallCount == nil)
+        #expect(session.kpis.stallDuration == nil)
+        #expect(session.kpis.variantSwitchCount == nil)
+        #expect(session.kpis.playingTime == 20)
+    }
+
+    @Test func oneRowThatTellsMakesThemKnown() throws {
+        let log = """
+            #Version: 1.0
+            #Fields: date time uri cs-guid c-stalls sc-indicated-bitrate c-duration-watched
+            2026/11/21 10:00:00.000 https://h/a/v1/index.m3u8 G1 0 5000000 10
+            2026/11/21 10:00:10.000 https://h/a/v2/index.m3u8 G1 - - 10
+            """
+        let result = try #require(ingest("access.log", log).result)
+        let source = SourceFile(path: "access.log", format: result.format, records: result.records, clock: result.clock)
+        let session = try #require(Correlator().correlate([source]).sessions.first)
+        #expect(session.kpis.stallCount == 0)
+        #expect(session.kpis.variantSwitchCount == 0)
+    }
+}
