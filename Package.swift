@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,10 +31,16 @@ let package = Package(
         .target(name: "ForensicsCorrelation", dependencies: ["ForensicsCore"]),
         .target(name: "ForensicsRules", dependencies: ["ForensicsCore"]),
         .target(name: "ForensicsReports", dependencies: ["ForensicsCore"]),
+        // The fleet triage index (SQLite through GRDB): schema, rows, problem groups, merging.
+        .target(
+            name: "ForensicsIndex",
+            dependencies: ["ForensicsCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(
             name: "PlaybackForensics",
             dependencies: [
                 "ForensicsCore", "ForensicsParsers", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports",
+                "ForensicsIndex", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

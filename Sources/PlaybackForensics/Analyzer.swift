@@ -21,6 +21,23 @@ public struct Analyzer: Sendable {
         self.rules = rules
     }
 
+    /// Every setting that can change what an analysis finds, as one deterministic text: the
+    /// reading limits and options, the formats, and each rule with its enabled state, severity
+    /// and effective options (what triage's index compares to know a bundle needs a new analysis).
+    public var settingsDescription: String {
+        var lines = [
+            "limits \(ingestor.limits)", "format \(ingestor.forcedFormat?.rawValue ?? "-")",
+            "offset \(ingestor.timezoneOffset.map(String.init) ?? "-")", "zone \(ingestor.timeZone?.identifier ?? "-")",
+            "redact \(ingestor.redactor.enabled)",
+            "formats \(ingestor.registry.readers.map { $0.declaration.format.rawValue }.joined(separator: ","))",
+        ]
+        for e in rules.entries {
+            lines.append(
+                "rule \(e.description.identifier) \(e.enabled) \(e.severityOverride?.rawValue ?? "-") \(e.optionsJSON)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// Each file of a bundle with its records and diagnostics, not correlated (`parse`).
     public func read(path: String) throws -> ParsedBundle {
         var bundleDiagnostics: [Diagnostic] = []

@@ -1,4 +1,5 @@
 import ForensicsCore
+import ForensicsIndex
 import ForensicsReports
 
 /// Writes the triage overview: `index.md` (sessions ranked worst first, counts per rule and
@@ -83,6 +84,7 @@ public struct TriageReporter: Sendable {
                     : " · \(skipped.count) other file\(skipped.count == 1 ? "" : "s") skipped (\(skipped.prefix(5).map { text.escape($0.name) }.joined(separator: ", ")))")
         )
         out.append("")
+        out.append(contentsOf: problemsMarkdown(t, rows: rows.count, text: text))
         out.append("## Sessions, worst first")
         out.append("")
         out.append("| # | Bundle | Session | Worst | Top finding | Startup | Stalls |")
@@ -165,6 +167,7 @@ public struct TriageReporter: Sendable {
                         ])
                     })
             ),
+            ("problems", .array(t.problems.map(problemJSON))),
             ("sessions_ranked", .array(rows.map { .object(rankedSession($0, reporter: reporter)) })),
             (
                 "counts",
@@ -202,6 +205,69 @@ public struct TriageReporter: Sendable {
                     })
             ),
         ]).render()
+    }
+
+    /// The problem groups, most sessions first: what hurts how many users, where, since when, at
+    /// what cost, and which bundles to open first.
+    func problemsMarkdown(_ t: TriageSummary, rows: Int, text: MarkdownText) -> [String] {
+        var out = ["## Problems, most sessions first", ""]
+        guard !t.problems.isEmpty else {
+            return out + ["No finding in any of the \(rows) session\(rows == 1 ? "" : "s").", ""]
+        }
+        out.append(
+            "A problem is one rule's findings that share their stall cause, CDN host, status, and asset and variant where the rule names them. Startup and rebuffering are medians over the sessions that measured them: affected · the others."
+        )
+        out.append("")
+        out.append(
+            "| # | Problem | Worst | Sessions | Bundles | First seen | Last seen | Startup | Rebuffering | Best examples |"
+        )
+        out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        func seconds(_ v: Double?) -> String { v.map(NumberFormat.seconds) ?? "—" }
+        func percent(_ v: Double?) -> String { v.map { NumberFormat.trimmed($0 * 100, decimals: 1) + " %" } ?? "—" }
+        for (i, p) in t.problems.enumerated() {
+            let k = p.key
+            var what = ["`\(k.ruleID)`"]
+            if let c = k.cause { what.append("cause \(text.escape(c))") }
+            if let h = k.host { what.append("host \(text.escape(h))") }
+            if let s = k.status { what.append(text.escape(s)) }
+            if let a = k.asset { what.append("asset \(text.escape(a))") }
+            if let v = k.variant { what.append("variant \(BitRateFormat.text(Double(v)))") }
+            let examples = p.examples.map { e in
+                "[\(text.escape(e.bundle))](bundles/\(e.file).md) (\(e.evidence) record\(e.evidence == 1 ? "" : "s"))"
+            }.joined(separator: ", ")
+            out.append(
+                "| \(i + 1) | \(what.joined(separator: " · ")) | \(p.worst.rawValue) | \(p.sessions) (\(percent(p.share))) | \(p.bundles) | \(p.firstSeen ?? "—") | \(p.lastSeen ?? "—") | \(seconds(p.medianStartupAffected)) · \(seconds(p.medianStartupUnaffected)) | \(percent(p.medianRebufferAffected)) · \(percent(p.medianRebufferUnaffected)) | \(examples) |"
+            )
+        }
+        out.append("")
+        return out
+    }
+
+    func problemJSON(_ p: ProblemGroup) -> JSONOut {
+        let k = p.key
+        func rounded(_ v: Double?, _ scale: Double) -> JSONOut { .optional(v.map { ($0 * scale).rounded() / scale }) }
+        return .object([
+            ("key", .string(k.text)), ("rule_id", .string(k.ruleID)), ("cause", .optional(k.cause)),
+            ("host", .optional(k.host)), ("status", .optional(k.status)), ("asset", .optional(k.asset)),
+            ("variant", .optional(k.variant)), ("worst_severity", .string(p.worst.rawValue)),
+            ("sessions", .integer(p.sessions)), ("share", .number((p.share * 10000).rounded() / 10000)),
+            ("bundles", .integer(p.bundles)), ("findings", .integer(p.findings)),
+            ("first_seen", .optional(p.firstSeen)), ("last_seen", .optional(p.lastSeen)),
+            ("median_startup_affected", rounded(p.medianStartupAffected, 1000)),
+            ("median_startup_unaffected", rounded(p.medianStartupUnaffected, 1000)),
+            ("median_rebuffer_affected", rounded(p.medianRebufferAffected, 10000)),
+            ("median_rebuffer_unaffected", rounded(p.medianRebufferUnaffected, 10000)),
+            (
+                "examples",
+                .array(
+                    p.examples.map { e in
+                        .object([
+                            ("bundle", .string(e.bundle)), ("report", .string("bundles/\(e.file).json")),
+                            ("session_id", .string(e.sessionID)), ("evidence", .integer(e.evidence)),
+                        ])
+                    })
+            ),
+        ])
     }
 
     func rankedSession(_ r: Row, reporter: JSONReporter) -> [(String, JSONOut)] {

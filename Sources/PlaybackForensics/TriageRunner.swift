@@ -1,5 +1,7 @@
 import Foundation
+import Crypto
 import ForensicsCore
+import ForensicsIndex
 import ForensicsParsers
 import ForensicsReports
 import ForensicsRules
@@ -61,7 +63,7 @@ public struct TriageRunner: Sendable {
         return true
     }
 
-    /// One bundle's reports, handed to the sink: `file` is a name unique in the run, safe on any
+    /// One bundle's reports, handed to the store: `file` is a name unique in the run, safe on any
     /// file system, for the caller to store them under.
     public struct BundleReports: Sendable {
         public var file: String
@@ -69,56 +71,141 @@ public struct TriageRunner: Sendable {
         public var json: String
     }
 
-    /// Analyzes every bundle; `sink` receives each analyzed bundle's reports (on the worker that
-    /// made them, so it must be safe to call concurrently). A sink that throws marks that bundle
-    /// unreadable, with the error.
+    /// Where a run's per-bundle reports go (the CLI: `OUTDIR/bundles/FILE.{md,json}`). Called on
+    /// the workers, so it must be safe to call concurrently.
+    public struct ReportStore: Sendable {
+        public var write: @Sendable (BundleReports) throws -> Void
+        /// Removes a bundle's reports (it left the fleet, or another bundle took its file name).
+        public var remove: @Sendable (_ file: String) -> Void
+
+        public init(
+            write: @escaping @Sendable (BundleReports) throws -> Void,
+            remove: @escaping @Sendable (_ file: String) -> Void = { _ in }
+        ) {
+            self.write = write
+            self.remove = remove
+        }
+    }
+
+    /// What a run did: the bundles it analysed, the ones it took from the index unchanged
+    /// (`--since-index`), the ones of an earlier run that are gone from the fleet.
+    public struct RunStatistics: Sendable, Hashable {
+        public var analyzed = 0
+        public var reused = 0
+        public var removed = 0
+        /// Bundles of the fleet outside this run's shard.
+        public var otherShards = 0
+    }
+
+    /// The share of the fleet this run triages (`--shard K/N`); nil: all of it.
+    public var shard: TriageShard?
+
+    /// What analyses the bundles, as one text: tool version, rules with their effective
+    /// settings, reading options, narrowing and redaction. An index row made by a different
+    /// analyzer is analysed again.
+    public var analyzerFingerprint: String {
+        var parts = ["tool \(ToolInfo.version)", "redact \(redactor.enabled)", analyzer.settingsDescription]
+        parts.append(
+            "narrowing \(narrowing.sessionPrefix ?? "-") \(narrowing.since.map { String($0.secondsSince1970) } ?? "-") \(narrowing.until.map { String($0.secondsSince1970) } ?? "-") \(narrowing.minimumSeverity?.rawValue ?? "-")"
+        )
+        let digest = SHA256.hash(data: Array(parts.joined(separator: "\n").utf8))
+        return digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Triages every bundle of `directory` (of this run's shard) into `index`, handing each
+    /// analysed bundle's reports to `store`, and groups the index's findings into problems.
+    ///
+    /// With `incremental`, a bundle the index already holds with the same content hash, name
+    /// and analyzer is not analysed again (its rows and reports stay); bundles the index holds
+    /// that are gone from the fleet (or from this shard) are removed with their reports.
+    ///
+    /// Memory: each worker holds one bundle's analysis at a time; what is kept of it goes to the
+    /// index at once, and the overview is read back from the index at the end.
     public func run(
-        directory: String, sink: @Sendable (BundleReports) throws -> Void,
+        directory: String, index: TriageIndex, store: ReportStore, incremental: Bool = false,
         progress: (@Sendable (Int, Int) -> Void)? = nil
-    ) throws -> TriageSummary {
-        let names = try Self.bundles(in: directory)
-        let files = Self.uniqueFileNames(names.map(redactor.clean))
-        let results = ResultBox(count: names.count)
+    ) throws -> RunStatistics {
+        let all = try Self.bundles(in: directory)
+        let allFiles = Self.uniqueFileNames(all.map(redactor.clean))
+        let clean = self.redactor
+        let chosen = zip(all, allFiles).filter { name, _ in shard.map { $0.contains(clean.clean(name)) } ?? true }
+        let names = chosen.map(\.0)
+        let files = chosen.map(\.1)
+        var statistics = RunStatistics()
+        statistics.otherShards = all.count - names.count
+        let fingerprint = analyzerFingerprint
+        let known = incremental ? try index.knownBundles() : [:]
+        let current = Set(files)
+        let gone = known.keys.filter { !current.contains($0) }.sorted()
+        try index.remove(gone)
+        for file in gone { store.remove(file) }
+        statistics.removed = gone.count
+        try index.setMeta("tool_version", ToolInfo.version)
+        try index.setMeta("analyzer", fingerprint)
+
+        let results = WorkQueue(count: names.count)
         let markdown = MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version)
         let json = JSONReporter(redactor: redactor, toolVersion: ToolInfo.version)
         let analyzer = self.analyzer
         let narrowing = self.narrowing
+        let redactor = self.redactor
+        let failure = FirstError()
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, names.count))) { _ in
-            while let i = results.next() {
+            while failure.error == nil, let i = results.next() {
                 // Shown cleaned: a bundle's name is log-derived text too (a signed query, an override).
                 let name = redactor.clean(names[i])
                 let path = directory + "/" + names[i]
-                let safe = files[i]
-                var summary: BundleSummary
+                let file = files[i]
                 do {
-                    let report = narrowing.apply(try analyzer.analyze(path: path))
-                    if report.inputs.allSatisfy({ $0.records == 0 }) {
-                        // Nothing playback-related: a stray file beside the bundles (a README) is
-                        // skipped; a folder or archive without a log is unreadable, and named.
-                        var isDirectory: ObjCBool = false
-                        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-                        let isArchive = report.inputs.count > 1 || report.inputs.contains { $0.path.contains("/") }
-                        let why =
-                            report.inputs.isEmpty
-                            ? "no files in it"
-                            : "no playback record in \(report.inputs.count) file\(report.inputs.count == 1 ? "" : "s")"
-                        summary = BundleSummary(name: name, file: safe, error: why)
-                        summary.skipped =
-                            !isDirectory.boolValue && !isArchive
-                            && report.diagnostics.allSatisfy { $0.severity < .error }
+                    let hash = (try? BundleContentHash.of(path: path, limits: analyzer.ingestor.limits)) ?? "unreadable"
+                    if let old = known[file], old.contentHash == hash, old.name == name, old.analyzer == fingerprint {
+                        results.finish(reused: true)
                     } else {
-                        try sink(
-                            BundleReports(file: safe, markdown: markdown.render(report), json: json.render(report)))
-                        summary = BundleSummary(name: name, file: safe, report: report, redactor: redactor)
+                        if known[file] != nil { store.remove(file) }
+                        var bundle = IndexedBundle(name: name, file: file, contentHash: hash, analyzer: fingerprint)
+                        do {
+                            let report = narrowing.apply(try analyzer.analyze(path: path))
+                            if report.inputs.allSatisfy({ $0.records == 0 }) {
+                                Self.describeEmpty(report, path: path, into: &bundle)
+                            } else {
+                                try store.write(
+                                    BundleReports(
+                                        file: file, markdown: markdown.render(report), json: json.render(report)))
+                                bundle = IndexedBundle(
+                                    name: name, file: file, contentHash: hash, analyzer: fingerprint, report: report,
+                                    redactor: redactor)
+                            }
+                        } catch {
+                            bundle.error = "\(error)"
+                        }
+                        try index.store(bundle)
+                        results.finish(reused: false)
                     }
                 } catch {
-                    summary = BundleSummary(name: name, file: safe, error: "\(error)")
+                    failure.record(error)
                 }
-                results.store(summary, at: i)
                 progress?(results.doneCount, names.count)
             }
         }
-        return TriageSummary(bundles: results.all())
+        if let error = failure.error { throw error }
+        try index.updateProblems()
+        statistics.analyzed = results.analyzed
+        statistics.reused = results.reused
+        return statistics
+    }
+
+    /// A bundle without any playback record: a stray file beside the bundles (a README) is
+    /// skipped; a folder or archive without a log is unreadable, and named.
+    static func describeEmpty(_ report: AnalysisReport, path: String, into bundle: inout IndexedBundle) {
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        let isArchive = report.inputs.count > 1 || report.inputs.contains { $0.path.contains("/") }
+        bundle.error =
+            report.inputs.isEmpty
+            ? "no files in it"
+            : "no playback record in \(report.inputs.count) file\(report.inputs.count == 1 ? "" : "s")"
+        bundle.skipped =
+            !isDirectory.boolValue && !isArchive && report.diagnostics.allSatisfy { $0.severity < .error }
     }
 
     static func safeFileName(_ name: String) -> String {
@@ -133,7 +220,9 @@ public struct TriageRunner: Sendable {
     }
 
     /// One report file name per bundle: names that map to the same safe name (`a b`, `a_b`,
-    /// `a?b`) get `-2`, `-3`, … in name order, so no report replaces another.
+    /// `a?b`) get `~2`, `~3`, … in name order, so no report replaces another. `~` is never in a
+    /// safe name, so a suffixed name cannot meet another bundle's own name, and the suffix depends
+    /// only on the names that map to the same safe name (all in one shard, see `TriageShard`).
     static func uniqueFileNames(_ names: [String]) -> [String] {
         var used: Set<String> = []
         return names.map { name in
@@ -141,47 +230,59 @@ public struct TriageRunner: Sendable {
             var candidate = base
             var n = 2
             while !used.insert(candidate.lowercased()).inserted {
-                candidate = "\(base)-\(n)"
+                candidate = "\(base)~\(n)"
                 n += 1
             }
             return candidate
         }
     }
 
-    /// Hands out bundle indices to workers and collects their summaries.
-    final class ResultBox: @unchecked Sendable {
+    /// Hands out bundle indices to workers and counts what they did.
+    final class WorkQueue: @unchecked Sendable {
         private let lock = NSLock()
+        private let count: Int
         private var nextIndex = 0
-        private var done = 0
-        private var results: [BundleSummary?]
+        private(set) var analyzed = 0
+        private(set) var reused = 0
 
-        init(count: Int) { results = Array(repeating: nil, count: count) }
+        init(count: Int) { self.count = count }
 
         func next() -> Int? {
             lock.lock()
             defer { lock.unlock() }
-            guard nextIndex < results.count else { return nil }
+            guard nextIndex < count else { return nil }
             defer { nextIndex += 1 }
             return nextIndex
         }
 
-        func store(_ s: BundleSummary, at i: Int) {
+        func finish(reused wasReused: Bool) {
             lock.lock()
-            results[i] = s
-            done += 1
+            if wasReused { reused += 1 } else { analyzed += 1 }
             lock.unlock()
         }
 
         var doneCount: Int {
             lock.lock()
             defer { lock.unlock() }
-            return done
+            return analyzed + reused
         }
+    }
 
-        func all() -> [BundleSummary] {
+    /// The first error that stops the run (the index cannot be written): workers stop taking bundles.
+    final class FirstError: @unchecked Sendable {
+        private let lock = NSLock()
+        private var first: (any Error)?
+
+        var error: (any Error)? {
             lock.lock()
             defer { lock.unlock() }
-            return results.compactMap { $0 }
+            return first
+        }
+
+        func record(_ e: any Error) {
+            lock.lock()
+            if first == nil { first = e }
+            lock.unlock()
         }
     }
 }
@@ -215,36 +316,39 @@ public struct BundleSummary: Sendable {
         self.error = error
     }
 
-    init(name: String, file: String, report: AnalysisReport, redactor: Redactor) {
-        self.name = name
-        self.file = file
-        inputProblems = report.diagnostics.filter { $0.severity >= .error }.count
-        incomplete = report.incomplete
-        sessions = report.sessions.map { r in
-            let ordered = r.findings.sorted {
-                $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
-            }
+    /// What the overview needs of an indexed bundle.
+    init(_ b: IndexedBundle) {
+        name = b.name
+        file = b.file
+        error = b.error
+        skipped = b.skipped
+        inputProblems = b.inputProblems
+        incomplete = b.incomplete
+        sessions = b.sessions.map { s in
             var counts: [String: [Severity: Int]] = [:]
-            for f in r.findings { counts[f.ruleID, default: [:]][f.severity, default: 0] += 1 }
+            for f in s.findings { counts[f.ruleID, default: [:]][f.severity, default: 0] += 1 }
             var failures: [String: Int] = [:]
-            for e in r.session.entries {
-                guard let req = e.record.request, req.failed else { continue }
-                let host = URLCanonicalizer.host(URLCanonicalizer.canonical(req.url)) ?? "unknown"
-                let status =
-                    req.effectiveStatus.map { "HTTP \($0)" }
-                    ?? "\(req.error?.domain ?? "error") \(req.error?.code.map(String.init) ?? "")"
-                failures["\(host)|\(status)", default: 0] += 1
-            }
+            for r in s.failures { failures["\(r.host)|\(r.status)", default: 0] += r.count }
             return SessionLine(
-                id: r.session.id, kpis: r.session.kpis, worst: ordered.first?.severity,
-                topFinding: ordered.first.map { redactor.redact($0.title) }, topRule: ordered.first?.ruleID,
-                findingCounts: counts, failures: failures,
-                seriousCount: r.findings.filter { $0.severity >= .warning }.count)
+                id: s.id, kpis: s.kpis, worst: s.worst, topFinding: s.topFinding, topRule: s.topRule,
+                findingCounts: counts, failures: failures, seriousCount: s.seriousCount)
         }
     }
 }
 
-/// All bundles' summaries.
+/// What a triage run (or a merge of shard runs) found: every bundle's summary and the problem
+/// groups, read back from the triage index.
 public struct TriageSummary: Sendable {
     public var bundles: [BundleSummary]
+    public var problems: [ProblemGroup]
+
+    public init(bundles: [BundleSummary], problems: [ProblemGroup] = []) {
+        self.bundles = bundles
+        self.problems = problems
+    }
+
+    /// The overview of everything `index` holds.
+    public init(index: TriageIndex) throws {
+        self.init(bundles: try index.bundles().map(BundleSummary.init), problems: try index.problems())
+    }
 }

@@ -31,16 +31,24 @@ struct Bench {
             do {
                 let reports = args[3] + "/bundles"
                 try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
-                let summary = try TriageRunner(analyzer: Analyzer(), jobs: jobs).run(directory: args[2]) { bundle in
+                unlink(args[3] + "/triage.sqlite")
+                let index = try TriageIndex(path: args[3] + "/triage.sqlite")
+                let store = TriageRunner.ReportStore(write: { bundle in
                     // As the CLI stores them: two plain writes per bundle, no fsync.
                     for (text, ext) in [(bundle.markdown, "md"), (bundle.json, "json")] {
                         guard let f = fopen("\(reports)/\(bundle.file).\(ext)", "w") else { continue }
                         fputs(text, f)
                         fclose(f)
                     }
-                }
+                })
+                let statistics = try TriageRunner(analyzer: Analyzer(), jobs: jobs).run(
+                    directory: args[2], index: index, store: store)
+                let summary = try TriageSummary(index: index)
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                print(String(format: "%d bundles in %.3f s", summary.bundles.count, seconds))
+                print(
+                    String(
+                        format: "%d bundles (%d analysed) in %.3f s", summary.bundles.count, statistics.analyzed,
+                        seconds))
             } catch {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
                 exit(1)

@@ -2,15 +2,43 @@ import ArgumentParser
 import Foundation
 import PlaybackForensics
 
+/// `triage DIR --output OUT` (the default), `triage merge OUT… --output OUT`.
 struct Triage: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Triage a directory of bundles (each subdirectory, archive or file is one user bundle) in parallel.")
+        abstract: "Triage a directory of bundles (each subdirectory, archive or file is one user bundle) in parallel.",
+        subcommands: [TriageRun.self, TriageMerge.self], defaultSubcommand: TriageRun.self)
+}
+
+struct TriageRun: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Triage a directory of bundles (each subdirectory, archive or file is one user bundle) in parallel.",
+        discussion: """
+            Writes OUTPUT/index.md (problems grouped across sessions, sessions worst first), \
+            OUTPUT/triage.json, OUTPUT/triage.sqlite (the triage index: bundles, sessions, findings, \
+            evidence, problems; see Documentation/TriageIndex.md) and OUTPUT/bundles/ (each bundle's reports).
+            """)
 
     @Argument(help: "The directory of bundles.", completion: .directory)
     var directory: String
 
-    @Option(name: .long, help: "Where to write index.md, triage.json and bundles/.", completion: .directory)
+    @Option(
+        name: .long, help: "Where to write index.md, triage.json, triage.sqlite and bundles/.", completion: .directory)
     var output: String
+
+    @Option(
+        name: .long,
+        help:
+            "Triage only shard K of N (K/N, 1 ≤ K ≤ N): a deterministic share of the bundles, for one task of a distributed run; merge the shards' outputs with 'triage merge'."
+    )
+    var shard: String?
+
+    @Flag(
+        name: .long,
+        help:
+            "Update an earlier triage in --output: bundles whose content, name and analyzer settings are unchanged are not analysed again; bundles gone from the directory are removed."
+    )
+    var sinceIndex = false
 
     @Option(name: .long, help: "Bundles analyzed in parallel (default: the number of cores).")
     var jobs: Int?
@@ -48,6 +76,12 @@ struct Triage: ParsableCommand {
 
     func run() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        let shard = try shard.map { text in
+            guard let s = TriageShard(text) else {
+                throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N ≤ 10000, as in 2/8 (got '\(text)')")
+            }
+            return s
+        }
         let rules = try ruleSet(config: config)
         guard bundleTimeLimit > 0, bundleTimeLimit <= 86_400 else {
             throw ValidationError("--bundle-time-limit must be between 0 and 86400 seconds")
@@ -59,50 +93,47 @@ struct Triage: ParsableCommand {
             analyzer: analyzer, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             redactor: Redactor(enabled: !noRedact))
         runner.narrowing = try narrow.narrowing()
+        runner.shard = shard
         let showProgress = Output.stderrIsTerminal
         let summary: TriageSummary
+        let statistics: TriageRunner.RunStatistics
         do {
             let names = try TriageRunner.bundles(in: directory)
-            try TriageOutput.prepare(output, force: force)
+            try TriageOutput.prepare(output, force: force, update: sinceIndex)
             if TriageRunner.looksLikeOneBundle(directory, names: names) {
                 Output.stderr(
                     "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n"
                 )
             }
-            let reports = output + "/bundles"
-            summary = try runner.run(
-                directory: directory,
-                sink: { bundle in
-                    try ReportFile.write(bundle.markdown, to: "\(reports)/\(bundle.file).md")
-                    try ReportFile.write(bundle.json, to: "\(reports)/\(bundle.file).json")
-                },
+            let index = try TriageIndex(path: output + "/" + TriageOutput.indexName)
+            statistics = try runner.run(
+                directory: directory, index: index, store: TriageOutput.reportStore(output), incremental: sinceIndex,
                 progress: { done, total in
                     if showProgress { Output.stderr("\r\(done)/\(total) bundles") }
                 })
+            summary = try TriageSummary(index: index)
         } catch {
+            if Output.stderrIsTerminal { Output.stderr("\n") }
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
         if showProgress { Output.stderr("\n") }
-        let reporter = TriageReporter(redactor: runner.redactor)
-        do {
-            try Output.write(reporter.markdown(summary), to: output + "/index.md")
-            try Output.write(reporter.json(summary), to: output + "/triage.json")
-            if jsonLines { Output.stdout(reporter.jsonLines(summary)) }
-        } catch {
-            Output.stderr("playback-forensics: cannot write to \(output): \(error.localizedDescription)\n")
-            throw ExitCode(1)
-        }
+        try TriageOutput.writeOverview(summary, to: output, redactor: runner.redactor, jsonLines: jsonLines)
         let unreadable = summary.bundles.filter { $0.error != nil && !$0.skipped }
         let skipped = summary.bundles.filter(\.skipped).count
         let bundles = summary.bundles.count - skipped
         var line =
-            "triage: \(bundles) bundles, \(summary.bundles.reduce(0) { $0 + $1.sessions.count }) sessions, \(unreadable.count) unreadable"
+            "triage: \(bundles) bundles, \(summary.bundles.reduce(0) { $0 + $1.sessions.count }) sessions, \(summary.problems.count) problem\(summary.problems.count == 1 ? "" : "s"), \(unreadable.count) unreadable"
         if !unreadable.isEmpty {
             line +=
                 " (\(unreadable.prefix(5).map { runner.redactor.redact($0.name) }.joined(separator: ", "))\(unreadable.count > 5 ? ", …" : ""))"
         }
         if skipped > 0 { line += ", \(skipped) other file\(skipped == 1 ? "" : "s") skipped" }
+        if sinceIndex {
+            line +=
+                "; \(statistics.analyzed) analysed, \(statistics.reused) unchanged since the index, \(statistics.removed) removed"
+        }
+        if let shard { line += "; shard \(shard) (\(statistics.otherShards) bundles in other shards)" }
         Output.stderr(line + "; wrote \(output)/index.md\n")
         if let failOn,
             summary.bundles.contains(where: {

@@ -1,16 +1,23 @@
+import ArgumentParser
 import Foundation
+import PlaybackForensics
 
-/// Triage's output directory (`--output`): `index.md`, `triage.json` and `bundles/`.
+/// Triage's output directory (`--output`): `index.md`, `triage.json`, `triage.sqlite` and `bundles/`.
 enum TriageOutput {
     /// Why triage cannot start, in words (never Foundation's error dump).
     struct SetupError: Error, CustomStringConvertible {
         var description: String
     }
 
+    static let indexName = "triage.sqlite"
+    /// What triage writes there (and `--force` may replace).
+    static let ours: Set<String> = ["index.md", "triage.json", "bundles", indexName, indexName + "-journal"]
+
     /// Prepares the output directory: created if missing; one that holds anything but triage's
     /// own earlier output is refused, and with `force` triage's earlier files are removed first
-    /// (so no stale report of an earlier run is mixed in).
-    static func prepare(_ output: String, force: Bool) throws {
+    /// (so no stale report of an earlier run is mixed in). With `update` (`--since-index`) an
+    /// earlier triage's output is kept, to be brought up to date.
+    static func prepare(_ output: String, force: Bool, update: Bool = false) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -20,20 +27,27 @@ enum TriageOutput {
                 $0 != ".DS_Store"
             }
             if !existing.isEmpty {
-                let ours: Set<String> = ["index.md", "triage.json", "bundles"]
-                guard force else {
+                guard force || update else {
                     throw SetupError(
                         description:
-                            "--output \(output) is not empty: choose a new directory, or add --force to replace an earlier triage there"
+                            "--output \(output) is not empty: choose a new directory, add --since-index to update an earlier triage there, or --force to replace it"
                     )
                 }
                 guard existing.allSatisfy(ours.contains) else {
                     throw SetupError(
                         description:
-                            "--output \(output) holds files triage did not write; --force replaces only an earlier triage's output"
+                            "--output \(output) holds files triage did not write; --force and --since-index work only on an earlier triage's output"
                     )
                 }
-                for name in existing { try? FileManager.default.removeItem(atPath: output + "/" + name) }
+                if update, !existing.contains(indexName) {
+                    throw SetupError(
+                        description:
+                            "--output \(output) has no \(indexName) (made by an older version?): triage it again without --since-index"
+                    )
+                }
+                if !update {
+                    for name in existing { try? FileManager.default.removeItem(atPath: output + "/" + name) }
+                }
             }
         }
         do {
@@ -45,6 +59,32 @@ enum TriageOutput {
         }
         guard access(output, W_OK) == 0 else {
             throw SetupError(description: "cannot write to \(output): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Each bundle's reports as `bundles/FILE.md` and `bundles/FILE.json`.
+    static func reportStore(_ output: String) -> TriageRunner.ReportStore {
+        let reports = output + "/bundles"
+        return TriageRunner.ReportStore(
+            write: { bundle in
+                try ReportFile.write(bundle.markdown, to: "\(reports)/\(bundle.file).md")
+                try ReportFile.write(bundle.json, to: "\(reports)/\(bundle.file).json")
+            },
+            remove: { file in
+                for ext in ["md", "json"] { unlink("\(reports)/\(file).\(ext)") }
+            })
+    }
+
+    /// `index.md` and `triage.json` (and the ranked sessions as JSON Lines on stdout).
+    static func writeOverview(_ summary: TriageSummary, to output: String, redactor: Redactor, jsonLines: Bool) throws {
+        let reporter = TriageReporter(redactor: redactor)
+        do {
+            try Output.write(reporter.markdown(summary), to: output + "/index.md")
+            try Output.write(reporter.json(summary), to: output + "/triage.json")
+            if jsonLines { Output.stdout(reporter.jsonLines(summary)) }
+        } catch {
+            Output.stderr("playback-forensics: cannot write to \(output): \(error)\n")
+            throw ExitCode(1)
         }
     }
 }

@@ -1,0 +1,164 @@
+import ForensicsCore
+import Foundation
+
+/// One bundle as the triage index holds it: what triage keeps of an analysis (small, whatever
+/// the bundle's size), with every text that came from the logs already redacted.
+public struct IndexedBundle: Sendable, Hashable {
+    /// The bundle's name in the fleet directory, as shown (redacted).
+    public var name: String
+    /// Its reports' file name under `bundles/` (without extension).
+    public var file: String
+    /// SHA-256 of the bundle's bytes (`BundleContentHash`): the same bundle is not analysed twice.
+    public var contentHash: String
+    /// What analysed it (tool version and settings, hashed): a different analyzer analyses again.
+    public var analyzer: String
+    public var error: String?
+    /// A stray file beside the bundles with no playback record in it (a README): not a bundle.
+    public var skipped = false
+    /// Why the bundle was not read to the end, or nil.
+    public var incomplete: String?
+    public var inputProblems = 0
+    public var sessions: [IndexedSession] = []
+
+    public init(name: String, file: String, contentHash: String, analyzer: String) {
+        self.name = name
+        self.file = file
+        self.contentHash = contentHash
+        self.analyzer = analyzer
+    }
+}
+
+public struct IndexedSession: Sendable, Hashable {
+    public var id: String
+    /// Position in the bundle's report.
+    public var ordinal: Int
+    public var start: Timestamp?
+    public var end: Timestamp?
+    /// Whether the times are UTC (false: device local time in an unknown zone).
+    public var utc = true
+    public var kpis: KPIs
+    public var sources: [String]
+    public var client = ClientInfo()
+    public var worst: Severity?
+    public var topRule: String?
+    public var topFinding: String?
+    /// Findings at warning or above.
+    public var seriousCount = 0
+    public var findings: [IndexedFinding] = []
+    public var failures: [FailedRequests] = []
+
+    public init(id: String, ordinal: Int, kpis: KPIs, sources: [String]) {
+        self.id = id
+        self.ordinal = ordinal
+        self.kpis = kpis
+        self.sources = sources
+    }
+}
+
+public struct IndexedFinding: Sendable, Hashable {
+    public var ordinal: Int
+    public var ruleID: String
+    public var severity: Severity
+    public var title: String
+    public var start: Timestamp?
+    public var end: Timestamp?
+    public var problem: ProblemKey
+    public var evidence: [IndexedEvidence]
+
+    public init(
+        ordinal: Int, ruleID: String, severity: Severity, title: String, start: Timestamp?, end: Timestamp?,
+        problem: ProblemKey, evidence: [IndexedEvidence]
+    ) {
+        self.ordinal = ordinal
+        self.ruleID = ruleID
+        self.severity = severity
+        self.title = title
+        self.start = start
+        self.end = end
+        self.problem = problem
+        self.evidence = evidence
+    }
+}
+
+public struct IndexedEvidence: Sendable, Hashable {
+    public var file: String
+    public var line: Int
+    public var time: Timestamp?
+    public var summary: String
+
+    public init(file: String, line: Int, time: Timestamp?, summary: String) {
+        self.file = file
+        self.line = line
+        self.time = time
+        self.summary = summary
+    }
+}
+
+/// Failed requests of one session to one host with one status (`HTTP 404`, `NSURLErrorDomain -1001`).
+public struct FailedRequests: Sendable, Hashable {
+    public var host: String
+    public var status: String
+    public var count: Int
+
+    public init(host: String, status: String, count: Int) {
+        self.host = host
+        self.status = status
+        self.count = count
+    }
+}
+
+extension IndexedBundle {
+    /// What triage keeps of `report`: sessions ranked within the bundle by report order, each
+    /// finding with its problem key and evidence (file:line), failed requests by host and status.
+    public init(
+        name: String, file: String, contentHash: String, analyzer: String, report: AnalysisReport,
+        redactor: Redactor
+    ) {
+        self.init(name: name, file: file, contentHash: contentHash, analyzer: analyzer)
+        inputProblems = report.diagnostics.filter { $0.severity >= .error }.count
+        incomplete = report.incomplete
+        sessions = report.sessions.enumerated().map { ordinal, result in
+            IndexedSession(result, ordinal: ordinal, redactor: redactor)
+        }
+    }
+}
+
+extension IndexedSession {
+    init(_ result: AnalysisReport.SessionResult, ordinal: Int, redactor: Redactor) {
+        let session = result.session
+        self.init(id: session.id, ordinal: ordinal, kpis: session.kpis, sources: session.sources.map(\.rawValue))
+        start = session.start
+        end = session.end
+        utc = session.timeBasis == .utc
+        client = ClientInfo(session, redact: redactor.redact)
+        let ordered = result.findings.sorted {
+            $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
+        }
+        worst = ordered.first?.severity
+        topRule = ordered.first?.ruleID
+        topFinding = ordered.first.map { redactor.redact($0.title) }
+        seriousCount = result.findings.filter { $0.severity >= .warning }.count
+        findings = result.findings.enumerated().map { i, f in
+            IndexedFinding(
+                ordinal: i, ruleID: f.ruleID, severity: f.severity, title: redactor.redact(f.title), start: f.start,
+                end: f.end, problem: ProblemKey(f, in: session, redact: redactor.redact),
+                evidence: f.evidence.map {
+                    IndexedEvidence(
+                        file: redactor.redact($0.location.file), line: $0.location.line, time: $0.time,
+                        summary: redactor.redact($0.summary))
+                })
+        }
+        var failed: [String: [String: Int]] = [:]
+        for e in session.entries {
+            guard let req = e.record.request, req.failed else { continue }
+            let host = redactor.redact(URLCanonicalizer.host(URLCanonicalizer.canonical(req.url)) ?? "unknown")
+            let status =
+                req.effectiveStatus.map { "HTTP \($0)" }
+                ?? "\(req.error?.domain ?? "error") \(req.error?.code.map(String.init) ?? "")"
+            failed[host, default: [:]][status, default: 0] += 1
+        }
+        failures = failed.flatMap { host, byStatus in
+            byStatus.map { FailedRequests(host: host, status: $0.key, count: $0.value) }
+        }.sorted { ($0.host, $0.status) < ($1.host, $1.status) }
+    }
+}

@@ -1,0 +1,95 @@
+import ForensicsCore
+
+/// What makes two findings in different sessions "the same problem" for a fleet: the rule, the
+/// stall cause, the CDN host and status, and the asset and variant where the finding is about one.
+///
+/// Why these fields and where they come from: an operations team hands a problem to whoever owns
+/// it — a CDN partner (host, status), a packaging team (asset, variant), the app team (a stall
+/// cause, a startup phase). Every field is read from what the rule already reported (its
+/// `details` and its stall cause), never guessed: a rule that names no host groups without one.
+public struct ProblemKey: Sendable, Hashable, Comparable, Codable {
+    public var ruleID: String
+    public var cause: String?
+    public var host: String?
+    public var status: String?
+    /// The session's asset (the multivariant playlist, without query) when the finding names a
+    /// variant of it: which rendition of which asset is broken.
+    public var asset: String?
+    /// The variant's bandwidth (bits/s) when the rule names one.
+    public var variant: Int?
+
+    public init(
+        ruleID: String, cause: String? = nil, host: String? = nil, status: String? = nil, asset: String? = nil,
+        variant: Int? = nil
+    ) {
+        self.ruleID = ruleID
+        self.cause = cause
+        self.host = host
+        self.status = status
+        self.asset = asset
+        self.variant = variant
+    }
+
+    /// The details that name the variant a finding is about (a down-switch away from it, a first
+    /// variant too high), in order of preference. A stall's current variant is not one: the stall is
+    /// about its cause, and keying it by variant would split one cause into as many groups.
+    static let variantDetails = ["from_bandwidth", "first_variant_bandwidth"]
+    /// The details that name the one resource a finding is about.
+    static let resourceDetails = ["url", "resource"]
+
+    /// The key of `finding`, found in `session` (for its asset); `redact` cleans every text that
+    /// comes from the logs (a host or an asset path can carry a token).
+    public init(_ finding: Finding, in session: Session, redact: (String) -> String = { $0 }) {
+        ruleID = finding.ruleID
+        cause = finding.cause
+        if case .string(let s) = finding.details["status"] ?? .null, !s.isEmpty { status = s }
+        if case .string(let h) = finding.details["host"] ?? .null, !h.isEmpty {
+            host = h
+        } else {
+            host = Self.host(of: finding.details)
+        }
+        for name in Self.variantDetails {
+            switch finding.details[name] ?? .null {
+            case .number(let v) where v.isFinite && v > 0 && v < 1e12: variant = Int(v.rounded())
+            case .integer(let v) where v > 0: variant = v
+            default: continue
+            }
+            break
+        }
+        if variant != nil, let url = session.assetURL {
+            asset = URLCanonicalizer.withoutQuery(URLCanonicalizer.canonical(url))
+        }
+        host = host.map(redact)
+        asset = asset.map(redact)
+        status = status.map(redact)
+    }
+
+    /// The host of the finding's one resource, or of its URL list when every URL is on one host.
+    static func host(of details: [String: DetailValue]) -> String? {
+        for name in resourceDetails {
+            if case .string(let url) = details[name] ?? .null,
+                let h = URLCanonicalizer.host(URLCanonicalizer.canonical(url))
+            {
+                return h
+            }
+        }
+        if case .strings(let urls) = details["urls"] ?? .null, !urls.isEmpty {
+            let hosts = Set(urls.compactMap { URLCanonicalizer.host(URLCanonicalizer.canonical($0)) })
+            if hosts.count == 1 { return hosts.first }
+        }
+        return nil
+    }
+
+    /// One line, the same for the same key on every machine (the index's primary key).
+    public var text: String {
+        var parts = [ruleID]
+        if let cause { parts.append("cause=\(cause)") }
+        if let host { parts.append("host=\(host)") }
+        if let status { parts.append("status=\(status)") }
+        if let asset { parts.append("asset=\(asset)") }
+        if let variant { parts.append("variant=\(variant)") }
+        return parts.joined(separator: " ")
+    }
+
+    public static func < (a: ProblemKey, b: ProblemKey) -> Bool { a.text < b.text }
+}

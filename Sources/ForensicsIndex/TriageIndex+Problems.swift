@@ -1,0 +1,173 @@
+import ForensicsCore
+import Foundation
+import GRDB
+
+extension TriageIndex {
+    /// How many example bundles each problem lists.
+    static let examplesPerProblem = 3
+
+    /// Groups every finding of the index by problem key and stores the groups (`problems`,
+    /// `problem_examples`), replacing earlier ones; returns them ranked: most sessions first, then
+    /// the worst severity, then the key.
+    ///
+    /// Memory: one small record per session (its startup and rebuffering) and one per group and
+    /// affected session; findings are read with a cursor, ordered by key, one group at a time.
+    @discardableResult
+    public func updateProblems() throws -> [ProblemGroup] {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM problem_examples")
+            try db.execute(sql: "DELETE FROM problems")
+            // Every analysed session's measures, by (bundle, ordinal).
+            struct Measures {
+                var startup: Double?
+                var rebuffer: Double?
+            }
+            var measures: [SessionRef: Measures] = [:]
+            let sessionRows = try Row.fetchCursor(
+                db, sql: "SELECT bundle, ordinal, startup_time, rebuffer_ratio FROM sessions")
+            while let row = try sessionRows.next() {
+                measures[SessionRef(bundle: row[0], ordinal: row[1])] = Measures(startup: row[2], rebuffer: row[3])
+            }
+            let total = measures.count
+            let allStartups = measures.values.compactMap(\.startup).sorted()
+            let allRebuffers = measures.values.compactMap(\.rebuffer).sorted()
+
+            var groups: [ProblemGroup] = []
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT f.problem_key, f.rule_id, f.cause, f.host, f.status, f.asset, f.variant, f.severity_rank,
+                      f.bundle, f.session_ordinal, f.session_id, f.evidence_count, f.start_time, s.utc, b.name
+                    FROM findings f JOIN sessions s ON s.bundle = f.bundle AND s.ordinal = f.session_ordinal
+                    JOIN bundles b ON b.file = f.bundle
+                    ORDER BY f.problem_key, f.bundle, f.session_ordinal, f.ordinal
+                    """)
+            var current: (key: String, problem: ProblemKey, worst: Int, findings: Int)?
+            var affected: [SessionRef: (id: String, name: String, evidence: Int)] = [:]
+            var first: String?
+            var last: String?
+            func close() {
+                guard let c = current else { return }
+                let startups = affected.keys.compactMap { measures[$0]?.startup }.sorted()
+                let rebuffers = affected.keys.compactMap { measures[$0]?.rebuffer }.sorted()
+                let examples = Self.examples(affected)
+                groups.append(
+                    ProblemGroup(
+                        key: c.problem, worst: Severity.allCases[min(max(c.worst, 0), Severity.allCases.count - 1)],
+                        sessions: affected.count,
+                        share: total == 0 ? 0 : Double(affected.count) / Double(total),
+                        bundles: Set(affected.keys.map(\.bundle)).count, findings: c.findings,
+                        firstSeen: first, lastSeen: last,
+                        medianStartupAffected: Self.median(startups),
+                        medianStartupUnaffected: Self.median(Self.removing(startups, from: allStartups)),
+                        medianRebufferAffected: Self.median(rebuffers),
+                        medianRebufferUnaffected: Self.median(Self.removing(rebuffers, from: allRebuffers)),
+                        examples: examples))
+                affected = [:]
+                first = nil
+                last = nil
+            }
+            while let row = try rows.next() {
+                let key: String = row[0]
+                if current?.key != key {
+                    close()
+                    current = (
+                        key,
+                        ProblemKey(
+                            ruleID: row[1], cause: row[2], host: row[3], status: row[4], asset: row[5], variant: row[6]),
+                        0, 0
+                    )
+                }
+                if var c = current {
+                    c.worst = max(c.worst, row[7] as Int)
+                    c.findings += 1
+                    current = c
+                }
+                let ref = SessionRef(bundle: row[8], ordinal: row[9])
+                let evidence: Int = row[11]
+                let before = affected[ref]?.evidence ?? 0
+                affected[ref] = (row[10], row[14], before.addingReportingOverflow(evidence).partialValue)
+                if let start: String = row[12], row[13] as Bool {
+                    if first.map({ start < $0 }) ?? true { first = start }
+                    if last.map({ start > $0 }) ?? true { last = start }
+                }
+            }
+            close()
+            groups.sort {
+                if $0.sessions != $1.sessions { return $0.sessions > $1.sessions }
+                if $0.worst != $1.worst { return $0.worst > $1.worst }
+                return $0.key < $1.key
+            }
+            for (rank, g) in groups.enumerated() {
+                let k = g.key
+                let values: [(any DatabaseValueConvertible)?] = [
+                    k.text, rank + 1, k.ruleID, k.cause, k.host, k.status, k.asset, k.variant, g.worst.rawValue,
+                    g.sessions, g.share, g.bundles, g.findings, g.firstSeen, g.lastSeen, g.medianStartupAffected,
+                    g.medianStartupUnaffected, g.medianRebufferAffected, g.medianRebufferUnaffected,
+                ]
+                try db.execute(
+                    sql: """
+                        INSERT INTO problems (problem_key, rank, rule_id, cause, host, status, asset, variant,
+                          worst_severity, sessions, share, bundles, findings, first_seen, last_seen,
+                          median_startup_affected, median_startup_unaffected, median_rebuffer_affected,
+                          median_rebuffer_unaffected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: StatementArguments(values))
+                for (i, e) in g.examples.enumerated() {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO problem_examples (problem_key, rank, bundle, session_id, evidence_count)
+                            VALUES (?, ?, ?, ?, ?)
+                            """, arguments: [k.text, i + 1, e.file, e.sessionID, e.evidence])
+                }
+            }
+            return groups
+        }
+    }
+
+    struct SessionRef: Hashable {
+        var bundle: String
+        var ordinal: Int
+    }
+
+    /// The bundles with the most evidence for the problem (one example per bundle: its best session).
+    static func examples(_ affected: [SessionRef: (id: String, name: String, evidence: Int)]) -> [ProblemGroup.Example]
+    {
+        var best: [String: ProblemGroup.Example] = [:]
+        for (ref, v) in affected {
+            let candidate = ProblemGroup.Example(
+                bundle: v.name, file: ref.bundle, sessionID: v.id, evidence: v.evidence)
+            if let old = best[ref.bundle],
+                old.evidence > candidate.evidence
+                    || (old.evidence == candidate.evidence && old.sessionID <= candidate.sessionID)
+            {
+                continue
+            }
+            best[ref.bundle] = candidate
+        }
+        return best.values.sorted {
+            $0.evidence != $1.evidence ? $0.evidence > $1.evidence : ($0.file, $0.sessionID) < ($1.file, $1.sessionID)
+        }.prefix(examplesPerProblem).map { $0 }
+    }
+
+    /// The median of sorted values (the mean of the middle two for an even count), nil when empty.
+    static func median(_ sorted: [Double]) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+
+    /// `all` without one occurrence of each of `part`'s values (both sorted): the unaffected.
+    static func removing(_ part: [Double], from all: [Double]) -> [Double] {
+        var out: [Double] = []
+        out.reserveCapacity(max(0, all.count - part.count))
+        var j = 0
+        for v in all {
+            if j < part.count, part[j] == v {
+                j += 1
+            } else {
+                out.append(v)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,211 @@
+import ForensicsCore
+import Foundation
+import GRDB
+
+/// The fleet triage index, `OUTDIR/triage.sqlite`: every analysed bundle's sessions, findings,
+/// evidence and failed requests, and the problem groups derived from them. Written through GRDB.
+///
+/// Why SQLite: a day's triage must answer questions nobody wrote a report for ("top hosts by 404
+/// sessions this week") with the `sqlite3` shell, a later run must know which bundles it has
+/// already seen (incremental), and shard outputs must merge by copying rows. Rows have natural
+/// keys (bundle name and positions), so the same fleet gives the same rows however it was split.
+///
+/// Durability: `synchronous = OFF` (no fsync per bundle: 10,000 commits would otherwise cost
+/// minutes); the rollback journal still keeps each bundle's rows all-or-nothing if the process
+/// dies. An index cut by a power loss is rebuilt by running triage again without `--since-index`.
+public final class TriageIndex: Sendable {
+    let queue: DatabaseQueue
+    public let path: String
+
+    /// Why the index cannot be used, in words.
+    public struct IndexError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Opens the index at `path`, creating it (and its tables) if missing. An index of another
+    /// schema version is refused: the caller re-runs triage into a new directory.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+        }
+        configuration.label = "triage-index"
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.write { db in
+                if try !db.tableExists("meta") {
+                    for statement in TriageIndexSchema.statements { try db.execute(sql: statement) }
+                    try db.execute(
+                        sql: "INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
+                        arguments: [String(TriageIndexSchema.version)])
+                }
+                let version = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema_version'")
+                guard version == String(TriageIndexSchema.version) else {
+                    throw IndexError(
+                        description:
+                            "\(path) is a triage index of schema \(version ?? "unknown"), this tool writes schema \(TriageIndexSchema.version): triage into a new directory"
+                    )
+                }
+            }
+        } catch let error as IndexError {
+            throw error
+        } catch {
+            throw IndexError(description: "\(path) is not a triage index this tool can use: \(Self.describe(error))")
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let e = error as? DatabaseError { return e.message ?? "\(e.resultCode)" }
+        return "\(error)"
+    }
+
+    // MARK: Bundles
+
+    /// A bundle the index has, with what decides whether to analyse it again.
+    public struct Known: Sendable, Hashable {
+        public var file: String
+        public var name: String
+        public var contentHash: String
+        public var analyzer: String
+    }
+
+    /// Every bundle in the index, by report file name (the key).
+    public func knownBundles() throws -> [String: Known] {
+        try queue.read { db in
+            var out: [String: Known] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT file, name, content_hash, analyzer FROM bundles")
+            while let row = try rows.next() {
+                let known = Known(file: row[0], name: row[1], contentHash: row[2], analyzer: row[3])
+                out[known.file] = known
+            }
+            return out
+        }
+    }
+
+    /// Stores one bundle's rows, replacing an earlier bundle of the same report file, in one transaction.
+    public func store(_ bundle: IndexedBundle) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM bundles WHERE file = ?", arguments: [bundle.file])
+            try db.execute(
+                sql: """
+                    INSERT INTO bundles (file, name, content_hash, analyzer, error, skipped, incomplete,
+                      input_problems, session_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    bundle.file, bundle.name, bundle.contentHash, bundle.analyzer, bundle.error, bundle.skipped,
+                    bundle.incomplete, bundle.inputProblems, bundle.sessions.count,
+                ])
+            for session in bundle.sessions { try Self.insert(session, of: bundle.file, db) }
+        }
+    }
+
+    static func insert(_ s: IndexedSession, of bundle: String, _ db: Database) throws {
+        let k = s.kpis
+        let provenance =
+            "{"
+            + k.provenance.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\"\($0.value)\"" }
+            .joined(separator: ",") + "}"
+        let sessionRow: [(any DatabaseValueConvertible)?] = [
+            bundle, s.ordinal, s.id, time(s.start, utc: s.utc), time(s.end, utc: s.utc),
+            s.start?.secondsSince1970, s.end?.secondsSince1970, s.utc, k.startupTime, k.stallCount,
+            k.stallDuration, k.rebufferRatio, k.variantSwitchCount, k.downswitchCount, k.errorCount, k.fatalError,
+            k.timeWeightedAverageBitrate, k.playingTime, provenance, s.sources.joined(separator: ","),
+            s.client.userAgent, s.client.device, s.client.osVersion, s.client.app, s.client.appVersion,
+            s.worst?.rawValue, s.topRule, s.topFinding, s.seriousCount,
+        ]
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO sessions (bundle, ordinal, session_id, start_time, end_time, start_seconds,
+                  end_seconds, utc, startup_time, stall_count, stall_duration, rebuffer_ratio,
+                  variant_switch_count, downswitch_count, error_count, fatal_error,
+                  time_weighted_average_bitrate, playing_time, kpi_provenance, sources, user_agent, device,
+                  os_version, app, app_version, worst_severity, top_rule_id, top_finding, serious_findings)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: StatementArguments(sessionRow))
+        for f in s.findings {
+            let p = f.problem
+            let findingRow: [(any DatabaseValueConvertible)?] = [
+                bundle, s.ordinal, f.ordinal, s.id, f.ruleID, f.severity.rawValue, f.severity.indexRank, f.title,
+                time(f.start, utc: s.utc), time(f.end, utc: s.utc), f.start?.secondsSince1970,
+                f.end?.secondsSince1970, p.text, p.cause, p.host, p.status, p.asset, p.variant, f.evidence.count,
+            ]
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO findings (bundle, session_ordinal, ordinal, session_id, rule_id, severity,
+                      severity_rank, title, start_time, end_time, start_seconds, end_seconds, problem_key, cause,
+                      host, status, asset, variant, evidence_count)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: StatementArguments(findingRow))
+            for (i, e) in f.evidence.enumerated() {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO evidence (bundle, session_ordinal, finding_ordinal, ordinal, file, line, time,
+                          summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [
+                    bundle, s.ordinal, f.ordinal, i, e.file, e.line, time(e.time, utc: s.utc), e.summary,
+                ])
+            }
+        }
+        for r in s.failures {
+            try db.cachedStatement(
+                sql: "INSERT INTO failed_requests (bundle, session_ordinal, host, status, count) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [bundle, s.ordinal, r.host, r.status, r.count])
+        }
+    }
+
+    static func time(_ t: Timestamp?, utc: Bool) -> String? {
+        t.map { utc ? $0.iso8601 : $0.iso8601(.deviceLocalZoneUnknown) }
+    }
+
+    /// Removes bundles (by report file name, with everything of theirs) no longer in the fleet.
+    public func remove(_ files: [String]) throws {
+        try queue.write { db in
+            for file in files { try db.execute(sql: "DELETE FROM bundles WHERE file = ?", arguments: [file]) }
+        }
+    }
+
+    /// Records what analysed the fleet (`meta.analyzer`, `meta.tool_version`).
+    public func setMeta(_ key: String, _ value: String) throws {
+        try queue.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value])
+        }
+    }
+
+    public func meta(_ key: String) throws -> String? {
+        try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+    }
+
+    // MARK: Merging
+
+    /// Copies every bundle row of another index into this one. A bundle in both is refused (shards
+    /// are disjoint: the same bundle twice means two outputs of overlapping runs).
+    public func absorb(_ other: String) throws {
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [other])
+            defer { try? db.execute(sql: "DETACH DATABASE shard") }
+            try db.inTransaction {
+                let clash = try String.fetchOne(
+                    db, sql: "SELECT name FROM shard.bundles WHERE file IN (SELECT file FROM main.bundles) LIMIT 1")
+                if let clash {
+                    throw IndexError(description: "bundle \(clash) is in more than one of the outputs being merged")
+                }
+                for table in TriageIndexSchema.bundleTables {
+                    try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM shard.\(table)")
+                }
+                return .commit
+            }
+        }
+    }
+}
+
+extension Severity {
+    /// 0 for info up to 3 for critical: what SQL sorts by.
+    public var indexRank: Int { Severity.allCases.firstIndex(of: self) ?? 0 }
+}

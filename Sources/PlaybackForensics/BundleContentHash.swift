@@ -1,0 +1,78 @@
+import Crypto
+import ForensicsCore
+import Foundation
+
+/// The SHA-256 of a bundle's bytes: a file's content, or for a folder every regular file's
+/// relative path, size and content in path order (symbolic links by their target text, never
+/// followed). Incremental triage analyses a bundle again only when this changes.
+///
+/// Bounded like reading the bundle: at most `maxBundleBytes` of content are hashed (a bigger
+/// bundle adds its total size and each file's modification time instead of the rest), at most
+/// `maxMembers` entries and `maxDepth` levels are walked.
+public enum BundleContentHash {
+    public static func of(path: String, limits: BundleLimits = BundleLimits()) throws -> String {
+        var hasher = SHA256()
+        var budget = limits.maxBundleBytes
+        var members = 0
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw TriageRunner.SetupError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            try walk(path, relative: "", depth: 0, limits: limits, hasher: &hasher, budget: &budget, members: &members)
+        } else {
+            try file(path, relative: "", info: info, hasher: &hasher, budget: &budget)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func walk(
+        _ path: String, relative: String, depth: Int, limits: BundleLimits, hasher: inout SHA256, budget: inout Int,
+        members: inout Int
+    ) throws {
+        guard depth <= limits.maxDepth else { return }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        for name in names {
+            members += 1
+            guard members <= limits.maxMembers else { return }
+            let full = path + "/" + name
+            let rel = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            guard lstat(full, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                hasher.update(data: Array("d\0\(rel)\0".utf8))
+                try walk(
+                    full, relative: rel, depth: depth + 1, limits: limits, hasher: &hasher, budget: &budget,
+                    members: &members)
+            case S_IFLNK:
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) ?? ""
+                hasher.update(data: Array("l\0\(rel)\0\(target)\0".utf8))
+            case S_IFREG:
+                try file(full, relative: rel, info: info, hasher: &hasher, budget: &budget)
+            default:
+                continue
+            }
+        }
+    }
+
+    static func file(_ path: String, relative: String, info: stat, hasher: inout SHA256, budget: inout Int) throws {
+        let size = Int(info.st_size)
+        hasher.update(data: Array("f\0\(relative)\0\(size)\0".utf8))
+        guard size <= budget else {
+            // Past the budget: the size and the modification time stand for the content.
+            hasher.update(data: Array("m\0\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\0".utf8))
+            budget = 0
+            return
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        var left = size
+        while left > 0 {
+            guard let data = try handle.read(upToCount: min(left, 1 << 20)), !data.isEmpty else { break }
+            hasher.update(data: data)
+            left -= data.count
+        }
+        budget -= size
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import PlaybackForensics
+
+/// `triage merge OUT… --output OUT`: what one run over the whole fleet would have written, from
+/// the outputs of shard runs (`triage --shard K/N`): the index's rows are copied, the problems
+/// regrouped over all of them, the overview written anew, the bundles' reports copied.
+struct TriageMerge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge the outputs of 'triage --shard K/N' runs into the output of one run.")
+
+    @Argument(help: "The shard runs' output directories.", completion: .directory)
+    var inputs: [String]
+
+    @Option(name: .long, help: "Where to write the merged index.md, triage.json, triage.sqlite and bundles/.")
+    var output: String
+
+    @Flag(name: .long, help: "Replace an earlier triage's output in --output.")
+    var force = false
+
+    @Flag(name: .long, help: "Do not redact secrets in the overview (as the shard runs were made).")
+    var noRedact = false
+
+    func run() throws {
+        guard !inputs.isEmpty else { throw ValidationError("name at least one shard output to merge") }
+        let summary: TriageSummary
+        do {
+            for input in inputs {
+                guard FileManager.default.fileExists(atPath: input + "/" + TriageOutput.indexName) else {
+                    throw TriageOutput.SetupError(
+                        description: "\(input) is not a triage output (no \(TriageOutput.indexName) in it)")
+                }
+                if URL(fileURLWithPath: input).standardized.path == URL(fileURLWithPath: output).standardized.path {
+                    throw TriageOutput.SetupError(description: "--output \(output) is one of the inputs")
+                }
+            }
+            try TriageOutput.prepare(output, force: force)
+            let index = try TriageIndex(path: output + "/" + TriageOutput.indexName)
+            var analyzer: String?
+            var tool: String?
+            for input in inputs {
+                let shard = try TriageIndex(path: input + "/" + TriageOutput.indexName)
+                let (a, t) = (try shard.meta("analyzer"), try shard.meta("tool_version"))
+                if let analyzer, let a, a != analyzer {
+                    throw TriageOutput.SetupError(
+                        description:
+                            "\(input) was triaged with other settings or another version (\(t ?? "unknown")) than \(inputs[0]): one run's shards must share them"
+                    )
+                }
+                analyzer = analyzer ?? a
+                tool = tool ?? t
+                try index.absorb(shard.path)
+                try copyReports(from: input + "/bundles", to: output + "/bundles")
+            }
+            if let analyzer { try index.setMeta("analyzer", analyzer) }
+            if let tool { try index.setMeta("tool_version", tool) }
+            try index.updateProblems()
+            summary = try TriageSummary(index: index)
+        } catch {
+            Output.stderr("playback-forensics: \(error)\n")
+            throw ExitCode(1)
+        }
+        try TriageOutput.writeOverview(
+            summary, to: output, redactor: Redactor(enabled: !noRedact), jsonLines: false)
+        Output.stderr(
+            "triage merge: \(inputs.count) outputs, \(summary.bundles.count) bundles, \(summary.problems.count) problems; wrote \(output)/index.md\n"
+        )
+    }
+
+    /// Copies every report file (plain files only: a link planted in a shard output is not followed).
+    func copyReports(from source: String, to destination: String) throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? []
+        for name in names.sorted() where name.hasSuffix(".md") || name.hasSuffix(".json") {
+            var info = stat()
+            guard lstat(source + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let text = try String(contentsOfFile: source + "/" + name, encoding: .utf8)
+            try ReportFile.write(text, to: destination + "/" + name)
+        }
+    }
+}
