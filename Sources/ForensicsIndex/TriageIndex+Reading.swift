@@ -91,6 +91,25 @@ extension TriageIndex {
         }
     }
 
+    /// Every row of every table, one line each (`table|value|value…`, NULL as `NULL`), sorted: two
+    /// indexes hold the same rows exactly when these are equal (how a merge is checked against one run).
+    public func rowsAsText() throws -> [String] {
+        try queue.read { db in
+            var lines: [String] = []
+            let tables = try String.fetchAll(
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            for table in tables {
+                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \"\(table)\"")
+                while let row = try rows.next() {
+                    let values = row.databaseValues.map { v in v.isNull ? "NULL" : "\(v)" }
+                    lines.append(([table] + values).joined(separator: "|"))
+                }
+            }
+            return lines.sorted()
+        }
+    }
+
     static func session(_ ordinal: Int, in bundle: IndexedBundle) -> Int? {
         // Sessions are read in ordinal order, so the ordinal is usually the position.
         if ordinal >= 0, ordinal < bundle.sessions.count, bundle.sessions[ordinal].ordinal == ordinal { return ordinal }

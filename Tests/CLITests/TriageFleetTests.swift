@@ -1,0 +1,215 @@
+import Foundation
+import PlaybackForensics
+import Testing
+
+/// Fleet triage (issue 19): problem groups against a generated fleet's ground truth, shards that
+/// merge into exactly one run's output, incremental runs that analyse only new bundles.
+@Suite(.serialized) struct TriageFleetTests {
+    /// A fleet from `Scripts/make_triage_fleet.py --problems` in a fresh folder, with its truth.
+    struct Fleet {
+        var root: URL
+        var bundles: URL { root.appendingPathComponent("fleet") }
+        var truth: URL { root.appendingPathComponent("truth.json") }
+        func output(_ name: String) -> URL { root.appendingPathComponent(name) }
+    }
+
+    static func makeFleet(_ n: Int, seed: Int = 7) throws -> Fleet {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-fleet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let fleet = Fleet(root: root)
+        try grow(fleet, by: n, from: 0, seed: seed)
+        return fleet
+    }
+
+    static func grow(_ fleet: Fleet, by n: Int, from first: Int, seed: Int = 7) throws {
+        let r = try CLIRunner.runProgram(
+            "/usr/bin/env",
+            [
+                "python3", "Scripts/make_triage_fleet.py", String(n), fleet.bundles.path, "--problems", "--truth",
+                fleet.truth.path, "--seed", String(seed), "--first", String(first),
+            ])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    static func json(_ url: URL) throws -> [String: Any] {
+        let data = try Data(contentsOf: url)
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// Every file of a triage output except the SQLite file, by relative path, with the index's rows.
+    static func contents(_ output: URL) throws -> (files: [String: Data], rows: [String]) {
+        var files: [String: Data] = [:]
+        let base = output.path
+        let enumerator = FileManager.default.enumerator(atPath: base)
+        while let relative = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let path = base + "/" + relative
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                relative != "triage.sqlite"
+            else { continue }
+            files[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        let rows = try TriageIndex(path: base + "/triage.sqlite").rowsAsText()
+        return (files, rows)
+    }
+
+    @Test func problemGroupsAndTheirSessionCountsEqualTheInjectedTruth() throws {
+        let fleet = try Self.makeFleet(80)
+        defer { try? FileManager.default.removeItem(at: fleet.root) }
+        let out = fleet.output("out")
+        let r = try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let truth = try Self.json(fleet.truth)
+        let expected = truth["problems"] as? [String: Int] ?? [:]
+        #expect(expected.count >= 10, "the mix should inject many groups")
+        let triage = try Self.json(out.appendingPathComponent("triage.json"))
+        let problems = triage["problems"] as? [[String: Any]] ?? []
+        var got: [String: Int] = [:]
+        for p in problems { got[p["key"] as? String ?? "?"] = p["sessions"] as? Int }
+        #expect(got == expected)
+        // Ranked by sessions, each with up to three examples that exist as reports.
+        let counts = problems.compactMap { $0["sessions"] as? Int }
+        #expect(counts == counts.sorted(by: >))
+        for p in problems {
+            let examples = p["examples"] as? [[String: Any]] ?? []
+            #expect(!examples.isEmpty && examples.count <= 3)
+            for e in examples {
+                let report = e["report"] as? String ?? ""
+                #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(report).path), "\(report)")
+            }
+            let share = p["share"] as? Double ?? -1
+            let sessions = Double(p["sessions"] as? Int ?? 0)
+            let total = Double(truth["sessions"] as? Int ?? 0)
+            #expect(abs(share - sessions / total) < 0.0001)
+        }
+        // The overview leads with the problems.
+        let index = try String(contentsOf: out.appendingPathComponent("index.md"), encoding: .utf8)
+        let problemsAt = index.range(of: "## Problems, most sessions first")?.lowerBound
+        let sessionsAt = index.range(of: "## Sessions, worst first")?.lowerBound
+        #expect(problemsAt != nil && sessionsAt != nil && problemsAt! < sessionsAt!)
+    }
+
+    @Test func fourShardsMergeIntoExactlyWhatOneRunWrites() throws {
+        let fleet = try Self.makeFleet(40, seed: 11)
+        defer { try? FileManager.default.removeItem(at: fleet.root) }
+        let whole = fleet.output("whole")
+        #expect(try CLIRunner.run(["triage", fleet.bundles.path, "--output", whole.path]).status == 0)
+        var shards: [String] = []
+        var sizes: [Int] = []
+        for k in 1...4 {
+            let out = fleet.output("shard-\(k)")
+            let r = try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path, "--shard", "\(k)/4"])
+            #expect(r.status == 0, "\(r.stderr)")
+            shards.append(out.path)
+            sizes.append(try TriageIndex(path: out.path + "/triage.sqlite").bundles().count)
+        }
+        #expect(sizes.reduce(0, +) == 42, "every bundle (and the two strays) in exactly one shard: \(sizes)")
+        #expect(sizes.allSatisfy { $0 > 0 })
+        let merged = fleet.output("merged")
+        let r = try CLIRunner.run(["triage", "merge"] + shards + ["--output", merged.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let a = try Self.contents(whole)
+        let b = try Self.contents(merged)
+        #expect(a.files.keys.sorted() == b.files.keys.sorted())
+        for (name, data) in a.files { #expect(b.files[name] == data, "\(name) differs") }
+        #expect(a.rows == b.rows)
+        #expect(a.rows.count > 100)
+
+        // The same shard twice is two overlapping runs, not a fleet: refused, naming the bundle.
+        let twice = try CLIRunner.run(["triage", "merge", shards[0], shards[0], "--output", fleet.output("twice").path])
+        #expect(twice.status == 1)
+        #expect(twice.stderr.contains("more than one of the outputs"))
+    }
+
+    @Test func anIncrementalRunAnalysesOnlyTheNewBundles() throws {
+        let fleet = try Self.makeFleet(40, seed: 5)
+        defer { try? FileManager.default.removeItem(at: fleet.root) }
+        let out = fleet.output("daily")
+        #expect(try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path]).status == 0)
+        let reports = out.appendingPathComponent("bundles")
+        func modified(_ name: String) throws -> Date? {
+            try FileManager.default.attributesOfItem(atPath: reports.appendingPathComponent(name).path)[
+                .modificationDate] as? Date
+        }
+        let oldReports = try FileManager.default.contentsOfDirectory(atPath: reports.path).sorted()
+        let before = try oldReports.map(modified)
+        Thread.sleep(forTimeInterval: 1.1)
+        // 10 % more bundles, drawn from the same sequence.
+        try Self.grow(fleet, by: 4, from: 40, seed: 5)
+        let r = try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path, "--since-index"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("; 4 analysed, 42 unchanged since the index, 0 removed"), "\(r.stderr)")
+        // The old bundles' reports were not written again.
+        #expect(try oldReports.map(modified) == before)
+        // And the result is what a full run over the grown fleet writes.
+        let full = fleet.output("full")
+        #expect(try CLIRunner.run(["triage", fleet.bundles.path, "--output", full.path]).status == 0)
+        let a = try Self.contents(out)
+        let b = try Self.contents(full)
+        #expect(a.files == b.files)
+        #expect(a.rows == b.rows)
+        // Its problems still equal the (grown) truth.
+        let expected = try Self.json(fleet.truth)["problems"] as? [String: Int] ?? [:]
+        let problems = try Self.json(out.appendingPathComponent("triage.json"))["problems"] as? [[String: Any]] ?? []
+        #expect(
+            Dictionary(
+                uniqueKeysWithValues: problems.map { ($0["key"] as? String ?? "?", $0["sessions"] as? Int ?? 0) })
+                == expected)
+
+        // A bundle that left the fleet leaves the index and its reports go.
+        let gone = try FileManager.default.contentsOfDirectory(atPath: fleet.bundles.path).sorted().first {
+            $0.hasPrefix("b")
+        }
+        let goneName = try #require(gone)
+        try FileManager.default.removeItem(at: fleet.bundles.appendingPathComponent(goneName))
+        let again = try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path, "--since-index"])
+        #expect(again.stderr.contains("; 0 analysed, 45 unchanged since the index, 1 removed"), "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: reports.appendingPathComponent(goneName + ".md").path))
+
+        // Other analyzer settings analyse everything again.
+        let config = fleet.root.appendingPathComponent("rules.yml")
+        try "rules:\n  slow-startup:\n    severity: error\n".write(to: config, atomically: true, encoding: .utf8)
+        let changed = try CLIRunner.run([
+            "triage", fleet.bundles.path, "--output", out.path, "--since-index", "--config", config.path,
+        ])
+        #expect(changed.stderr.contains("; 45 analysed, 0 unchanged since the index, 0 removed"), "\(changed.stderr)")
+    }
+
+    @Test func shardAndMergeRefuseWhatTheyCannotDo() throws {
+        for bad in ["0/4", "5/4", "a/b", "4", "1/0", "1/10001"] {
+            let r = try CLIRunner.run(["triage", "SampleLogs", "--output", "/tmp/unused", "--shard", bad])
+            #expect(r.status != 0)
+            #expect(r.stderr.contains("--shard must be K/N"), "\(bad): \(r.stderr)")
+        }
+        let r = try CLIRunner.run(["triage", "merge", "SampleLogs", "--output", "/tmp/unused-merge"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("is not a triage output"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/unused-merge"))
+    }
+
+    /// A secret planted in a URL and in a bundle's name appears nowhere in the index's bytes.
+    @Test func theIndexHoldsNoPlantedSecret() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-secret-\(UUID().uuidString)")
+        let bundle = root.appendingPathComponent("fleet/ticket-token=PLANTEDNAME42")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for file in ["accesslog.txt", "errorlog.txt"] {
+            let text = try String(
+                contentsOf: CLIRunner.repository.appendingPathComponent("SampleLogs/access-error-logs-only/\(file)"),
+                encoding: .utf8)
+            try text.replacingOccurrences(of: ".ts ", with: ".ts?token=PLANTEDSECRET42 ")
+                .replacingOccurrences(of: "https://edge3", with: "https://user:PLANTEDPASS42@edge3")
+                .write(to: bundle.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        let out = root.appendingPathComponent("out")
+        let r = try CLIRunner.run(["triage", root.appendingPathComponent("fleet").path, "--output", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let bytes = try Data(contentsOf: out.appendingPathComponent("triage.sqlite"))
+        #expect(bytes.count > 0)
+        for secret in ["PLANTEDSECRET42", "PLANTEDNAME42", "PLANTEDPASS42"] {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in triage.sqlite")
+        }
+        let rows = try TriageIndex(path: out.path + "/triage.sqlite").rowsAsText()
+        #expect(rows.contains { $0.hasPrefix("findings|") })
+    }
+}
