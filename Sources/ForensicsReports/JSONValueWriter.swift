@@ -25,6 +25,14 @@ package indirect enum JSONOut: Sendable {
         return out
     }
 
+    /// The value's text as it appears nested `indent` levels deep (no newline after it): what a
+    /// writer that streams a long array one element at a time emits per element.
+    package func text(indent: Int) -> String {
+        var out = ""
+        write(into: &out, indent: indent)
+        return out
+    }
+
     func write(into out: inout String, indent: Int) {
         switch self {
         case .object(let pairs):

@@ -2,125 +2,75 @@ import ForensicsCore
 import ForensicsIndex
 import ForensicsReports
 
-/// Writes the triage overview: `index.md` (sessions ranked worst first, counts per rule and
-/// severity, KPI distributions, errors per CDN host and status) and `triage.json`.
+/// Writes the triage overview from the triage index: `index.md` (problems grouped across
+/// sessions, sessions worst first, counts per rule and severity, KPI distributions, errors per
+/// CDN host and status), `triage.json` and its JSON Lines form.
+///
+/// Streaming: each writer hands its text to `write` piece by piece while it reads the index, so
+/// the overview of 10,000 bundles costs no more memory than that of 1,000.
 public struct TriageReporter: Sendable {
     /// The same redactor as the run's (`--no-redact` must hold for the overview too).
     public var redactor: Redactor
 
     public init(redactor: Redactor = Redactor()) { self.redactor = redactor }
 
-    struct Row {
-        var bundle: BundleSummary
-        var session: BundleSummary.SessionLine
-    }
-
-    func rows(_ t: TriageSummary) -> [Row] {
-        var rows: [Row] = []
-        for b in t.bundles { for s in b.sessions { rows.append(Row(bundle: b, session: s)) } }
-        return rows.sorted { a, b in
-            let sa = a.session.worst.map { Severity.allCases.firstIndex(of: $0) ?? 0 } ?? -1
-            let sb = b.session.worst.map { Severity.allCases.firstIndex(of: $0) ?? 0 } ?? -1
-            if sa != sb { return sa > sb }
-            if a.session.seriousCount != b.session.seriousCount {
-                return a.session.seriousCount > b.session.seriousCount
-            }
-            let da = a.session.kpis.stallDuration ?? 0
-            let db = b.session.kpis.stallDuration ?? 0
-            if da != db { return da > db }
-            return (a.bundle.name, a.session.id) < (b.bundle.name, b.session.id)
-        }
-    }
-
-    func ruleCounts(_ t: TriageSummary) -> [(String, [Severity: Int])] {
-        var counts: [String: [Severity: Int]] = [:]
-        for b in t.bundles {
-            for s in b.sessions {
-                for (rule, bySeverity) in s.findingCounts {
-                    for (sev, n) in bySeverity { counts[rule, default: [:]][sev, default: 0] += n }
-                }
-            }
-        }
-        return counts.sorted { $0.key < $1.key }
-    }
-
-    func failures(_ t: TriageSummary) -> [(host: String, status: String, count: Int, sessions: Int)] {
-        var counts: [String: (Int, Int)] = [:]
-        for b in t.bundles {
-            for s in b.sessions {
-                for (k, n) in s.failures {
-                    let c = counts[k] ?? (0, 0)
-                    counts[k] = (c.0 + n, c.1 + 1)
-                }
-            }
-        }
-        return counts.map { k, v in
-            let parts = k.split(separator: "|", maxSplits: 1).map(String.init)
-            return (parts.first ?? "", parts.count > 1 ? parts[1] : "", v.0, v.1)
-        }.sorted { $0.count != $1.count ? $0.count > $1.count : ($0.host, $0.status) < ($1.host, $1.status) }
-    }
-
-    static let kpiNames: [(String, @Sendable (KPIs) -> Double?)] = [
-        ("startup_time", { $0.startupTime }),
-        ("stall_count", { $0.stallCount.map(Double.init) }),
-        ("stall_duration", { $0.stallDuration }),
-        ("rebuffer_ratio", { $0.rebufferRatio }),
-        ("variant_switch_count", { $0.variantSwitchCount.map(Double.init) }),
-        ("error_count", { $0.errorCount.map(Double.init) }),
-        ("time_weighted_average_bitrate", { $0.timeWeightedAverageBitrate }),
+    static let kpis: [(name: String, column: String)] = [
+        ("startup_time", "startup_time"), ("stall_count", "stall_count"), ("stall_duration", "stall_duration"),
+        ("rebuffer_ratio", "rebuffer_ratio"), ("variant_switch_count", "variant_switch_count"),
+        ("error_count", "error_count"), ("time_weighted_average_bitrate", "time_weighted_average_bitrate"),
     ]
+    static let percentiles: [Double] = [50, 90, 99]
 
-    public func markdown(_ t: TriageSummary) -> String {
+    /// The whole overview as one text (tests, small fleets).
+    public func markdown(_ index: TriageIndex) throws -> String {
+        var out = ""
+        try markdown(index) { out += $0 }
+        return out
+    }
+
+    public func markdown(_ index: TriageIndex, write: (String) throws -> Void) throws {
         let text = MarkdownText(redactor: redactor)
-        let rows = rows(t)
-        var out = ["# Triage", ""]
-        let failed = t.bundles.filter { $0.error != nil && !$0.skipped }
-        let skipped = t.bundles.filter(\.skipped)
-        let bundles = t.bundles.count - skipped.count
-        out.append(
-            "\(bundles) bundle\(bundles == 1 ? "" : "s") · \(rows.count) session\(rows.count == 1 ? "" : "s") · \(failed.count) unreadable"
-                + (skipped.isEmpty
+        let c = try index.counts()
+        var skipped: [String] = []
+        try index.forEachBundle(where: "skipped") { if skipped.count < 5 { skipped.append(text.escape($0.name)) } }
+        try write("# Triage\n\n")
+        try write(
+            "\(c.bundles) bundle\(c.bundles == 1 ? "" : "s") · \(c.sessions) session\(c.sessions == 1 ? "" : "s") · \(c.unreadable) unreadable"
+                + (c.skipped == 0
                     ? ""
-                    : " · \(skipped.count) other file\(skipped.count == 1 ? "" : "s") skipped (\(skipped.prefix(5).map { text.escape($0.name) }.joined(separator: ", ")))")
-        )
-        out.append("")
-        out.append(contentsOf: problemsMarkdown(t, rows: rows.count, text: text))
-        out.append("## Sessions, worst first")
-        out.append("")
-        out.append("| # | Bundle | Session | Worst | Top finding | Startup | Stalls |")
-        out.append("| --- | --- | --- | --- | --- | --- | --- |")
-        for (i, r) in rows.enumerated() {
-            let k = r.session.kpis
-            out.append(
-                "| \(i + 1) | [\(text.escape(r.bundle.name))](bundles/\(r.bundle.file).md) | \(text.escape(r.session.id)) | \(r.session.worst?.rawValue ?? "—") | "
-                    + "\(r.session.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.session.topFinding ?? "none")) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount.map(String.init) ?? "unknown") |"
+                    : " · \(c.skipped) other file\(c.skipped == 1 ? "" : "s") skipped (\(skipped.joined(separator: ", "))\(c.skipped > 5 ? ", …" : "")))")
+                + "\n\n")
+        try write(
+            problemsMarkdown(try index.problems(), sessions: c.sessions, text: text).joined(separator: "\n") + "\n")
+        try write("## Sessions, worst first\n\n")
+        try write("| # | Bundle | Session | Worst | Top finding | Startup | Stalls |\n")
+        try write("| --- | --- | --- | --- | --- | --- | --- |\n")
+        var rank = 0
+        try index.forEachRankedSession { r in
+            rank += 1
+            let k = r.kpis
+            try write(
+                "| \(rank) | [\(text.escape(r.bundle))](bundles/\(r.file).md) | \(text.escape(r.sessionID)) | \(r.worst?.rawValue ?? "—") | "
+                    + "\(r.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.topFinding ?? "none")) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount.map(String.init) ?? "unknown") |\n"
             )
         }
-        out.append("")
-        out.append("## Findings per rule and severity")
-        out.append("")
+        var out = ["", "## Findings per rule and severity", ""]
         out.append("| Rule | critical | error | warning | info |")
         out.append("| --- | --- | --- | --- | --- |")
-        for (rule, c) in ruleCounts(t) {
+        for (rule, c) in try index.ruleCounts() {
             out.append(
                 "| `\(rule)` | \(c[.critical] ?? 0) | \(c[.error] ?? 0) | \(c[.warning] ?? 0) | \(c[.info] ?? 0) |")
         }
-        out.append("")
-        out.append("## KPI distributions")
-        out.append("")
+        out += ["", "## KPI distributions", ""]
         out.append("| KPI | sessions | median | p90 | p99 |")
         out.append("| --- | --- | --- | --- | --- |")
-        for (name, get) in Self.kpiNames {
-            let values = rows.compactMap { get($0.session.kpis) }
+        for (name, column) in Self.kpis {
+            let d = try index.distribution(column, percentiles: Self.percentiles)
             func f(_ v: Double?) -> String { v.map { NumberFormat.trimmed($0, decimals: 3) } ?? "—" }
-            out.append(
-                "| \(name) | \(values.count) | \(f(TriageStatistics.percentile(values, 50))) | \(f(TriageStatistics.percentile(values, 90))) | \(f(TriageStatistics.percentile(values, 99))) |"
-            )
+            out.append("| \(name) | \(d.count) | " + d.values.map(f).joined(separator: " | ") + " |")
         }
-        out.append("")
-        out.append("## Errors by CDN host and status")
-        out.append("")
-        let fails = failures(t)
+        out += ["", "## Errors by CDN host and status", ""]
+        let fails = try index.failuresByHost()
         if fails.isEmpty {
             out.append("No failed requests.")
         } else {
@@ -131,88 +81,29 @@ public struct TriageReporter: Sendable {
             }
         }
         out.append("")
-        let incomplete = t.bundles.filter { $0.incomplete != nil }
-        if !incomplete.isEmpty {
-            out.append("## Bundles read in part")
-            out.append("")
-            for b in incomplete { out.append("- \(text.escape(b.name)): \(text.escape(b.incomplete ?? ""))") }
-            out.append("")
+        try write(out.joined(separator: "\n") + "\n")
+        if c.incomplete > 0 {
+            try write("## Bundles read in part\n\n")
+            try index.forEachBundle(where: "incomplete IS NOT NULL") { b in
+                try write("- \(text.escape(b.name)): \(text.escape(b.incomplete ?? ""))\n")
+            }
+            try write("\n")
         }
-        if !failed.isEmpty {
-            out.append("## Unreadable bundles")
-            out.append("")
-            for b in failed { out.append("- \(text.escape(b.name)): \(text.escape(b.error ?? ""))") }
-            out.append("")
+        if c.unreadable > 0 {
+            try write("## Unreadable bundles\n\n")
+            try index.forEachBundle(where: "error IS NOT NULL AND NOT skipped") { b in
+                try write("- \(text.escape(b.name)): \(text.escape(b.error ?? ""))\n")
+            }
+            try write("\n")
         }
-        return out.joined(separator: "\n") + "\n"
-    }
-
-    public func json(_ t: TriageSummary) -> String {
-        let rows = rows(t)
-        let reporter = JSONReporter(toolVersion: ToolInfo.version)
-        return JSONOut.object([
-            ("schema_version", .integer(JSONReporter.schemaVersion)),
-            JSONReporter.tool(version: ToolInfo.version),
-            (
-                "bundles",
-                .array(
-                    t.bundles.map { b in
-                        .object([
-                            ("name", .string(redactor.redact(b.name))),
-                            ("report", .string(b.error == nil ? "bundles/\(redactor.redact(b.file)).json" : "")),
-                            ("error", .optional(b.error.map(redactor.redact))),
-                            ("sessions", .integer(b.sessions.count)),
-                            ("input_problems", .integer(b.inputProblems)), ("skipped", .bool(b.skipped)),
-                            ("incomplete", .optional(b.incomplete)),
-                        ])
-                    })
-            ),
-            ("problems", .array(t.problems.map(problemJSON))),
-            ("sessions_ranked", .array(rows.map { .object(rankedSession($0, reporter: reporter)) })),
-            (
-                "counts",
-                .array(
-                    ruleCounts(t).map { rule, c in
-                        .object(
-                            [("rule_id", .string(rule))] + Severity.allCases.map { ($0.rawValue, .integer(c[$0] ?? 0)) }
-                        )
-                    })
-            ),
-            (
-                "kpi_distributions",
-                .object(
-                    Self.kpiNames.map { name, get in
-                        let values = rows.compactMap { get($0.session.kpis) }
-                        return (
-                            name,
-                            .object([
-                                ("sessions", .integer(values.count)),
-                                ("median", .optional(TriageStatistics.percentile(values, 50))),
-                                ("p90", .optional(TriageStatistics.percentile(values, 90))),
-                                ("p99", .optional(TriageStatistics.percentile(values, 99))),
-                            ])
-                        )
-                    })
-            ),
-            (
-                "errors_by_host",
-                .array(
-                    failures(t).map { f in
-                        .object([
-                            ("host", .string(f.host)), ("status", .string(f.status)), ("count", .integer(f.count)),
-                            ("sessions", .integer(f.sessions)),
-                        ])
-                    })
-            ),
-        ]).render()
     }
 
     /// The problem groups, most sessions first: what hurts how many users, where, since when, at
     /// what cost, and which bundles to open first.
-    func problemsMarkdown(_ t: TriageSummary, rows: Int, text: MarkdownText) -> [String] {
+    func problemsMarkdown(_ problems: [ProblemGroup], sessions: Int, text: MarkdownText) -> [String] {
         var out = ["## Problems, most sessions first", ""]
-        guard !t.problems.isEmpty else {
-            return out + ["No finding in any of the \(rows) session\(rows == 1 ? "" : "s").", ""]
+        guard !problems.isEmpty else {
+            return out + ["No finding in any of the \(sessions) session\(sessions == 1 ? "" : "s").", ""]
         }
         out.append(
             "A problem is one rule's findings that share their stall cause, CDN host, status, and asset and variant where the rule names them. Startup and rebuffering are medians over the sessions that measured them: affected · the others."
@@ -224,7 +115,7 @@ public struct TriageReporter: Sendable {
         out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         func seconds(_ v: Double?) -> String { v.map(NumberFormat.seconds) ?? "—" }
         func percent(_ v: Double?) -> String { v.map { NumberFormat.trimmed($0 * 100, decimals: 1) + " %" } ?? "—" }
-        for (i, p) in t.problems.enumerated() {
+        for (i, p) in problems.enumerated() {
             let k = p.key
             var what = ["`\(k.ruleID)`"]
             if let c = k.cause { what.append("cause \(text.escape(c))") }
@@ -262,7 +153,8 @@ public struct TriageReporter: Sendable {
                 .array(
                     p.examples.map { e in
                         .object([
-                            ("bundle", .string(e.bundle)), ("report", .string("bundles/\(e.file).json")),
+                            ("bundle", .string(redactor.redact(e.bundle))),
+                            ("report", .string("bundles/\(redactor.redact(e.file)).json")),
                             ("session_id", .string(e.sessionID)), ("evidence", .integer(e.evidence)),
                         ])
                     })
@@ -270,23 +162,104 @@ public struct TriageReporter: Sendable {
         ])
     }
 
-    func rankedSession(_ r: Row, reporter: JSONReporter) -> [(String, JSONOut)] {
+    public func json(_ index: TriageIndex) throws -> String {
+        var out = ""
+        try json(index) { out += $0 }
+        return out
+    }
+
+    /// `triage.json`: problems first, then bundles, sessions ranked, counts, KPI distributions and
+    /// errors by host. The long arrays are written an element at a time.
+    public func json(_ index: TriageIndex, write: (String) throws -> Void) throws {
+        // The writer is handed to the array helper's element callback, which is itself a parameter.
+        try withoutActuallyEscaping(write) { write in try json(index, escaping: write) }
+    }
+
+    private func json(_ index: TriageIndex, escaping write: @escaping (String) throws -> Void) throws {
+        let reporter = JSONReporter(toolVersion: ToolInfo.version)
+        func field(_ name: String, _ value: JSONOut, last: Bool = false) throws {
+            try write(
+                "  " + JSONOut.string(name).text(indent: 0) + ": " + value.text(indent: 1) + (last ? "\n" : ",\n"))
+        }
+        /// `"name": [` … `]`, elements handed over one at a time by `items`.
+        func array(_ name: String, _ items: ((JSONOut) throws -> Void) throws -> Void) throws {
+            try write("  " + JSONOut.string(name).text(indent: 0) + ": [")
+            var first = true
+            try items { item in
+                try write((first ? "\n    " : ",\n    ") + item.text(indent: 2))
+                first = false
+            }
+            try write(first ? "],\n" : "\n  ],\n")
+        }
+        try write("{\n")
+        try field("schema_version", .integer(JSONReporter.schemaVersion))
+        let tool = JSONReporter.tool(version: ToolInfo.version)
+        try field(tool.0, tool.1)
+        try array("problems") { emit in for p in try index.problems() { try emit(problemJSON(p)) } }
+        try array("bundles") { emit in
+            try index.forEachBundle { b in
+                try emit(
+                    .object([
+                        ("name", .string(redactor.redact(b.name))),
+                        ("report", .string(b.error == nil ? "bundles/\(redactor.redact(b.file)).json" : "")),
+                        ("error", .optional(b.error.map(redactor.redact))), ("sessions", .integer(b.sessions)),
+                        ("input_problems", .integer(b.inputProblems)), ("skipped", .bool(b.skipped)),
+                        ("incomplete", .optional(b.incomplete)),
+                    ]))
+            }
+        }
+        try array("sessions_ranked") { emit in
+            try index.forEachRankedSession { try emit(.object(rankedSession($0, reporter: reporter))) }
+        }
+        try field(
+            "counts",
+            .array(
+                try index.ruleCounts().map { rule, c in
+                    .object(
+                        [("rule_id", .string(rule))] + Severity.allCases.map { ($0.rawValue, .integer(c[$0] ?? 0)) })
+                }))
+        try field(
+            "kpi_distributions",
+            .object(
+                try Self.kpis.map { name, column in
+                    let d = try index.distribution(column, percentiles: Self.percentiles)
+                    return (
+                        name,
+                        .object(
+                            [("sessions", .integer(d.count))]
+                                + zip(["median", "p90", "p99"], d.values).map { ($0, .optional($1)) })
+                    )
+                }))
+        try field(
+            "errors_by_host",
+            .array(
+                try index.failuresByHost().map { f in
+                    .object([
+                        ("host", .string(f.host)), ("status", .string(f.status)), ("count", .integer(f.count)),
+                        ("sessions", .integer(f.sessions)),
+                    ])
+                }), last: true)
+        try write("}\n")
+    }
+
+    func rankedSession(_ r: TriageIndex.RankedSession, reporter: JSONReporter) -> [(String, JSONOut)] {
         [
-            ("bundle", .string(redactor.redact(r.bundle.name))), ("session_id", .string(r.session.id)),
-            ("worst_severity", .optional(r.session.worst?.rawValue)), ("top_rule_id", .optional(r.session.topRule)),
-            ("top_finding", .optional(r.session.topFinding)), ("kpis", reporter.kpis(r.session.kpis)),
+            ("bundle", .string(redactor.redact(r.bundle))), ("session_id", .string(r.sessionID)),
+            ("worst_severity", .optional(r.worst?.rawValue)), ("top_rule_id", .optional(r.topRule)),
+            ("top_finding", .optional(r.topFinding)), ("kpis", reporter.kpis(r.kpis)),
         ]
     }
 
     /// JSON Lines: one ranked session per line, worst first (what `triage.json`'s
     /// `sessions_ranked` holds), each with the schema version and its bundle's report file.
-    public func jsonLines(_ t: TriageSummary) -> String {
+    public func jsonLines(_ index: TriageIndex, write: (String) throws -> Void) throws {
         let reporter = JSONReporter(toolVersion: ToolInfo.version)
-        return rows(t).map { r in
-            JSONOut.object(
-                [("schema_version", .integer(JSONReporter.schemaVersion))] + rankedSession(r, reporter: reporter)
-                    + [("report", .string("bundles/\(redactor.redact(r.bundle.file)).json"))]
-            ).renderLine()
-        }.joined()
+        try index.forEachRankedSession { r in
+            try write(
+                JSONOut.object(
+                    [("schema_version", .integer(JSONReporter.schemaVersion))] + rankedSession(r, reporter: reporter)
+                        + [("report", .string("bundles/\(redactor.redact(r.file)).json"))]
+                ).renderLine())
+        }
     }
 }

@@ -15,10 +15,29 @@ enum ReportFile {
     }
 
     static func write(_ text: String, to path: String) throws {
+        try streaming(to: path) { write in try write(text) }
+    }
+
+    /// Opens `path` once and hands `body` a function that appends text to it: a long overview is
+    /// written as it is made, never held whole.
+    static func streaming(to path: String, _ body: ((String) throws -> Void) throws -> Void) throws {
         // O_NOFOLLOW: a symbolic link planted where a report goes is not written through.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        // Pieces are gathered to 64 KiB before a write: a line per session was a system call each.
+        var pending = ""
+        try body { text in
+            pending += text
+            if pending.utf8.count >= 64 << 10 {
+                try append(pending, to: fd, path: path)
+                pending = ""
+            }
+        }
+        try append(pending, to: fd, path: path)
+    }
+
+    static func append(_ text: String, to fd: Int32, path: String) throws {
         var text = text
         try text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }

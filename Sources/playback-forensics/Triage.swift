@@ -95,7 +95,7 @@ struct TriageRun: ParsableCommand {
         runner.narrowing = try narrow.narrowing()
         runner.shard = shard
         let showProgress = Output.stderrIsTerminal
-        let summary: TriageSummary
+        let index: TriageIndex
         let statistics: TriageRunner.RunStatistics
         do {
             let names = try TriageRunner.bundles(in: directory)
@@ -105,41 +105,43 @@ struct TriageRun: ParsableCommand {
                     "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n"
                 )
             }
-            let index = try TriageIndex(path: output + "/" + TriageOutput.indexName)
+            index = try TriageIndex(path: output + "/" + TriageOutput.indexName)
             statistics = try runner.run(
                 directory: directory, index: index, store: TriageOutput.reportStore(output), incremental: sinceIndex,
                 progress: { done, total in
                     if showProgress { Output.stderr("\r\(done)/\(total) bundles") }
                 })
-            summary = try TriageSummary(index: index)
         } catch {
             if Output.stderrIsTerminal { Output.stderr("\n") }
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
         if showProgress { Output.stderr("\n") }
-        try TriageOutput.writeOverview(summary, to: output, redactor: runner.redactor, jsonLines: jsonLines)
-        let unreadable = summary.bundles.filter { $0.error != nil && !$0.skipped }
-        let skipped = summary.bundles.filter(\.skipped).count
-        let bundles = summary.bundles.count - skipped
-        var line =
-            "triage: \(bundles) bundles, \(summary.bundles.reduce(0) { $0 + $1.sessions.count }) sessions, \(summary.problems.count) problem\(summary.problems.count == 1 ? "" : "s"), \(unreadable.count) unreadable"
-        if !unreadable.isEmpty {
-            line +=
-                " (\(unreadable.prefix(5).map { runner.redactor.redact($0.name) }.joined(separator: ", "))\(unreadable.count > 5 ? ", …" : ""))"
+        try TriageOutput.writeOverview(index, to: output, redactor: runner.redactor, jsonLines: jsonLines)
+        let counts: TriageIndex.Counts
+        var unreadable: [String] = []
+        do {
+            counts = try index.counts()
+            try index.forEachBundle(where: "error IS NOT NULL AND NOT skipped") { b in
+                if unreadable.count < 5 { unreadable.append(runner.redactor.redact(b.name)) }
+            }
+        } catch {
+            Output.stderr("playback-forensics: \(error)\n")
+            throw ExitCode(1)
         }
-        if skipped > 0 { line += ", \(skipped) other file\(skipped == 1 ? "" : "s") skipped" }
+        var line =
+            "triage: \(counts.bundles) bundles, \(counts.sessions) sessions, \(counts.problems) problem\(counts.problems == 1 ? "" : "s"), \(counts.unreadable) unreadable"
+        if counts.unreadable > 0 {
+            line += " (\(unreadable.joined(separator: ", "))\(counts.unreadable > 5 ? ", …" : ""))"
+        }
+        if counts.skipped > 0 { line += ", \(counts.skipped) other file\(counts.skipped == 1 ? "" : "s") skipped" }
         if sinceIndex {
             line +=
                 "; \(statistics.analyzed) analysed, \(statistics.reused) unchanged since the index, \(statistics.removed) removed"
         }
         if let shard { line += "; shard \(shard) (\(statistics.otherShards) bundles in other shards)" }
         Output.stderr(line + "; wrote \(output)/index.md\n")
-        if let failOn,
-            summary.bundles.contains(where: {
-                $0.sessions.contains { ($0.worst ?? .info) >= failOn && $0.worst != nil }
-            })
-        {
+        if let failOn, let worst = counts.worst, worst >= failOn {
             throw ExitCode(2)
         }
     }

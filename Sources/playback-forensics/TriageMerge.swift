@@ -24,7 +24,8 @@ struct TriageMerge: ParsableCommand {
 
     func run() throws {
         guard !inputs.isEmpty else { throw ValidationError("name at least one shard output to merge") }
-        let summary: TriageSummary
+        let index: TriageIndex
+        let counts: TriageIndex.Counts
         do {
             for input in inputs {
                 guard FileManager.default.fileExists(atPath: input + "/" + TriageOutput.indexName) else {
@@ -36,7 +37,7 @@ struct TriageMerge: ParsableCommand {
                 }
             }
             try TriageOutput.prepare(output, force: force)
-            let index = try TriageIndex(path: output + "/" + TriageOutput.indexName)
+            index = try TriageIndex(path: output + "/" + TriageOutput.indexName)
             var analyzer: String?
             var tool: String?
             for input in inputs {
@@ -56,15 +57,14 @@ struct TriageMerge: ParsableCommand {
             if let analyzer { try index.setMeta("analyzer", analyzer) }
             if let tool { try index.setMeta("tool_version", tool) }
             try index.updateProblems()
-            summary = try TriageSummary(index: index)
+            counts = try index.counts()
         } catch {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
-        try TriageOutput.writeOverview(
-            summary, to: output, redactor: Redactor(enabled: !noRedact), jsonLines: false)
+        try TriageOutput.writeOverview(index, to: output, redactor: Redactor(enabled: !noRedact), jsonLines: false)
         Output.stderr(
-            "triage merge: \(inputs.count) outputs, \(summary.bundles.count) bundles, \(summary.problems.count) problems; wrote \(output)/index.md\n"
+            "triage merge: \(inputs.count) outputs, \(counts.bundles) bundles, \(counts.sessions) sessions, \(counts.problems) problems; wrote \(output)/index.md\n"
         )
     }
 

@@ -11,7 +11,9 @@ enum TriageOutput {
 
     static let indexName = "triage.sqlite"
     /// What triage writes there (and `--force` may replace).
-    static let ours: Set<String> = ["index.md", "triage.json", "bundles", indexName, indexName + "-journal"]
+    static let ours: Set<String> = [
+        "index.md", "triage.json", "bundles", indexName, indexName + "-journal", indexName + "-wal", indexName + "-shm",
+    ]
 
     /// Prepares the output directory: created if missing; one that holds anything but triage's
     /// own earlier output is refused, and with `force` triage's earlier files are removed first
@@ -75,13 +77,14 @@ enum TriageOutput {
             })
     }
 
-    /// `index.md` and `triage.json` (and the ranked sessions as JSON Lines on stdout).
-    static func writeOverview(_ summary: TriageSummary, to output: String, redactor: Redactor, jsonLines: Bool) throws {
+    /// `index.md` and `triage.json` (and the ranked sessions as JSON Lines on stdout), read from
+    /// the index as they are written.
+    static func writeOverview(_ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool) throws {
         let reporter = TriageReporter(redactor: redactor)
         do {
-            try Output.write(reporter.markdown(summary), to: output + "/index.md")
-            try Output.write(reporter.json(summary), to: output + "/triage.json")
-            if jsonLines { Output.stdout(reporter.jsonLines(summary)) }
+            try ReportFile.streaming(to: output + "/index.md") { write in try reporter.markdown(index, write: write) }
+            try ReportFile.streaming(to: output + "/triage.json") { write in try reporter.json(index, write: write) }
+            if jsonLines { try reporter.jsonLines(index) { Output.stdout($0) } }
         } catch {
             Output.stderr("playback-forensics: cannot write to \(output): \(error)\n")
             throw ExitCode(1)

@@ -28,14 +28,19 @@ import Testing
 
 /// The triage overview follows the run's redaction setting.
 @Suite struct TriageOverviewRedactionTests {
-    @Test func noRedactHoldsForTheOverview() {
-        let summary = TriageSummary(bundles: [
-            BundleSummary(name: "capture?token=s3cret", file: "capture", error: "unreadable")
-        ])
-        let redacted = TriageReporter().markdown(summary)
-        #expect(!redacted.contains("s3cret"))
-        #expect(redacted.contains("token=REDACTED"))
-        let kept = TriageReporter(redactor: Redactor(enabled: false)).markdown(summary)
+    @Test func noRedactHoldsForTheOverview() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pf-index-\(UUID().uuidString).sqlite")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let index = try TriageIndex(path: path)
+        var bundle = IndexedBundle(name: "capture?token=s3cret", file: "capture", contentHash: "h", analyzer: "a")
+        bundle.error = "unreadable"
+        try index.store(bundle)
+        for text in [try TriageReporter().markdown(index), try TriageReporter().json(index)] {
+            #expect(!text.contains("s3cret"))
+            #expect(text.contains("token=REDACTED"))
+        }
+        let kept = try TriageReporter(redactor: Redactor(enabled: false)).markdown(index)
         #expect(kept.contains("token=s3cret"))
     }
 

@@ -1,0 +1,170 @@
+import ForensicsCore
+import Foundation
+import GRDB
+
+/// What the triage overview (`index.md`, `triage.json`, `--json-lines`) reads, straight from the
+/// index: counts and groupings by SQL, long lists through cursors. Why: the overview of 10,000
+/// bundles must not hold 10,000 sessions in memory (peak RSS flat in the fleet's size).
+extension TriageIndex {
+    /// A bundle as the overview lists it.
+    public struct BundleLine: Sendable, Hashable {
+        public var file: String
+        public var name: String
+        public var error: String?
+        public var skipped: Bool
+        public var incomplete: String?
+        public var inputProblems: Int
+        public var sessions: Int
+    }
+
+    /// A session as the ranking lists it.
+    public struct RankedSession: Sendable, Hashable {
+        public var bundle: String
+        public var file: String
+        public var sessionID: String
+        public var worst: Severity?
+        public var topRule: String?
+        public var topFinding: String?
+        public var kpis: KPIs
+    }
+
+    public struct Counts: Sendable, Hashable {
+        /// Bundles, stray files not counted.
+        public var bundles = 0
+        public var sessions = 0
+        public var unreadable = 0
+        public var skipped = 0
+        public var incomplete = 0
+        public var problems = 0
+        /// The worst severity of any session's finding.
+        public var worst: Severity?
+    }
+
+    public func counts() throws -> Counts {
+        try queue.read { db in
+            var c = Counts()
+            c.bundles = try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE NOT skipped") ?? 0
+            c.skipped = try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE skipped") ?? 0
+            c.unreadable =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE error IS NOT NULL AND NOT skipped") ?? 0
+            c.incomplete = try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE incomplete IS NOT NULL") ?? 0
+            c.sessions = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0
+            c.problems = try Int.fetchOne(db, sql: "SELECT count(*) FROM problems") ?? 0
+            let worst = try Int.fetchOne(db, sql: "SELECT max(severity_rank) FROM findings")
+            c.worst = worst.flatMap { Severity.allCases.indices.contains($0) ? Severity.allCases[$0] : nil }
+            return c
+        }
+    }
+
+    /// Bundles in report-file order; `filter` is an SQL condition on the `bundles` table.
+    public func forEachBundle(where filter: String = "1", _ body: (BundleLine) throws -> Void) throws {
+        try queue.read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT file, name, error, skipped, incomplete, input_problems, session_count FROM bundles
+                    WHERE \(filter) ORDER BY file
+                    """)
+            while let row = try rows.next() {
+                try body(
+                    BundleLine(
+                        file: row[0], name: row[1], error: row[2], skipped: row[3], incomplete: row[4],
+                        inputProblems: row[5], sessions: row[6]))
+            }
+        }
+    }
+
+    /// Sessions worst first: worst severity, then findings at warning or above, then stall time,
+    /// then bundle name and session id.
+    public func forEachRankedSession(_ body: (RankedSession) throws -> Void) throws {
+        try queue.read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT b.name, s.bundle, s.session_id, s.worst_severity, s.top_rule_id, s.top_finding,
+                      s.startup_time, s.stall_count, s.stall_duration, s.rebuffer_ratio, s.variant_switch_count,
+                      s.downswitch_count, s.error_count, s.fatal_error, s.time_weighted_average_bitrate,
+                      s.playing_time, s.kpi_provenance
+                    FROM sessions s JOIN bundles b ON b.file = s.bundle
+                    ORDER BY CASE s.worst_severity WHEN 'critical' THEN 3 WHEN 'error' THEN 2 WHEN 'warning' THEN 1
+                      WHEN 'info' THEN 0 ELSE -1 END DESC, s.serious_findings DESC, coalesce(s.stall_duration, 0) DESC,
+                      b.name, s.session_id, s.bundle, s.ordinal
+                    """)
+            while let row = try rows.next() {
+                var k = KPIs()
+                k.startupTime = row[6]
+                k.stallCount = row[7]
+                k.stallDuration = row[8]
+                k.rebufferRatio = row[9]
+                k.variantSwitchCount = row[10]
+                k.downswitchCount = row[11]
+                k.errorCount = row[12]
+                k.fatalError = row[13]
+                k.timeWeightedAverageBitrate = row[14]
+                k.playingTime = row[15]
+                k.provenance = Self.provenance(row[16])
+                try body(
+                    RankedSession(
+                        bundle: row[0], file: row[1], sessionID: row[2],
+                        worst: (row[3] as String?).flatMap(Severity.init(rawValue:)), topRule: row[4],
+                        topFinding: row[5], kpis: k))
+            }
+        }
+    }
+
+    /// Findings per rule and severity, by rule id.
+    public func ruleCounts() throws -> [(rule: String, counts: [Severity: Int])] {
+        try queue.read { db in
+            var out: [(rule: String, counts: [Severity: Int])] = []
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT rule_id, severity, count(*) FROM findings GROUP BY rule_id, severity ORDER BY rule_id")
+            while let row = try rows.next() {
+                let rule: String = row[0]
+                guard let severity = Severity(rawValue: row[1]) else { continue }
+                if out.last?.rule != rule { out.append((rule, [:])) }
+                out[out.count - 1].counts[severity] = row[2]
+            }
+            return out
+        }
+    }
+
+    /// Failed requests by host and status, most first: requests and sessions.
+    public func failuresByHost() throws -> [(host: String, status: String, count: Int, sessions: Int)] {
+        try queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT host, status, total(count), count(*) FROM failed_requests GROUP BY host, status
+                    ORDER BY total(count) DESC, host, status
+                    """
+            ).map { row in
+                let total: Double = row[2]
+                return (row[0], row[1], Int(min(total, Double(Int.max / 2))), row[3])
+            }
+        }
+    }
+
+    /// The KPI columns the overview summarises.
+    public static let kpiColumns = [
+        "startup_time", "stall_count", "stall_duration", "rebuffer_ratio", "variant_switch_count", "error_count",
+        "time_weighted_average_bitrate",
+    ]
+
+    /// How many sessions measured a KPI, and its nearest-rank percentiles (p in 0…100).
+    public func distribution(_ column: String, percentiles: [Double]) throws -> (count: Int, values: [Double?]) {
+        guard Self.kpiColumns.contains(column) else { return (0, percentiles.map { _ in nil }) }
+        return try queue.read { db in
+            let n = try Int.fetchOne(db, sql: "SELECT count(\(column)) FROM sessions") ?? 0
+            let values = try percentiles.map { p -> Double? in
+                guard n > 0 else { return nil }
+                let rank = min(max(Int((p / 100 * Double(n)).rounded(.up)), 1), n)
+                return try Double.fetchOne(
+                    db,
+                    sql:
+                        "SELECT \(column) FROM sessions WHERE \(column) IS NOT NULL ORDER BY \(column) LIMIT 1 OFFSET ?",
+                    arguments: [rank - 1])
+            }
+            return (n, values)
+        }
+    }
+}
