@@ -18,7 +18,13 @@ package struct HTMLReporter: Sendable {
     }
 
     package func render(_ report: AnalysisReport) -> String {
-        var body = MarkdownSubsetHTML.convert(markdown.render(report))
+        Self.page(
+            markdown: markdown.render(report), title: "Playback forensics report", toolVersion: markdown.toolVersion)
+    }
+
+    /// A self-contained page of Markdown this package wrote (a report, the triage overview).
+    package static func page(markdown: String, title: String, toolVersion: String) -> String {
+        var body = MarkdownSubsetHTML.convert(markdown)
         // Severity marks as coloured shapes of the page's own font: a machine without an emoji
         // font (a server, a CI runner) showed the Markdown's emoji as empty boxes.
         for (emoji, severity) in [("🟥", "critical"), ("🔴", "error"), ("🟠", "warning"), ("🔵", "info")] {
@@ -31,8 +37,8 @@ package struct HTMLReporter: Sendable {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="playback-forensics \(SVGTimeline.escape(markdown.toolVersion))">
-            <title>Playback forensics report</title>
+            <meta name="generator" content="playback-forensics \(SVGTimeline.escape(toolVersion))">
+            <title>\(SVGTimeline.escape(title))</title>
             <style>\(Self.style)</style>
             </head>
             <body>

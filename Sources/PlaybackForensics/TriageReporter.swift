@@ -1,5 +1,6 @@
 import ForensicsCore
 import ForensicsIndex
+import Foundation
 import ForensicsReports
 
 /// Writes the triage overview from the triage index: `index.md` (problems grouped across
@@ -28,7 +29,19 @@ public struct TriageReporter: Sendable {
         return out
     }
 
-    public func markdown(_ index: TriageIndex, write: (String) throws -> Void) throws {
+    /// How many ranked sessions the HTML overview lists (all of them are in `index.md`,
+    /// `triage.json` and the index): the page stays small enough to open whatever the fleet.
+    public static let htmlSessionLimit = 200
+
+    /// `index.html`: the overview as one self-contained page — problems first, then the worst
+    /// `htmlSessionLimit` sessions and the rest of `index.md`. Made from the same Markdown.
+    public func html(_ index: TriageIndex) throws -> String {
+        var text = ""
+        try markdown(index, sessionLimit: Self.htmlSessionLimit) { text += $0 }
+        return HTMLReporter.page(markdown: text, title: "Playback forensics triage", toolVersion: ToolInfo.version)
+    }
+
+    public func markdown(_ index: TriageIndex, sessionLimit: Int? = nil, write: (String) throws -> Void) throws {
         let text = MarkdownText(redactor: redactor)
         let c = try index.counts()
         var skipped: [String] = []
@@ -38,7 +51,7 @@ public struct TriageReporter: Sendable {
             "\(c.bundles) bundle\(c.bundles == 1 ? "" : "s") · \(c.sessions) session\(c.sessions == 1 ? "" : "s") · \(c.unreadable) unreadable"
                 + (c.skipped == 0
                     ? ""
-                    : " · \(c.skipped) other file\(c.skipped == 1 ? "" : "s") skipped (\(skipped.joined(separator: ", "))\(c.skipped > 5 ? ", …" : "")))")
+                    : " · \(c.skipped) other file\(c.skipped == 1 ? "" : "s") skipped (\(skipped.joined(separator: ", "))\(c.skipped > 5 ? ", …" : ""))")
                 + "\n\n")
         try write(
             problemsMarkdown(try index.problems(), sessions: c.sessions, text: text).joined(separator: "\n") + "\n")
@@ -48,13 +61,20 @@ public struct TriageReporter: Sendable {
         var rank = 0
         try index.forEachRankedSession { r in
             rank += 1
+            if let sessionLimit, rank > sessionLimit { return }
             let k = r.kpis
             try write(
                 "| \(rank) | [\(text.escape(r.bundle))](bundles/\(r.file).md) | \(text.escape(r.sessionID)) | \(r.worst?.rawValue ?? "—") | "
                     + "\(r.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.topFinding ?? "none")) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount.map(String.init) ?? "unknown") |\n"
             )
         }
-        var out = ["", "## Findings per rule and severity", ""]
+        var out = [""]
+        if let sessionLimit, rank > sessionLimit {
+            out += [
+                "The other \(rank - sessionLimit) sessions are in index.md and triage.json (`sessions_ranked`).", "",
+            ]
+        }
+        out += ["## Findings per rule and severity", ""]
         out.append("| Rule | critical | error | warning | info |")
         out.append("| --- | --- | --- | --- | --- |")
         for (rule, c) in try index.ruleCounts() {
@@ -110,9 +130,17 @@ public struct TriageReporter: Sendable {
         )
         out.append("")
         out.append(
-            "| # | Problem | Worst | Sessions | Bundles | First seen | Last seen | Startup | Rebuffering | Best examples |"
+            "| # | Problem | Worst | Sessions | Bundles | Seen (UTC) | Startup: affected · others | Rebuffering: affected · others | Best examples |"
         )
-        out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        /// `2026-11-21 10:00:00` from the ISO form: the overview needs the second, not the millisecond.
+        func short(_ iso: String) -> String {
+            String(iso.prefix(19)).replacingOccurrences(of: "T", with: " ")
+        }
+        func seen(_ p: ProblemGroup) -> String {
+            guard let first = p.firstSeen.map(short), let last = p.lastSeen.map(short) else { return "—" }
+            return first == last ? first : "\(first) – \(last)"
+        }
         func seconds(_ v: Double?) -> String { v.map(NumberFormat.seconds) ?? "—" }
         func percent(_ v: Double?) -> String { v.map { NumberFormat.trimmed($0 * 100, decimals: 1) + " %" } ?? "—" }
         for (i, p) in problems.enumerated() {
@@ -127,7 +155,7 @@ public struct TriageReporter: Sendable {
                 "[\(text.escape(e.bundle))](bundles/\(e.file).md) (\(e.evidence) record\(e.evidence == 1 ? "" : "s"))"
             }.joined(separator: ", ")
             out.append(
-                "| \(i + 1) | \(what.joined(separator: " · ")) | \(p.worst.rawValue) | \(p.sessions) (\(percent(p.share))) | \(p.bundles) | \(p.firstSeen ?? "—") | \(p.lastSeen ?? "—") | \(seconds(p.medianStartupAffected)) · \(seconds(p.medianStartupUnaffected)) | \(percent(p.medianRebufferAffected)) · \(percent(p.medianRebufferUnaffected)) | \(examples) |"
+                "| \(i + 1) | \(what.joined(separator: " · ")) | \(p.worst.rawValue) | \(p.sessions) (\(percent(p.share))) | \(p.bundles) | \(seen(p)) | \(seconds(p.medianStartupAffected)) · \(seconds(p.medianStartupUnaffected)) | \(percent(p.medianRebufferAffected)) · \(percent(p.medianRebufferUnaffected)) | \(examples) |"
             )
         }
         out.append("")

@@ -14,7 +14,7 @@ struct TriageRun: ParsableCommand {
         commandName: "run",
         abstract: "Triage a directory of bundles (each subdirectory, archive or file is one user bundle) in parallel.",
         discussion: """
-            Writes OUTPUT/index.md (problems grouped across sessions, sessions worst first), \
+            Writes OUTPUT/index.md and OUTPUT/index.html (problems grouped across sessions, sessions worst first), \
             OUTPUT/triage.json, OUTPUT/triage.sqlite (the triage index: bundles, sessions, findings, \
             evidence, problems; see Documentation/TriageIndex.md) and OUTPUT/bundles/ (each bundle's reports).
             """)

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import PlaybackForensics
 
-/// Triage's output directory (`--output`): `index.md`, `triage.json`, `triage.sqlite` and `bundles/`.
+/// Triage's output directory (`--output`): `index.md`, `index.html`, `triage.json`, `triage.sqlite`
+/// and `bundles/`.
 enum TriageOutput {
     /// Why triage cannot start, in words (never Foundation's error dump).
     struct SetupError: Error, CustomStringConvertible {
@@ -12,7 +13,8 @@ enum TriageOutput {
     static let indexName = "triage.sqlite"
     /// What triage writes there (and `--force` may replace).
     static let ours: Set<String> = [
-        "index.md", "triage.json", "bundles", indexName, indexName + "-journal", indexName + "-wal", indexName + "-shm",
+        "index.md", "index.html", "triage.json", "bundles", indexName, indexName + "-journal", indexName + "-wal",
+        indexName + "-shm",
     ]
 
     /// Prepares the output directory: created if missing; one that holds anything but triage's
@@ -77,13 +79,14 @@ enum TriageOutput {
             })
     }
 
-    /// `index.md` and `triage.json` (and the ranked sessions as JSON Lines on stdout), read from
-    /// the index as they are written.
+    /// `index.md`, `triage.json` and `index.html` (and the ranked sessions as JSON Lines on
+    /// stdout), read from the index as they are written.
     static func writeOverview(_ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool) throws {
         let reporter = TriageReporter(redactor: redactor)
         do {
             try ReportFile.streaming(to: output + "/index.md") { write in try reporter.markdown(index, write: write) }
             try ReportFile.streaming(to: output + "/triage.json") { write in try reporter.json(index, write: write) }
+            try ReportFile.write(try reporter.html(index), to: output + "/index.html")
             if jsonLines { try reporter.jsonLines(index) { Output.stdout($0) } }
         } catch {
             Output.stderr("playback-forensics: cannot write to \(output): \(error)\n")
