@@ -90,6 +90,7 @@ let package = Package(
             dependencies: ["ForensicsReports", "ForensicsTestSupport", "PlaybackForensics"],
             exclude: ["Golden"]
         ),
+        .testTarget(name: "ForensicsIndexTests", dependencies: ["ForensicsIndex"]),
         .testTarget(
             name: "PlaybackForensicsTests",
             dependencies: ["PlaybackForensics", "ForensicsTestSupport", "ForensicsParsers", "ForensicsRules"]),

@@ -21,10 +21,14 @@ public struct ClientInfo: Sendable, Hashable {
     public init(_ session: Session, redact: (String) -> String = { $0 }) {
         self.init()
         var counts: [String: Int] = [:]
+        // Every view of a request: a HAR entry is often the second view of a request another
+        // source saw first.
         for entry in session.entries {
-            guard let request = entry.record.request else { continue }
-            for (name, value) in request.requestHeaders where name.lowercased() == "user-agent" && !value.isEmpty {
-                counts[value, default: 0] += 1
+            for record in [entry.record] + entry.otherViews {
+                guard let request = record.request else { continue }
+                for (name, value) in request.requestHeaders where name.lowercased() == "user-agent" && !value.isEmpty {
+                    counts[value, default: 0] += 1
+                }
             }
         }
         guard let agent = counts.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key })?.key

@@ -148,14 +148,13 @@ extension IndexedSession {
                         summary: redactor.redact($0.summary))
                 })
         }
+        // The session's one list of distinct failures (what its KPIs and rules count), so the
+        // overview's numbers agree with each bundle's report.
         var failed: [String: [String: Int]] = [:]
-        for e in session.entries {
-            guard let req = e.record.request, req.failed else { continue }
-            let host = redactor.redact(URLCanonicalizer.host(URLCanonicalizer.canonical(req.url)) ?? "unknown")
-            let status =
-                req.effectiveStatus.map { "HTTP \($0)" }
-                ?? "\(req.error?.domain ?? "error") \(req.error?.code.map(String.init) ?? "")"
-            failed[host, default: [:]][status, default: 0] += 1
+        for f in session.analysis.failures {
+            let host = redactor.redact(
+                f.url.flatMap { URLCanonicalizer.host(URLCanonicalizer.canonical($0)) } ?? "unknown")
+            failed[host, default: [:]][redactor.redact(f.statusText), default: 0] += 1
         }
         failures = failed.flatMap { host, byStatus in
             byStatus.map { FailedRequests(host: host, status: $0.key, count: $0.value) }

@@ -87,6 +87,12 @@ import Testing
         let problemsAt = index.range(of: "## Problems, most sessions first")?.lowerBound
         let sessionsAt = index.range(of: "## Sessions, worst first")?.lowerBound
         #expect(problemsAt != nil && sessionsAt != nil && problemsAt! < sessionsAt!)
+        // So does the HTML page, a self-contained file.
+        let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        let htmlProblems = html.range(of: "Problems, most sessions first")?.lowerBound
+        let htmlSessions = html.range(of: "Sessions, worst first")?.lowerBound
+        #expect(htmlProblems != nil && htmlSessions != nil && htmlProblems! < htmlSessions!)
+        #expect(!html.contains("<script"))
     }
 
     @Test func fourShardsMergeIntoExactlyWhatOneRunWrites() throws {
