@@ -586,7 +586,11 @@ def case_secrets():
     shutil.copytree(b, os.path.join(d, "bundle-token=PLANTEDbn"), dirs_exist_ok=True)
     out = os.path.join(WORK, "fleet-secrets-out")
     run("secrets: triage", ["triage", d, "--output", out, "--force", "--json-lines"],
-        files_to_check=[os.path.join(out, "index.md"), os.path.join(out, "triage.json")])
+        files_to_check=[os.path.join(out, "index.md"), os.path.join(out, "triage.json"),
+                        os.path.join(out, "index.html")])
+    # The index is binary (any byte may occur in its pages): only the planted secrets are looked for.
+    index = open(os.path.join(out, "triage.sqlite"), "rb").read()
+    expect("secrets triage index", b"PLANTED" not in index, "a planted secret is in triage.sqlite")
     for name in os.listdir(os.path.join(out, "bundles")):
         expect("secrets triage", "PLANTED" not in name, "a report file is named with the secret: %s" % name)
         problems = []

@@ -18,10 +18,14 @@ public enum BundleContentHash {
         guard lstat(path, &info) == 0 else {
             throw TriageRunner.SetupError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
             try walk(path, relative: "", depth: 0, limits: limits, hasher: &hasher, budget: &budget, members: &members)
-        } else {
+        case S_IFREG:
             try file(path, relative: "", info: info, hasher: &hasher, budget: &budget)
+        default:
+            // A FIFO, socket or device is never read (a FIFO would block): its kind stands for it.
+            hasher.update(data: Array("s\0\(info.st_mode & S_IFMT)\0".utf8))
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
@@ -65,13 +69,21 @@ public enum BundleContentHash {
             budget = 0
             return
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? handle.close() }
+        // Non-blocking and not through a link: the path may have been swapped for a FIFO or a link
+        // since it was listed; only a regular file is read.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var opened = stat()
+        guard fstat(fd, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG else { return }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var left = size
         while left > 0 {
-            guard let data = try handle.read(upToCount: min(left, 1 << 20)), !data.isEmpty else { break }
-            hasher.update(data: data)
-            left -= data.count
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min(left, $0.count)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            hasher.update(data: buffer.prefix(n))
+            left -= n
         }
         budget -= size
     }

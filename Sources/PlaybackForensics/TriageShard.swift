@@ -4,7 +4,7 @@ import Foundation
 /// `--shard K/N`: the deterministic share of a fleet one process (one task of a distributed
 /// engine) triages. A bundle belongs to shard `1 + (h mod N)`, h read from the SHA-256 of its
 /// report file's base name folded to lower case — so every bundle whose name maps to the same
-/// report file (`a b`, `a_b`) lands in the same shard and gets the same `-2` suffix as in one
+/// report file (`a b`, `a_b`) lands in the same shard and gets the same `~2` suffix as in one
 /// run, and a bundle stays in its shard however the fleet grows.
 public struct TriageShard: Sendable, Hashable, CustomStringConvertible {
     public var index: Int
