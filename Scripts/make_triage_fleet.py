@@ -112,21 +112,8 @@ def main():
     samples = sorted(x for x in os.listdir(ROOT) if not x.endswith(".md"))
     for i in range(n):
         name = samples[i % len(samples)]
-        src = os.path.join(ROOT, name)
-        dst = os.path.join(out, "u%05d-%s" % (i, name))
-        if os.path.isdir(src):
-            new_id = str(uuid.UUID(int=i + 1)).upper()
-            os.makedirs(dst, exist_ok=True)
-            for f in sorted(os.listdir(src)):
-                with open(os.path.join(src, f), "rb") as fh:
-                    data = fh.read()
-                if not f.endswith(".gz"):
-                    for old in IDS:
-                        data = data.replace(old.encode(), new_id.encode())
-                with open(os.path.join(dst, f), "wb") as fh:
-                    fh.write(data)
-        else:
-            shutil.copyfile(src, dst)
+        story = {"sample": name, "host": None}
+        copy_story(story, os.path.join(out, "u%05d-%s" % (i, name)), None, str(uuid.UUID(int=i + 1)).upper())
     print("wrote %d bundles to %s" % (n, out))
 
 

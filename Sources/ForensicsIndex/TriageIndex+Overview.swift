@@ -82,27 +82,14 @@ extension TriageIndex {
                 db,
                 sql: """
                     SELECT b.name, s.bundle, s.session_id, s.worst_severity, s.top_rule_id, s.top_finding,
-                      s.startup_time, s.stall_count, s.stall_duration, s.rebuffer_ratio, s.variant_switch_count,
-                      s.downswitch_count, s.error_count, s.fatal_error, s.time_weighted_average_bitrate,
-                      s.playing_time, s.kpi_provenance
+                      \(Self.kpiColumnList)
                     FROM sessions s JOIN bundles b ON b.file = s.bundle
                     ORDER BY CASE s.worst_severity WHEN 'critical' THEN 3 WHEN 'error' THEN 2 WHEN 'warning' THEN 1
                       WHEN 'info' THEN 0 ELSE -1 END DESC, s.serious_findings DESC, coalesce(s.stall_duration, 0) DESC,
                       b.name, s.session_id, s.bundle, s.ordinal
                     """)
             while let row = try rows.next() {
-                var k = KPIs()
-                k.startupTime = row[6]
-                k.stallCount = row[7]
-                k.stallDuration = row[8]
-                k.rebufferRatio = row[9]
-                k.variantSwitchCount = row[10]
-                k.downswitchCount = row[11]
-                k.errorCount = row[12]
-                k.fatalError = row[13]
-                k.timeWeightedAverageBitrate = row[14]
-                k.playingTime = row[15]
-                k.provenance = Self.provenance(row[16])
+                let k = Self.kpis(row, from: 6)
                 try body(
                     RankedSession(
                         bundle: row[0], file: row[1], sessionID: row[2],

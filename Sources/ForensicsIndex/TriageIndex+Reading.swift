@@ -27,26 +27,13 @@ extension TriageIndex {
             let sessionRows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT bundle, ordinal, session_id, start_seconds, end_seconds, utc, startup_time, stall_count,
-                      stall_duration, rebuffer_ratio, variant_switch_count, downswitch_count, error_count,
-                      fatal_error, time_weighted_average_bitrate, playing_time, kpi_provenance, sources,
-                      user_agent, worst_severity, top_rule_id, top_finding, serious_findings
+                    SELECT bundle, ordinal, session_id, start_seconds, end_seconds, utc, \(Self.kpiColumnList),
+                      sources, user_agent, worst_severity, top_rule_id, top_finding, serious_findings
                     FROM sessions ORDER BY bundle, ordinal
                     """)
             while let row = try sessionRows.next() {
                 guard let b = position[row[0]] else { continue }
-                var k = KPIs()
-                k.startupTime = row[6]
-                k.stallCount = row[7]
-                k.stallDuration = row[8]
-                k.rebufferRatio = row[9]
-                k.variantSwitchCount = row[10]
-                k.downswitchCount = row[11]
-                k.errorCount = row[12]
-                k.fatalError = row[13]
-                k.timeWeightedAverageBitrate = row[14]
-                k.playingTime = row[15]
-                k.provenance = Self.provenance(row[16])
+                let k = Self.kpis(row, from: 6)
                 let sources: String = row[17]
                 var s = IndexedSession(
                     id: row[2], ordinal: row[1], kpis: k, sources: sources.split(separator: ",").map(String.init))
@@ -151,6 +138,29 @@ extension TriageIndex {
             }
             return out
         }
+    }
+
+    /// The `sessions` columns that hold a session's KPIs, in the order `kpis(_:from:)` reads them.
+    static let kpiColumnList = """
+        startup_time, stall_count, stall_duration, rebuffer_ratio, variant_switch_count, downswitch_count, \
+        error_count, fatal_error, time_weighted_average_bitrate, playing_time, kpi_provenance
+        """
+
+    /// The KPIs of a row that selected `kpiColumnList` starting at column `first`.
+    static func kpis(_ row: Row, from first: Int) -> KPIs {
+        var k = KPIs()
+        k.startupTime = row[first]
+        k.stallCount = row[first + 1]
+        k.stallDuration = row[first + 2]
+        k.rebufferRatio = row[first + 3]
+        k.variantSwitchCount = row[first + 4]
+        k.downswitchCount = row[first + 5]
+        k.errorCount = row[first + 6]
+        k.fatalError = row[first + 7]
+        k.timeWeightedAverageBitrate = row[first + 8]
+        k.playingTime = row[first + 9]
+        k.provenance = provenance(row[first + 10])
+        return k
     }
 
     /// `{"a":"b",…}` as the index stores KPI provenance (keys and values are the tool's own words).
