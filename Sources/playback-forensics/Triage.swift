@@ -6,6 +6,11 @@ import PlaybackForensics
 struct Triage: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Triage a directory of bundles (each subdirectory, archive or file is one user bundle) in parallel.",
+        usage: """
+            playback-forensics triage <directory> --output <output> [--since-index] [--shard K/N] [options]
+            playback-forensics triage merge <shard-output> ... --output <output>
+            """,
+        discussion: "Every option of a run: 'playback-forensics triage run --help'.",
         subcommands: [TriageRun.self, TriageMerge.self], defaultSubcommand: TriageRun.self)
 }
 
