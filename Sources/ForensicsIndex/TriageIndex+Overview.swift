@@ -46,24 +46,38 @@ extension TriageIndex {
             c.bundles = try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE NOT skipped") ?? 0
             c.skipped = try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE skipped") ?? 0
             c.unreadable =
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE error IS NOT NULL AND NOT skipped") ?? 0
-            c.incomplete = try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE incomplete IS NOT NULL") ?? 0
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.unreadable.sql)") ?? 0
+            c.incomplete =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.incomplete.sql)") ?? 0
             c.sessions = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0
             c.problems = try Int.fetchOne(db, sql: "SELECT count(*) FROM problems") ?? 0
-            let worst = try Int.fetchOne(db, sql: "SELECT max(severity_rank) FROM findings")
-            c.worst = worst.flatMap { Severity.allCases.indices.contains($0) ? Severity.allCases[$0] : nil }
+            c.worst = try Int.fetchOne(db, sql: "SELECT max(severity_rank) FROM findings").flatMap(Severity.init(rank:))
             return c
         }
     }
 
-    /// Bundles in report-file order; `filter` is an SQL condition on the `bundles` table.
-    public func forEachBundle(where filter: String = "1", _ body: (BundleLine) throws -> Void) throws {
+    /// Which bundles `forEachBundle` lists.
+    public enum BundleFilter: Sendable {
+        case all, skipped, unreadable, incomplete
+
+        var sql: String {
+            switch self {
+            case .all: "1"
+            case .skipped: "skipped"
+            case .unreadable: "error IS NOT NULL AND NOT skipped"
+            case .incomplete: "incomplete IS NOT NULL"
+            }
+        }
+    }
+
+    /// Bundles in report-file order.
+    public func forEachBundle(_ filter: BundleFilter = .all, _ body: (BundleLine) throws -> Void) throws {
         try queue.read { db in
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT file, name, error, skipped, incomplete, input_problems, session_count FROM bundles
-                    WHERE \(filter) ORDER BY file
+                    WHERE \(filter.sql) ORDER BY file
                     """)
             while let row = try rows.next() {
                 try body(
@@ -131,7 +145,7 @@ extension TriageIndex {
         }
     }
 
-    /// The KPI columns the overview summarises.
+    /// The KPI columns the overview summarises (named as `triage.json`'s `kpi_distributions`).
     public static let kpiColumns = [
         "startup_time", "stall_count", "stall_duration", "rebuffer_ratio", "variant_switch_count", "error_count",
         "time_weighted_average_bitrate",

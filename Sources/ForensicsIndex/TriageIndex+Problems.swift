@@ -53,7 +53,7 @@ extension TriageIndex {
                 let examples = Self.examples(affected)
                 groups.append(
                     ProblemGroup(
-                        key: c.problem, worst: Severity.allCases[min(max(c.worst, 0), Severity.allCases.count - 1)],
+                        key: c.problem, worst: Severity(rank: c.worst) ?? .info,
                         sessions: affected.count,
                         share: total == 0 ? 0 : Double(affected.count) / Double(total),
                         bundles: Set(affected.keys.map(\.bundle)).count, findings: c.findings,

@@ -3,81 +3,6 @@ import Foundation
 import GRDB
 
 extension TriageIndex {
-    /// Every bundle in name order, with its sessions, their findings (without evidence: the
-    /// overview counts them, the reports under `bundles/` list them) and failed requests.
-    public func bundles() throws -> [IndexedBundle] {
-        try queue.read { db in
-            var bundles: [IndexedBundle] = []
-            var position: [String: Int] = [:]
-            let bundleRows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT file, name, content_hash, analyzer, error, skipped, incomplete, input_problems
-                    FROM bundles ORDER BY file
-                    """)
-            while let row = try bundleRows.next() {
-                var b = IndexedBundle(name: row[1], file: row[0], contentHash: row[2], analyzer: row[3])
-                b.error = row[4]
-                b.skipped = row[5]
-                b.incomplete = row[6]
-                b.inputProblems = row[7]
-                position[b.file] = bundles.count
-                bundles.append(b)
-            }
-            let sessionRows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT bundle, ordinal, session_id, start_seconds, end_seconds, utc, \(Self.kpiColumnList),
-                      sources, user_agent, worst_severity, top_rule_id, top_finding, serious_findings
-                    FROM sessions ORDER BY bundle, ordinal
-                    """)
-            while let row = try sessionRows.next() {
-                guard let b = position[row[0]] else { continue }
-                let k = Self.kpis(row, from: 6)
-                let sources: String = row[17]
-                var s = IndexedSession(
-                    id: row[2], ordinal: row[1], kpis: k, sources: sources.split(separator: ",").map(String.init))
-                s.start = (row[3] as Double?).map(Timestamp.init)
-                s.end = (row[4] as Double?).map(Timestamp.init)
-                s.utc = row[5]
-                if let agent: String = row[18] { s.client = ClientInfo(userAgent: agent) }
-                s.worst = (row[19] as String?).flatMap(Severity.init(rawValue:))
-                s.topRule = row[20]
-                s.topFinding = row[21]
-                s.seriousCount = row[22]
-                bundles[b].sessions.append(s)
-            }
-            let findingRows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT bundle, session_ordinal, ordinal, rule_id, severity, title, cause, host, status, asset,
-                      variant FROM findings ORDER BY bundle, session_ordinal, ordinal
-                    """)
-            while let row = try findingRows.next() {
-                guard let b = position[row[0]], let s = Self.session(row[1], in: bundles[b]) else { continue }
-                let severity = Severity(rawValue: row[4] as String) ?? .info
-                bundles[b].sessions[s].findings.append(
-                    IndexedFinding(
-                        ordinal: row[2], ruleID: row[3], severity: severity, title: row[5], start: nil, end: nil,
-                        problem: ProblemKey(
-                            ruleID: row[3], cause: row[6], host: row[7], status: row[8], asset: row[9], variant: row[10]
-                        ),
-                        evidence: []))
-            }
-            let failureRows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT bundle, session_ordinal, host, status, count FROM failed_requests
-                    ORDER BY bundle, session_ordinal, host, status
-                    """)
-            while let row = try failureRows.next() {
-                guard let b = position[row[0]], let s = Self.session(row[1], in: bundles[b]) else { continue }
-                bundles[b].sessions[s].failures.append(FailedRequests(host: row[2], status: row[3], count: row[4]))
-            }
-            return bundles
-        }
-    }
-
     /// Every row of every table, one line each (`table|value|value…`, NULL as `NULL`), sorted: two
     /// indexes hold the same rows exactly when these are equal (how a merge is checked against one run).
     public func rowsAsText() throws -> [String] {
@@ -95,12 +20,6 @@ extension TriageIndex {
             }
             return lines.sorted()
         }
-    }
-
-    static func session(_ ordinal: Int, in bundle: IndexedBundle) -> Int? {
-        // Sessions are read in ordinal order, so the ordinal is usually the position.
-        if ordinal >= 0, ordinal < bundle.sessions.count, bundle.sessions[ordinal].ordinal == ordinal { return ordinal }
-        return bundle.sessions.firstIndex { $0.ordinal == ordinal }
     }
 
     /// The problem groups as last stored, ranked.

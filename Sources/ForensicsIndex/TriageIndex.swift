@@ -130,7 +130,7 @@ public final class TriageIndex: Sendable {
         for f in s.findings {
             let p = f.problem
             let findingRow: [(any DatabaseValueConvertible)?] = [
-                bundle, s.ordinal, f.ordinal, s.id, f.ruleID, f.severity.rawValue, f.severity.indexRank, f.title,
+                bundle, s.ordinal, f.ordinal, s.id, f.ruleID, f.severity.rawValue, f.severity.rank, f.title,
                 time(f.start, utc: s.utc), time(f.end, utc: s.utc), f.start?.secondsSince1970,
                 f.end?.secondsSince1970, p.text, p.cause, p.host, p.status, p.asset, p.variant, f.evidence.count,
             ]
@@ -206,9 +206,4 @@ public final class TriageIndex: Sendable {
             }
         }
     }
-}
-
-extension Severity {
-    /// 0 for info up to 3 for critical: what SQL sorts by.
-    public var indexRank: Int { Severity.allCases.firstIndex(of: self) ?? 0 }
 }

@@ -15,11 +15,6 @@ public struct TriageReporter: Sendable {
 
     public init(redactor: Redactor = Redactor()) { self.redactor = redactor }
 
-    static let kpis: [(name: String, column: String)] = [
-        ("startup_time", "startup_time"), ("stall_count", "stall_count"), ("stall_duration", "stall_duration"),
-        ("rebuffer_ratio", "rebuffer_ratio"), ("variant_switch_count", "variant_switch_count"),
-        ("error_count", "error_count"), ("time_weighted_average_bitrate", "time_weighted_average_bitrate"),
-    ]
     static let percentiles: [Double] = [50, 90, 99]
 
     /// The whole overview as one text (tests, small fleets).
@@ -45,7 +40,7 @@ public struct TriageReporter: Sendable {
         let text = MarkdownText(redactor: redactor)
         let c = try index.counts()
         var skipped: [String] = []
-        try index.forEachBundle(where: "skipped") { if skipped.count < 5 { skipped.append(text.escape($0.name)) } }
+        try index.forEachBundle(.skipped) { if skipped.count < 5 { skipped.append(text.escape($0.name)) } }
         try write("# Triage\n\n")
         try write(
             "\(c.bundles) bundle\(c.bundles == 1 ? "" : "s") · \(c.sessions) session\(c.sessions == 1 ? "" : "s") · \(c.unreadable) unreadable"
@@ -84,8 +79,8 @@ public struct TriageReporter: Sendable {
         out += ["", "## KPI distributions", ""]
         out.append("| KPI | sessions | median | p90 | p99 |")
         out.append("| --- | --- | --- | --- | --- |")
-        for (name, column) in Self.kpis {
-            let d = try index.distribution(column, percentiles: Self.percentiles)
+        for name in TriageIndex.kpiColumns {
+            let d = try index.distribution(name, percentiles: Self.percentiles)
             func f(_ v: Double?) -> String { v.map { NumberFormat.trimmed($0, decimals: 3) } ?? "—" }
             out.append("| \(name) | \(d.count) | " + d.values.map(f).joined(separator: " | ") + " |")
         }
@@ -104,14 +99,14 @@ public struct TriageReporter: Sendable {
         try write(out.joined(separator: "\n") + "\n")
         if c.incomplete > 0 {
             try write("## Bundles read in part\n\n")
-            try index.forEachBundle(where: "incomplete IS NOT NULL") { b in
+            try index.forEachBundle(.incomplete) { b in
                 try write("- \(text.escape(b.name)): \(text.escape(b.incomplete ?? ""))\n")
             }
             try write("\n")
         }
         if c.unreadable > 0 {
             try write("## Unreadable bundles\n\n")
-            try index.forEachBundle(where: "error IS NOT NULL AND NOT skipped") { b in
+            try index.forEachBundle(.unreadable) { b in
                 try write("- \(text.escape(b.name)): \(text.escape(b.error ?? ""))\n")
             }
             try write("\n")
@@ -249,8 +244,8 @@ public struct TriageReporter: Sendable {
         try field(
             "kpi_distributions",
             .object(
-                try Self.kpis.map { name, column in
-                    let d = try index.distribution(column, percentiles: Self.percentiles)
+                try TriageIndex.kpiColumns.map { name in
+                    let d = try index.distribution(name, percentiles: Self.percentiles)
                     return (
                         name,
                         .object(

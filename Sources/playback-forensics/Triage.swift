@@ -127,7 +127,7 @@ struct TriageRun: ParsableCommand {
         var unreadable: [String] = []
         do {
             counts = try index.counts()
-            try index.forEachBundle(where: "error IS NOT NULL AND NOT skipped") { b in
+            try index.forEachBundle(.unreadable) { b in
                 if unreadable.count < 5 { unreadable.append(runner.redactor.redact(b.name)) }
             }
         } catch {
