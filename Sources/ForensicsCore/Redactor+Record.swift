@@ -98,12 +98,22 @@ extension Redactor {
     /// other value is redacted as text (a `Location` may carry a signed URL).
     public func clean(headers: [String: String]) -> [String: String] {
         guard !headers.isEmpty else { return headers }
-        var out: [String: String] = [:]
-        out.reserveCapacity(headers.count)
-        for (name, value) in headers {
-            out[clean(name)] = enabled && Self.isSecretHeader(Array(name.utf8)[...]) ? Self.placeholder : clean(value)
+        // Most headers need no change: the dictionary is rebuilt only from the first one that does.
+        var out: [String: String]?
+        for (index, (name, value)) in zip(headers.indices, headers) {
+            var nameBytes = name
+            let newName = clean(name)
+            let newValue = enabled && nameBytes.withUTF8(Self.isSecretHeader) ? Self.placeholder : clean(value)
+            if out == nil {
+                guard newName != name || newValue != value else { continue }
+                var copy: [String: String] = [:]
+                copy.reserveCapacity(headers.count)
+                for (n, v) in headers[..<index] { copy[n] = v }
+                out = copy
+            }
+            out?[newName] = newValue
         }
-        return out
+        return out ?? headers
     }
 
     /// Access-log columns: every value cleaned as text.

@@ -47,11 +47,11 @@ public struct Redactor: Sendable {
     /// Replaces C0/C1 control characters (but tab and line feed), DEL and the bidirectional
     /// formatting characters (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069) with `\u{XXXX}`.
     public static func visibleControls(_ text: String) -> String {
-        var needed = false
-        for b in text.utf8 where b < 0x20 && b != 0x09 && b != 0x0A || b == 0x7F || b == 0xC2 || b == 0xE2 || b == 0xD8
-        {
-            needed = true
-            break
+        var copy = text  // withUTF8 needs a var; a native string is not copied
+        let needed = copy.withUTF8 { bytes in
+            bytes.contains { b in
+                b < 0x20 && b != 0x09 && b != 0x0A || b == 0x7F || b == 0xC2 || b == 0xE2 || b == 0xD8
+            }
         }
         guard needed else { return text }
         var out = String.UnicodeScalarView()
@@ -74,14 +74,13 @@ public struct Redactor: Sendable {
 
     /// Query, path, cookie or fragment parameter names (lower-cased, percent-decoded) whose values
     /// are secrets.
-    static let secretParameters: Set<[UInt8]> = Set(
-        [
-            "token", "sig", "signature", "key", "auth", "policy", "key-pair-id", "hdnts", "hdnea", "access_token",
-            "api_key", "apikey", "jwt", "password", "passwd", "pwd", "secret", "session", "st", "expires_signature",
-            "credential", "code", "id_token", "refresh_token",
-            // CDN and platform signing: Aliyun `auth_key`, Tencent `sign`, Kaltura `ks`, Wowza, HMACs, OAuth.
-            "auth_key", "sign", "ks", "wowzatokenhash", "hmac", "client_secret",
-        ].map { Array($0.utf8) })
+    static let secretParameters: [[UInt8]] = [
+        "token", "sig", "signature", "key", "auth", "policy", "key-pair-id", "hdnts", "hdnea", "access_token",
+        "api_key", "apikey", "jwt", "password", "passwd", "pwd", "secret", "session", "st", "expires_signature",
+        "credential", "code", "id_token", "refresh_token",
+        // CDN and platform signing: Aliyun `auth_key`, Tencent `sign`, Kaltura `ks`, Wowza, HMACs, OAuth.
+        "auth_key", "sign", "ks", "wowzatokenhash", "hmac", "client_secret",
+    ].map { Array($0.utf8) }
 
     static let secretParameterSuffixes: [[UInt8]] = [
         "token", "signature", "secret", "password", "sessionid", "sessid", "key-pair-id", "api_key", "api-key",
@@ -89,52 +88,77 @@ public struct Redactor: Sendable {
     ].map { Array($0.utf8) }
 
     /// Whether a parameter name (raw bytes, possibly percent-encoded) names a secret.
-    static func isSecretParameter(_ raw: ArraySlice<UInt8>) -> Bool {
-        guard let first = raw.first, isLetter(first) || first == UInt8(ascii: "%") || first == UInt8(ascii: "_"),
-            let name = decodedLowercasedName(raw)
+    static func isSecretParameter(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = raw.first, isLetter(first) || first == UInt8(ascii: "%") || first == UInt8(ascii: "_")
         else { return false }
-        return secretParameters.contains(name) || name.starts(with: "x-amz-".utf8)
-            || name.starts(with: "cloudfront-".utf8)
-            || secretParameterSuffixes.contains { name.hasSuffix($0) }
+        return withDecodedName(raw) { name in
+            name.isOne(of: secretParameters) || name.hasBytePrefix(Names.xAmz) || name.hasBytePrefix(Names.cloudFront)
+                || secretParameterSuffixes.contains { name.hasByteSuffix($0) }
+        } ?? false
     }
 
+    static func isSecretParameter(_ raw: ArraySlice<UInt8>) -> Bool { raw.withUnsafeBufferPointer(isSecretParameter) }
+
     /// Header names that are never query parameters.
-    static let headerOnlyNames: Set<[UInt8]> = Set(
-        ["cookie", "set-cookie", "authorization", "proxy-authorization"].map { Array($0.utf8) })
+    static let headerOnlyNames: [[UInt8]] = ["cookie", "set-cookie", "authorization", "proxy-authorization"].map {
+        Array($0.utf8)
+    }
 
     static let secretHeaderParts: [[UInt8]] = [
         "authorization", "token", "secret", "password", "api-key", "apikey", "api_key",
     ].map { Array($0.utf8) }
 
+    /// The fixed prefixes and suffixes the name tests use, made once.
+    enum Names {
+        static let xAmz = Array("x-amz-".utf8)
+        static let cloudFront = Array("cloudfront-".utf8)
+        static let dashAuth = Array("-auth".utf8)
+        static let xAuth = Array("x-auth".utf8)
+        static let signature = Array("signature".utf8)
+        static let xAmzSecurity = Array("x-amz-security".utf8)
+    }
+
     /// Whether a header name names a credential. `X-Playback-Session-Id` is deliberately not one:
     /// it is the identifier sessions are correlated by, not a secret.
-    static func isSecretHeader(_ raw: ArraySlice<UInt8>) -> Bool {
-        guard let first = raw.first, isLetter(first), let name = decodedLowercasedName(raw) else { return false }
-        return headerOnlyNames.contains(name) || name.hasSuffix(Array("-auth".utf8)) || name.starts(with: "x-auth".utf8)
-            || name.hasSuffix(Array("signature".utf8)) || name.starts(with: "x-amz-security".utf8)
-            || secretHeaderParts.contains { name.containsBytes($0) }
+    static func isSecretHeader(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = raw.first, isLetter(first) else { return false }
+        return withDecodedName(raw) { name in
+            name.isOne(of: headerOnlyNames) || name.hasByteSuffix(Names.dashAuth) || name.hasBytePrefix(Names.xAuth)
+                || name.hasByteSuffix(Names.signature) || name.hasBytePrefix(Names.xAmzSecurity)
+                || secretHeaderParts.contains { name.containsBytes($0) }
+        } ?? false
+    }
+
+    static func isSecretHeader(_ raw: ArraySlice<UInt8>) -> Bool { raw.withUnsafeBufferPointer(isSecretHeader) }
+
+    /// Whether a name (raw bytes) is one of the names that can only be a header.
+    static func isHeaderOnlyName(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        withDecodedName(raw) { $0.isOne(of: headerOnlyNames) } ?? false
     }
 
     static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
 
-    /// The name percent-decoded and ASCII lower-cased; nil when it is too long to be a name.
-    static func decodedLowercasedName(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
+    /// Runs `body` with the name percent-decoded and ASCII lower-cased, in a buffer on the stack
+    /// (names are tested at every `=` and `:` of every text: allocating one each time was a good
+    /// part of the pipeline's redaction stage); nil when the name is empty or too long to be a name.
+    static func withDecodedName<R>(_ raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         guard !raw.isEmpty, raw.count <= 64 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count)
-        var i = raw.startIndex
-        while i < raw.endIndex {
-            var c = raw[i]
-            if c == UInt8(ascii: "%"), i + 2 < raw.endIndex, let h = hexValue(raw[i + 1]), let l = hexValue(raw[i + 2])
-            {
-                c = h << 4 | l
-                i += 3
-            } else {
-                i += 1
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
+            var n = 0
+            var i = 0
+            while i < raw.count, n < out.count {
+                var c = raw[i]
+                if c == UInt8(ascii: "%"), i + 2 < raw.count, let h = hexValue(raw[i + 1]), let l = hexValue(raw[i + 2]) {
+                    c = h << 4 | l
+                    i += 3
+                } else {
+                    i += 1
+                }
+                out[n] = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+                n += 1
             }
-            out.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+            return body(UnsafeBufferPointer(rebasing: out[0..<n]))
         }
-        return out
     }
 
     static func hexValue(_ c: UInt8) -> UInt8? {
@@ -223,7 +247,9 @@ struct RedactionScanner {
         return s
     }
 
-    func name(_ range: Range<Int>) -> ArraySlice<UInt8> {
+    /// Runs `body` with the name's bytes, the Kelvin sign read as `k` (copied only when present).
+    func withName<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard b[range].contains(0xE2) else { return body(UnsafeBufferPointer(rebasing: b[range])) }
         var bytes: [UInt8] = []
         var i = range.lowerBound
         while i < range.upperBound {
@@ -235,7 +261,7 @@ struct RedactionScanner {
                 i += 1
             }
         }
-        return bytes[...]
+        return bytes.withUnsafeBufferPointer(body)
     }
 
     func isPlaceholder(_ range: Range<Int>) -> Bool {
@@ -259,13 +285,14 @@ struct RedactionScanner {
         // `Name = value` or `"Name" = …` is a header; `name=value` is a parameter unless the name
         // can only be a header (`set-cookie=…` in a dictionary description).
         let spaced = header.quoted || header.name.upperBound < i
-        let n = name(header.name)
-        if Redactor.isSecretHeader(n),
-            spaced || Redactor.headerOnlyNames.contains(Redactor.decodedLowercasedName(n) ?? [])
-        {
+        let (secretHeader, headerOnly, secretParameter) = withName(header.name) {
+            let secretHeader = Redactor.isSecretHeader($0)
+            return (secretHeader, secretHeader && Redactor.isHeaderOnlyName($0), Redactor.isSecretParameter($0))
+        }
+        if secretHeader, spaced || headerOnly {
             return headerValue(after: i, toEndOfLine: false)
         }
-        guard !spaced, Redactor.isSecretParameter(n) else { return i + 1 }
+        guard !spaced, secretParameter else { return i + 1 }
         var e = i + 1
         while e < b.count, !endsValue(b[e]) { e += 1 }
         return replace((i + 1)..<e)
@@ -273,7 +300,7 @@ struct RedactionScanner {
 
     /// `Name: value` and `"name": "value"` headers.
     mutating func colon(at i: Int) -> Int {
-        guard let header = headerName(before: i), Redactor.isSecretHeader(name(header.name)) else { return i + 1 }
+        guard let header = headerName(before: i), withName(header.name, Redactor.isSecretHeader) else { return i + 1 }
         return headerValue(after: i, toEndOfLine: true)
     }
 
@@ -345,7 +372,7 @@ struct RedactionScanner {
                 || isEscape(opener, 0x33, 0x42)
         else { return i + 3 }
         let nameStart = opener + 3
-        guard nameStart < i, Redactor.isSecretParameter(Array(b[nameStart..<i])[...])
+        guard nameStart < i, Redactor.isSecretParameter(UnsafeBufferPointer(rebasing: b[nameStart..<i]))
         else { return i + 3 }
         var e = i + 3
         while e < b.count, !isEscape(e, 0x32, 0x36), !isEscape(e, 0x32, 0x33), !isEscape(e, 0x33, 0x42) {
@@ -422,8 +449,16 @@ struct RedactionScanner {
     }
 }
 
-extension Array where Element == UInt8 {
-    func hasSuffix(_ suffix: [UInt8]) -> Bool {
+extension UnsafeBufferPointer<UInt8> {
+    func isOne(of names: [[UInt8]]) -> Bool {
+        names.contains { $0.count == count && $0.elementsEqual(self) }
+    }
+
+    func hasBytePrefix(_ prefix: [UInt8]) -> Bool {
+        count >= prefix.count && self[0..<prefix.count].elementsEqual(prefix)
+    }
+
+    func hasByteSuffix(_ suffix: [UInt8]) -> Bool {
         count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
     }
 

@@ -15,9 +15,8 @@ struct JSONByteParser {
 
     static let maxDepth = 512
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, keys: JSONKeyCache? = nil) throws -> JSONValue {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
         var p = JSONByteParser(b: bytes)
-        p.keys = keys
         p.skipWhitespace()
         let v = try p.value(depth: 0)
         p.skipWhitespace()
@@ -27,7 +26,6 @@ struct JSONByteParser {
 
     let b: UnsafeBufferPointer<UInt8>
     var i = 0
-    var keys: JSONKeyCache?
 
     init(b: UnsafeBufferPointer<UInt8>) { self.b = b }
 
@@ -55,7 +53,7 @@ struct JSONByteParser {
             while true {
                 skipWhitespace()
                 guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
-                let key = try keyString()
+                let key = try string()
                 skipWhitespace()
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
                 i += 1
@@ -162,23 +160,6 @@ struct JSONByteParser {
         return d
     }
 
-    /// An object key: through the key cache when there is one and the key has no escapes.
-    mutating func keyString() throws -> String {
-        guard let keys else { return try string() }
-        var j = i + 1
-        while j < b.count {
-            let c = b[j]
-            if c == UInt8(ascii: "\"") {
-                let key = keys.key(UnsafeBufferPointer(rebasing: b[(i + 1)..<j]))
-                i = j + 1
-                return key
-            }
-            if c == UInt8(ascii: "\\") || c < 0x20 { break }
-            j += 1
-        }
-        return try string()
-    }
-
     mutating func string() throws -> String {
         i += 1  // opening quote
         let start = i
@@ -242,47 +223,23 @@ struct JSONByteParser {
         throw fail("unterminated string")
     }
 
+    static func hexDigit(_ c: UInt8) -> UInt32? {
+        switch c {
+        case 48...57: UInt32(c - 48)
+        case 65...70: UInt32(c - 55)
+        case 97...102: UInt32(c - 87)
+        default: nil
+        }
+    }
+
     mutating func hex4() throws -> UInt32 {
         guard i + 4 <= b.count else { throw fail("invalid \\u escape") }
         var v: UInt32 = 0
         for _ in 0..<4 {
-            let c = b[i]
-            let d: UInt32
-            switch c {
-            case 48...57: d = UInt32(c - 48)
-            case 65...70: d = UInt32(c - 55)
-            case 97...102: d = UInt32(c - 87)
-            default: throw fail("invalid \\u escape")
-            }
+            guard let d = Self.hexDigit(b[i]) else { throw fail("invalid \\u escape") }
             v = v << 4 | d
             i += 1
         }
         return v
-    }
-}
-
-/// Shares the `String`s of object keys across the events of one dump.
-///
-/// Why: a metric dump repeats the same few dozen keys on every line, and keys longer than 15 bytes
-/// (`mediaResourceRequestEvent`, `countOfResponseBodyBytesReceived`) are heap strings: building
-/// each one again per event was a good part of ingest. A small direct-mapped table keeps the last
-/// key seen in each slot; a miss just builds the string as before.
-final class JSONKeyCache {
-    private var slots = [String?](repeating: nil, count: 256)
-
-    func key(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let n = bytes.count
-        // Up to 15 bytes a String is stored inline, with no allocation to save.
-        guard n > 15, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
-        let (first, last) = (bytes[0], bytes[n - 1])
-        let slot = (n &* 31 &+ Int(first) &* 7 &+ Int(last) &* 3 &+ Int(bytes[n / 2])) & 255
-        if var cached = slots[slot], cached.utf8.count == n,
-            cached.withUTF8({ $0.baseAddress.map { memcmp($0, base, n) == 0 } ?? false })
-        {
-            return cached
-        }
-        let key = String(decoding: bytes, as: UTF8.self)
-        slots[slot] = key
-        return key
     }
 }

@@ -1,22 +1,33 @@
 import ForensicsCore
 
-/// Maps one decoded metric event to records. Unknown keys are ignored; a missing or mistyped key
-/// the tool needs becomes a diagnostic on the event's line, never a dropped event.
+/// Maps one metric event, read from its bytes through a `JSONTape`, to records. Unknown keys are
+/// ignored; a missing or mistyped key the tool needs becomes a diagnostic on the event's line,
+/// never a dropped event.
 struct MetricEventMapper {
     let file: String
     var defaultSessionID: String?
     var eventCount = 0
     /// Requests nested in the initial likely-to-keep-up event, added at the end unless the dump
     /// also holds them as top-level events (same type, URL and start time).
-    private var nested: [(key: String, record: Record)] = []
-    private var seenRequestKeys: Set<String> = []
+    private var nested: [(key: RequestIdentity, record: Record)] = []
+    /// The identities of the top-level requests, to be matched against `nested` at the end (kept as
+    /// a list: hashing every request's URL is only worth it when a dump has nested requests).
+    private var topLevelRequests: [RequestIdentity] = []
     /// Fingerprints of the event lines seen, to drop exact duplicates (a recorder that wrote twice).
     private var seenLines: Set<UInt64> = []
     private var lastDate: Timestamp?
-    private let keyCache = JSONKeyCache()
+    /// Re-used from event to event: after the first few events, reading one allocates nothing.
+    private var tape = JSONTape()
     /// Events are written when they complete, so small inversions are normal (a long request
     /// finishing after a later event); a jump back of more than this is a clock change.
     static let backwardsTolerance = 60.0
+
+    /// What makes a nested request the same as a top-level one.
+    struct RequestIdentity: Hashable {
+        var type: MetricEventType
+        var url: String
+        var start: Double
+    }
 
     init(file: String) { self.file = file }
 
@@ -25,34 +36,41 @@ struct MetricEventMapper {
     @discardableResult
     mutating func mapLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, into result: inout ParseResult) -> Bool {
         let location = SourceLocation(file: file, line: line)
-        let value: JSONValue
+        // The tape is moved out while its nodes are read, so that mapping may mutate `self`.
+        var tape = JSONTape()
+        swap(&tape, &self.tape)
+        defer { swap(&tape, &self.tape) }
         do {
-            value = try JSONByteParser.parse(bytes, keys: keyCache)
+            try tape.scan(bytes)
         } catch {
             result.diagnose(Diagnostic(location, .error, "not valid JSON: \(Self.short(error))"))
             return false
         }
-        guard case .object = value else {
-            result.diagnose(Diagnostic(location, .error, "event is not a JSON object"))
-            return false
-        }
-        if value["type"] == nil, case .array? = value["events"] { return true }
-        guard seenLines.insert(ByteFingerprint.of(bytes)).inserted else {
-            result.diagnose(Diagnostic(location, .warning, "duplicate of an earlier event: not counted twice"))
-            return false
-        }
-        eventCount += 1
-        if let d = value["date"].flatMap(MetricValues.date) {
-            if let last = lastDate, last - d > Self.backwardsTolerance {
-                result.diagnose(
-                    Diagnostic(
-                        location, .warning,
-                        "time goes backwards by \(NumberFormat.seconds(last - d)) (device clock changed?)"))
-            }
-            lastDate = d
-        }
-        map(value, location: location, nestedIn: nil, into: &result)
-        return false
+        let isBatch =
+            tape.withRoot(bytes) { value -> Bool in
+                guard value.isObject else {
+                    result.diagnose(Diagnostic(location, .error, "event is not a JSON object"))
+                    return false
+                }
+                if value["type"] == nil, value["events"]?.isArray == true { return true }
+                guard seenLines.insert(ByteFingerprint.of(bytes)).inserted else {
+                    result.diagnose(Diagnostic(location, .warning, "duplicate of an earlier event: not counted twice"))
+                    return false
+                }
+                eventCount += 1
+                if let d = value["date"].flatMap(MetricValues.date) {
+                    if let last = lastDate, last - d > Self.backwardsTolerance {
+                        result.diagnose(
+                            Diagnostic(
+                                location, .warning,
+                                "time goes backwards by \(NumberFormat.seconds(last - d)) (device clock changed?)"))
+                    }
+                    lastDate = d
+                }
+                map(value, location: location, nested: false, impliedType: nil, impliedSessionID: nil, into: &result)
+                return false
+            } ?? false
+        return isBatch
     }
 
     static func short(_ error: Error) -> String {
@@ -60,72 +78,89 @@ struct MetricEventMapper {
         return text.count > 160 ? String(text.prefix(160)) + "…" : text
     }
 
-    mutating func map(_ e: JSONValue, location: SourceLocation, nestedIn: String?, into result: inout ParseResult) {
-        guard let type = e["type"]?.string else {
-            result.diagnose(Diagnostic(location, .warning, "event without \"type\": kept as unknown"))
-            result.records.append(
-                Record(
-                    time: nil, location: location, format: .metricEvents, sessionID: nil, payload: .unknown("(no type)")
-                ))
+    /// Maps one event object. A request nested in a likely-to-keep-up event may leave out its
+    /// `type` and `sessionID`: the array it is in implies the type, the outer event the session.
+    mutating func map(
+        _ e: JSONNode, location: SourceLocation, nested: Bool, impliedType: MetricEventType?,
+        impliedSessionID: String?, into result: inout ParseResult
+    ) {
+        let typeNode = e["type"]
+        let known: MetricEventType?
+        if let typeNode {
+            guard typeNode.kind == .string || typeNode.kind == .escapedString else {
+                addUntyped(location, into: &result)
+                return
+            }
+            known = MetricEventType(typeNode)
+        } else if let impliedType {
+            known = impliedType
+        } else {
+            addUntyped(location, into: &result)
             return
         }
+        let explicitSessionID = e["sessionID"]
         var date: Timestamp?
         if let d = e["date"] {
             date = MetricValues.date(d)
             if date == nil, !d.isNull {
-                result.diagnose(Diagnostic(location, .warning, "\(type): unreadable date"))
+                let name = typeNode?.string ?? impliedType?.fullName ?? ""
+                result.diagnose(Diagnostic(location, .warning, "\(name): unreadable date"))
             }
         }
-        let sessionID = e["sessionID"]?.string ?? defaultSessionID
-        let mediaTime = e["mediaTime"].flatMap(MetricValues.mediaTime)
+        let sessionID: String?
+        if let explicitSessionID {
+            sessionID = explicitSessionID.string ?? defaultSessionID
+        } else if typeNode == nil, let impliedSessionID {
+            sessionID = impliedSessionID
+        } else {
+            sessionID = defaultSessionID
+        }
         func add(_ time: Timestamp?, _ payload: Record.Payload) {
             result.records.append(
                 Record(time: time, location: location, format: .metricEvents, sessionID: sessionID, payload: payload))
         }
-        let shortType = type.hasPrefix("AVMetric") ? String(type.dropFirst(8)) : type
-        switch shortType {
-        case "HLSPlaylistRequestEvent", "HLSMediaSegmentRequestEvent", "ContentKeyRequestEvent",
-            "MediaResourceRequestEvent":
-            let request = MetricValues.request(type: shortType, event: e, date: date)
-            let key = "\(shortType)|\(request.url)|\(request.start?.secondsSince1970 ?? date?.secondsSince1970 ?? 0)"
+        guard let type = known else {
+            let name = typeNode?.string ?? ""
+            result.diagnose(Diagnostic(location, .info, "unknown event type \(name): kept as unknown"))
+            add(date, .unknown(name))
+            return
+        }
+        let mediaTime = e["mediaTime"].flatMap(MetricValues.mediaTime)
+        switch type {
+        case .playlistRequest, .segmentRequest, .contentKeyRequest, .resourceRequest:
+            let request = MetricValues.request(type: type, event: e, date: date)
+            let identity = RequestIdentity(
+                type: type, url: request.url, start: request.start?.secondsSince1970 ?? date?.secondsSince1970 ?? 0)
             let record = Record(
                 time: request.start ?? date, location: location, format: .metricEvents, sessionID: sessionID,
                 payload: .request(request))
-            if nestedIn != nil {
-                nested.append((key, record))
+            if nested {
+                self.nested.append((identity, record))
             } else {
-                seenRequestKeys.insert(key)
+                topLevelRequests.append(identity)
                 result.records.append(record)
             }
-        case "PlayerItemLikelyToKeepUpEvent", "PlayerItemInitialLikelyToKeepUpEvent":
-            var p = PlayerEvent(
-                kind: shortType.contains("Initial") ? .initialLikelyToKeepUp : .likelyToKeepUp, mediaTime: mediaTime)
+        case .likelyToKeepUp, .initialLikelyToKeepUp:
+            var p = PlayerEvent(kind: type == .initialLikelyToKeepUp ? .initialLikelyToKeepUp : .likelyToKeepUp, mediaTime: mediaTime)
             p.variant = e["variant"].flatMap(MetricValues.variant)
             p.timeTaken = e["timeTaken"]?.double
             add(date, .player(p))
-            for key in ["playlistRequestEvents", "mediaSegmentRequestEvents", "contentKeyRequestEvents"] {
-                for inner in e[key]?.array ?? [] {
-                    var innerEvent = inner
-                    if inner["type"] == nil, case .object(var o) = inner {
-                        o["type"] = .string(
-                            key == "playlistRequestEvents"
-                                ? "AVMetricHLSPlaylistRequestEvent"
-                                : key == "mediaSegmentRequestEvents"
-                                    ? "AVMetricHLSMediaSegmentRequestEvent"
-                                    : "AVMetricContentKeyRequestEvent")
-                        if o["sessionID"] == nil, let sessionID { o["sessionID"] = .string(sessionID) }
-                        innerEvent = .object(o)
-                    }
-                    map(innerEvent, location: location, nestedIn: type, into: &result)
+            for (key, implied) in [
+                (e["playlistRequestEvents"], MetricEventType.playlistRequest),
+                (e["mediaSegmentRequestEvents"], .segmentRequest), (e["contentKeyRequestEvents"], .contentKeyRequest),
+            ] {
+                for inner in key?.elements ?? [] {
+                    map(
+                        inner, location: location, nested: true, impliedType: inner.isObject ? implied : nil,
+                        impliedSessionID: sessionID, into: &result)
                 }
             }
-        case "PlayerItemRateChangeEvent", "PlayerItemStallEvent", "PlayerItemSeekEvent",
-            "PlayerItemSeekDidCompleteEvent":
+        case .rateChange, .stall, .seek, .seekDidComplete:
             let kind: PlayerEvent.Kind =
-                switch shortType {
-                case "PlayerItemStallEvent": .stall
-                case "PlayerItemSeekEvent": .seek
-                case "PlayerItemSeekDidCompleteEvent": .seekDidComplete
+                switch type {
+                case .stall: .stall
+                case .seek: .seek
+                case .seekDidComplete: .seekDidComplete
                 default: .rateChange
                 }
             var p = PlayerEvent(kind: kind, mediaTime: mediaTime)
@@ -134,14 +169,13 @@ struct MetricEventMapper {
             p.variant = e["variant"].flatMap(MetricValues.variant)
             p.didSeekInBuffer = e["didSeekInBuffer"]?.bool
             add(date, .player(p))
-        case "PlayerItemVariantSwitchStartEvent", "PlayerItemVariantSwitchEvent":
-            var p = PlayerEvent(
-                kind: shortType.contains("Start") ? .variantSwitchStart : .variantSwitch, mediaTime: mediaTime)
+        case .variantSwitchStart, .variantSwitch:
+            var p = PlayerEvent(kind: type == .variantSwitchStart ? .variantSwitchStart : .variantSwitch, mediaTime: mediaTime)
             p.fromVariant = e["fromVariant"].flatMap(MetricValues.variant)
             p.toVariant = e["toVariant"].flatMap(MetricValues.variant)
             p.didSucceed = e["didSucceed"]?.bool
             add(date, .player(p))
-        case "PlayerItemPlaybackSummaryEvent", "DownloadSummaryEvent":
+        case .playbackSummary, .downloadSummary:
             var s = PlaybackSummary()
             s.error = e["errorEvent"].flatMap(MetricValues.error)
             s.recoverableErrorCount = e["recoverableErrorCount"]?.int
@@ -154,7 +188,7 @@ struct MetricEventMapper {
             s.timeWeightedAverageBitrate = e["timeWeightedAverageBitrate"]?.double
             s.timeWeightedPeakBitrate = e["timeWeightedPeakBitrate"]?.double
             add(date, .summary(s))
-        case "ErrorEvent":
+        case .error:
             if let err = MetricValues.error(e) {
                 add(date, .error(err))
             } else {
@@ -163,20 +197,25 @@ struct MetricEventMapper {
                     date, .error(ErrorInfo(domain: nil, code: nil, description: nil, didRecover: e["didRecover"]?.bool))
                 )
             }
-        case "PlaybackModeSwitchEvent":
+        case .playbackModeSwitch:
             add(
                 date,
                 .player(PlayerEvent(kind: .playbackModeSwitch, mediaTime: mediaTime, detail: e["playbackMode"]?.string))
             )
-        default:
-            result.diagnose(Diagnostic(location, .info, "unknown event type \(type): kept as unknown"))
-            add(date, .unknown(type))
         }
     }
 
+    /// An event whose `type` is missing or not a string: kept as unknown.
+    private func addUntyped(_ location: SourceLocation, into result: inout ParseResult) {
+        result.diagnose(Diagnostic(location, .warning, "event without \"type\": kept as unknown"))
+        result.records.append(
+            Record(time: nil, location: location, format: .metricEvents, sessionID: nil, payload: .unknown("(no type)")))
+    }
+
     mutating func finish(into result: inout ParseResult) {
-        for (key, record) in nested where !seenRequestKeys.contains(key) {
-            seenRequestKeys.insert(key)
+        guard !nested.isEmpty else { return }
+        var seen = Set(topLevelRequests)
+        for (key, record) in nested where seen.insert(key).inserted {
             result.records.append(record)
         }
         nested = []

@@ -3,18 +3,19 @@ import ForensicsCore
 /// Conversions of the dump's value forms (dates, CMTime, nested objects) to the core vocabulary.
 enum MetricValues {
     /// ISO 8601 string (offset optional, UTC when absent) or seconds since 1970.
-    static func date(_ v: JSONValue) -> Timestamp? {
-        switch v {
-        case .number(let d): return Timestamp.isPlausible(d) ? Timestamp(d) : nil
-        case .string(let s): return TimestampParser.parse(s)
+    static func date(_ v: JSONNode) -> Timestamp? {
+        switch v.kind {
+        case .number: return v.double.flatMap { Timestamp.isPlausible($0) ? Timestamp($0) : nil }
+        case .string: return v.plainStringBytes.flatMap { TimestampParser.parseBytes($0) }
+        case .escapedString: return v.string.flatMap { TimestampParser.parse($0) }
         default: return nil
         }
     }
 
     /// Seconds, or a CMTime object; nil for invalid, indefinite or infinite times.
-    static func mediaTime(_ v: JSONValue) -> Double? {
-        switch v {
-        case .number(let d): return d.isFinite ? d : nil
+    static func mediaTime(_ v: JSONNode) -> Double? {
+        switch v.kind {
+        case .number: return v.double
         case .object:
             guard let value = v["value"]?.double, let scale = v["timescale"]?.double, scale > 0 else { return nil }
             if let flags = v["flags"]?.int {
@@ -26,14 +27,14 @@ enum MetricValues {
         }
     }
 
-    static func variant(_ v: JSONValue) -> Variant? {
-        guard case .object = v else { return nil }
+    static func variant(_ v: JSONNode) -> Variant? {
+        guard v.isObject else { return nil }
         return Variant(
             peakBitRate: v["peakBitRate"]?.double, averageBitRate: v["averageBitRate"]?.double, url: v["url"]?.string)
     }
 
-    static func error(_ v: JSONValue) -> ErrorInfo? {
-        guard case .object = v else { return nil }
+    static func error(_ v: JSONNode) -> ErrorInfo? {
+        guard v.isObject else { return nil }
         let inner = v["error"] ?? v
         guard inner["domain"] != nil || inner["code"] != nil || inner["localizedDescription"] != nil else { return nil }
         return ErrorInfo(
@@ -42,16 +43,16 @@ enum MetricValues {
             didRecover: v["didRecover"]?.bool)
     }
 
-    static func byteRange(_ v: JSONValue?) -> ByteRange? {
+    static func byteRange(_ v: JSONNode?) -> ByteRange? {
         guard let v, let location = v["location"]?.int else { return nil }
         return ByteRange(offset: Int64(location), length: v["length"]?.int.map(Int64.init))
     }
 
-    static func headers(_ v: JSONValue?) -> [String: String] {
-        guard let o = v?.object else { return [:] }
+    static func headers(_ v: JSONNode?) -> [String: String] {
+        guard let v, v.isObject else { return [:] }
         var out: [String: String] = [:]
         // In written order, so a repeated header keeps its last value (or none), as a dictionary would.
-        for member in o.members {
+        for member in v.members {
             let (k, value) = (member.key, member.value)
             if let s = value.string {
                 out[k] = s
@@ -65,29 +66,31 @@ enum MetricValues {
     }
 
     /// A request event (playlist, segment, key or plain resource request) as a `MediaRequest`.
-    static func request(type: String, event e: JSONValue, date eventDate: Timestamp?) -> MediaRequest {
-        let resource = type == "MediaResourceRequestEvent" ? e : (e["mediaResourceRequestEvent"] ?? .null)
-        let url = e["url"]?.string ?? resource["url"]?.string ?? e["contentKeySpecifier"]?["identifier"]?.string ?? ""
+    static func request(type: MetricEventType, event e: JSONNode, date eventDate: Timestamp?) -> MediaRequest {
+        let resource = type == .resourceRequest ? e : e["mediaResourceRequestEvent"]
+        let url =
+            e["url"]?.string ?? resource?["url"]?.string ?? e["contentKeySpecifier"]?["identifier"]?.string ?? ""
         let kind: MediaRequest.Kind =
             switch type {
-            case "HLSPlaylistRequestEvent":
+            case .playlistRequest:
                 e["isMultivariantPlaylist"]?.bool == true ? .multivariantPlaylist : .mediaPlaylist
-            case "HLSMediaSegmentRequestEvent": e["isMapSegment"]?.bool == true ? .map : .segment
-            case "ContentKeyRequestEvent": .contentKey
+            case .segmentRequest: e["isMapSegment"]?.bool == true ? .map : .segment
+            case .contentKeyRequest: .contentKey
             default: MediaRequest.guessKind(url: url)
             }
         var r = MediaRequest(kind: kind, url: url)
         r.mediaType = e["mediaType"]?.string
-        r.byteRange = byteRange(e["byteRange"]) ?? byteRange(resource["byteRange"])
+        r.byteRange = byteRange(e["byteRange"]) ?? byteRange(resource?["byteRange"])
         r.segmentDuration = e["segmentDuration"]?.double
         r.playlistURL = e["indexFileURL"]?.string
-        r.serverAddress = resource["serverAddress"]?.string
-        r.start = resource["requestStartTime"].flatMap(date) ?? resource["requestEndTime"].flatMap(date)
-        r.end = resource["responseEndTime"].flatMap(date) ?? resource["responseStartTime"].flatMap(date) ?? eventDate
+        r.serverAddress = resource?["serverAddress"]?.string
+        r.start = resource?["requestStartTime"].flatMap(date) ?? resource?["requestEndTime"].flatMap(date)
+        r.end =
+            resource?["responseEndTime"].flatMap(date) ?? resource?["responseStartTime"].flatMap(date) ?? eventDate
         if r.start == nil, r.end != nil, r.end != eventDate { r.start = eventDate }
-        r.fromCache = resource["wasReadFromCache"]?.bool ?? resource["readFromCache"]?.bool
-        if let err = resource["errorEvent"], !err.isNull { r.error = error(err) }
-        if let transactions = resource["networkTransactionMetrics"]?["transactionMetrics"]?.array,
+        r.fromCache = resource?["wasReadFromCache"]?.bool ?? resource?["readFromCache"]?.bool
+        if let err = resource?["errorEvent"], !err.isNull { r.error = error(err) }
+        if let transactions = resource?["networkTransactionMetrics"]?["transactionMetrics"]?.elements,
             let last = transactions.last
         {
             r.status = last["response"]?["statusCode"]?.int
