@@ -11,8 +11,8 @@ import time
 MB, BUNDLES, RUNS = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 INPUTS = os.path.join(ROOT, ".build-bench", "inputs-%d-%d" % (MB, BUNDLES))
-BIN = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, capture_output=True,
-                     text=True, check=True).stdout.strip()
+BIN = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static",
+                      "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 CLI = os.path.join(BIN, "playback-forensics")
 BENCH = os.path.join(BIN, "playback-forensics-bench")
 
@@ -139,6 +139,98 @@ r_big = peak_rss([CLI, "triage", path("fleet"), "--output", fresh_out(), "--jobs
 shutil.rmtree(out_root, ignore_errors=True)
 row("triage peak RSS, %d vs %d bundles" % (BUNDLES // 4, BUNDLES), "%.0f MB vs %.0f MB" % (r_small / 1024, r_big / 1024),
     "flat", "yes" if r_big < r_small * 1.5 else "no")
+
+# Whole process against whole process: a user runs one process, and so does every peer. Peers:
+# python with orjson (and pysimdjson when installed) reading the metric dump line by line into
+# dicts, lnav indexing the cache log (`-n -c` with a count query: it reads and indexes every line,
+# prints one number), python m3u8 and zcat as whole processes.
+PY = sys.executable
+
+
+def importable(module):
+    return subprocess.run([PY, "-c", "import " + module], capture_output=True).returncode == 0
+
+
+JSON_PEERS = [("orjson", "import orjson,sys\nfor l in open(sys.argv[1],'rb'):\n    orjson.loads(l)\n"),
+              ("pysimdjson", "import simdjson,sys\np=simdjson.Parser()\n"
+                             "for l in open(sys.argv[1],'rb'):\n    p.parse(l).as_dict()\n")]
+JSON_PEERS = [(name, code) for name, code in JSON_PEERS if importable("simdjson" if name == "pysimdjson" else name)]
+LNAV = shutil.which("lnav")
+
+
+def whole(label, ours_cmd, peer_label, peer_cmd):
+    ours_t = timed(ours_cmd)
+    peer_t = timed(peer_cmd)
+    ours_m = peak_rss(ours_cmd)
+    peer_m = peak_rss(peer_cmd)
+    row("%s: ours vs %s (whole processes)" % (label, peer_label),
+        "%.3f s vs %.3f s = %.2f× (peak RSS %.0f vs %.0f MB)" % (ours_t, peer_t, ours_t / peer_t, ours_m / 1024,
+                                                                 peer_m / 1024),
+        "<= 1×", "yes" if ours_t <= peer_t else "no")
+
+
+for peer, code in JSON_PEERS:
+    whole("metrics.jsonl", [BENCH, "metric-events", path("metrics.jsonl"), "1"], "python " + peer,
+          [PY, "-c", code, path("metrics.jsonl")])
+if LNAV:
+    whole("KTVHTTPCache.log", [BENCH, "cache-log", path("KTVHTTPCache.log"), "1"], "lnav indexing",
+          [LNAV, "-n", "-c", ";SELECT count(*) FROM all_logs", path("KTVHTTPCache.log")])
+whole("vod-43200.m3u8 parse --json", [CLI, "parse", path("vod-43200.m3u8"), "--json"], "python m3u8 process",
+      [PY, "-c", "import m3u8,sys; m3u8.loads(open(sys.argv[1]).read())", path("vod-43200.m3u8")])
+whole("vod-43200.m3u8.gz ingest", [BENCH, "playlist-capture", path("vod-43200.m3u8.gz"), "1"], "zcat process",
+      ["sh", "-c", "exec zcat \"$0\" > /dev/null", path("vod-43200.m3u8.gz")])
+whole("metrics.jsonl.gz ingest", [BENCH, "metric-events", path("metrics.jsonl.gz"), "1"], "zcat process",
+      ["sh", "-c", "exec zcat \"$0\" > /dev/null", path("metrics.jsonl.gz")])
+row("start-up: playback-forensics --version", "%.4f s (/bin/true %.4f s)" % (timed([CLI, "--version"], runs=max(RUNS, 9)),
+                                                                            timed(["/bin/true"], runs=max(RUNS, 9))))
+
+# Instructions per input byte, whole process, from callgrind (repeatable on a busy machine): on
+# the 20 MB inputs whatever MB the run uses (callgrind runs ~50× slower). Our binaries are read
+# through copies without debug information (valgrind cannot read that of binaries linking Yams).
+if shutil.which("valgrind") and os.environ.get("BENCH_CALLGRIND", "1") != "0":
+    SMALL = os.path.join(ROOT, ".build-bench", "inputs-20-40")
+    if not os.path.isdir(os.path.join(SMALL, "fleet")):
+        subprocess.run([PY, os.path.join(ROOT, "Benchmarks", "make_inputs.py"), SMALL, "20", "40"], check=True)
+    STRIPPED = os.path.join(ROOT, ".build-bench", "stripped")
+    os.makedirs(STRIPPED, exist_ok=True)
+    for binary in (CLI, BENCH):
+        subprocess.run(["objcopy", "--strip-debug", binary, os.path.join(STRIPPED, os.path.basename(binary))],
+                       check=True)
+    S_CLI, S_BENCH = (os.path.join(STRIPPED, os.path.basename(b)) for b in (CLI, BENCH))
+
+    def instructions(cmd):
+        r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for line in r.stderr.splitlines():
+            if "Collected :" in line:
+                return int(line.split(":")[-1].strip())
+        raise RuntimeError("callgrind printed no total for %s" % cmd)
+
+    def per_byte(cmd, name):
+        return instructions(cmd) / os.path.getsize(os.path.join(SMALL, name))
+
+    def ir_row(label, name, ours_cmd, peer_label=None, peer_cmd=None):
+        ours = per_byte(ours_cmd, name)
+        if peer_cmd is None:
+            row("instructions/byte, %s (20 MB inputs)" % label, "ours %.1f" % ours)
+            return
+        peer = per_byte(peer_cmd, name)
+        row("instructions/byte, %s (20 MB inputs)" % label,
+            "ours %.1f vs %s %.1f = %.2f×" % (ours, peer_label, peer, ours / peer), "<= 1×",
+            "yes" if ours <= peer else "no")
+
+    f = lambda n: os.path.join(SMALL, n)  # noqa: E731
+    for peer, code in JSON_PEERS[:1]:
+        ir_row("metrics.jsonl, whole process", "metrics.jsonl", [S_BENCH, "metric-events", f("metrics.jsonl"), "1"],
+               "python " + peer, [PY, "-c", code, f("metrics.jsonl")])
+    if LNAV:
+        ir_row("KTVHTTPCache.log, whole process", "KTVHTTPCache.log", [S_BENCH, "cache-log", f("KTVHTTPCache.log"), "1"],
+               "lnav indexing", [LNAV, "-n", "-c", ";SELECT count(*) FROM all_logs", f("KTVHTTPCache.log")])
+    ir_row("vod-43200.m3u8 parse --json, whole process", "vod-43200.m3u8",
+           [S_CLI, "parse", f("vod-43200.m3u8"), "--json"], "python m3u8",
+           [PY, "-c", "import m3u8,sys; m3u8.loads(open(sys.argv[1]).read())", f("vod-43200.m3u8")])
+    row("instructions, start-up (--version)", "ours %.1f M vs /bin/true %.2f M" % (
+        instructions([S_CLI, "--version"]) / 1e6, instructions(["/bin/true"]) / 1e6))
 
 w = max(len(r[0]) for r in rows)
 v = max(len(r[1]) for r in rows)

@@ -3,6 +3,7 @@ import PlaybackForensics
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Analyze one bundle (folder, .zip, .tar.gz, file, or - for stdin) and report per session.")
 
     @Argument(help: "The bundle to analyze.", completion: .file())

@@ -2,7 +2,8 @@ import ArgumentParser
 import PlaybackForensics
 
 struct Formats: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the input formats with sample lines.")
+    static let configuration = CommandConfiguration(
+        commandName: "formats", abstract: "List the input formats with sample lines.")
 
     func run() throws {
         var out: [String] = []

@@ -3,6 +3,7 @@ import PlaybackForensics
 
 struct Parse: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "parse",
         abstract: "Print the records and diagnostics of one file (or of every file of a bundle).")
 
     @Argument(help: "The file (or bundle) to parse.", completion: .file())

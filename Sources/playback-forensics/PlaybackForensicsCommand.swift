@@ -4,6 +4,8 @@ import PlaybackForensics
 
 @main
 struct PlaybackForensicsCommand: ParsableCommand {
+    // Every command names itself: ArgumentParser otherwise derives the name from the type's name
+    // through reflection, a quarter of the start-up instructions (Benchmarks/README.md).
     static let configuration = CommandConfiguration(
         commandName: "playback-forensics",
         abstract: "Forensics on media-playback logs: why did the video start slowly, stall, or fail?",

@@ -2,7 +2,8 @@ import ArgumentParser
 import PlaybackForensics
 
 struct Rules: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the rules, or describe one rule.")
+    static let configuration = CommandConfiguration(
+        commandName: "rules", abstract: "List the rules, or describe one rule.")
 
     @Argument(help: "A rule identifier, e.g. slow-key-fetch.", completion: .list(RuleSet.identifiers))
     var id: String?

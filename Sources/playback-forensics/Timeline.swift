@@ -3,6 +3,7 @@ import PlaybackForensics
 
 struct Timeline: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "timeline",
         abstract: "Print each session's aligned timeline: relative and wall time, source file:line, record.")
 
     @Argument(help: "The bundle.", completion: .file())

@@ -5,6 +5,7 @@ import PlaybackForensics
 /// `triage DIR --output OUT` (the default), `triage merge OUT… --output OUT`.
 struct Triage: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "triage",
         abstract: "Triage a directory of bundles (each subdirectory, archive or file is one user bundle) in parallel.",
         usage: """
             playback-forensics triage <directory> --output <output> [--since-index] [--shard K/N] [options]
