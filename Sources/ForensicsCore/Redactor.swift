@@ -148,7 +148,8 @@ public struct Redactor: Sendable {
             var i = 0
             while i < raw.count, n < out.count {
                 var c = raw[i]
-                if c == UInt8(ascii: "%"), i + 2 < raw.count, let h = hexValue(raw[i + 1]), let l = hexValue(raw[i + 2]) {
+                if c == UInt8(ascii: "%"), i + 2 < raw.count, let h = hexValue(raw[i + 1]), let l = hexValue(raw[i + 2])
+                {
                     c = h << 4 | l
                     i += 3
                 } else {

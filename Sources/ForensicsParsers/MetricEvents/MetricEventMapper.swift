@@ -141,7 +141,8 @@ struct MetricEventMapper {
                 result.records.append(record)
             }
         case .likelyToKeepUp, .initialLikelyToKeepUp:
-            var p = PlayerEvent(kind: type == .initialLikelyToKeepUp ? .initialLikelyToKeepUp : .likelyToKeepUp, mediaTime: mediaTime)
+            var p = PlayerEvent(
+                kind: type == .initialLikelyToKeepUp ? .initialLikelyToKeepUp : .likelyToKeepUp, mediaTime: mediaTime)
             p.variant = e["variant"].flatMap(MetricValues.variant)
             p.timeTaken = e["timeTaken"]?.double
             add(date, .player(p))
@@ -170,7 +171,8 @@ struct MetricEventMapper {
             p.didSeekInBuffer = e["didSeekInBuffer"]?.bool
             add(date, .player(p))
         case .variantSwitchStart, .variantSwitch:
-            var p = PlayerEvent(kind: type == .variantSwitchStart ? .variantSwitchStart : .variantSwitch, mediaTime: mediaTime)
+            var p = PlayerEvent(
+                kind: type == .variantSwitchStart ? .variantSwitchStart : .variantSwitch, mediaTime: mediaTime)
             p.fromVariant = e["fromVariant"].flatMap(MetricValues.variant)
             p.toVariant = e["toVariant"].flatMap(MetricValues.variant)
             p.didSucceed = e["didSucceed"]?.bool
@@ -209,7 +211,8 @@ struct MetricEventMapper {
     private func addUntyped(_ location: SourceLocation, into result: inout ParseResult) {
         result.diagnose(Diagnostic(location, .warning, "event without \"type\": kept as unknown"))
         result.records.append(
-            Record(time: nil, location: location, format: .metricEvents, sessionID: nil, payload: .unknown("(no type)")))
+            Record(time: nil, location: location, format: .metricEvents, sessionID: nil, payload: .unknown("(no type)"))
+        )
     }
 
     mutating func finish(into result: inout ParseResult) {
