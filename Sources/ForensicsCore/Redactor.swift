@@ -87,18 +87,6 @@ public struct Redactor: Sendable {
         "apikey",
     ].map { Array($0.utf8) }
 
-    /// Whether a parameter name (raw bytes, possibly percent-encoded) names a secret.
-    static func isSecretParameter(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = raw.first, isLetter(first) || first == UInt8(ascii: "%") || first == UInt8(ascii: "_")
-        else { return false }
-        return withDecodedName(raw) { name in
-            name.isOne(of: secretParameters) || name.hasBytePrefix(Names.xAmz) || name.hasBytePrefix(Names.cloudFront)
-                || secretParameterSuffixes.contains { name.hasByteSuffix($0) }
-        } ?? false
-    }
-
-    static func isSecretParameter(_ raw: ArraySlice<UInt8>) -> Bool { raw.withUnsafeBufferPointer(isSecretParameter) }
-
     /// Header names that are never query parameters.
     static let headerOnlyNames: [[UInt8]] = ["cookie", "set-cookie", "authorization", "proxy-authorization"].map {
         Array($0.utf8)
@@ -122,18 +110,45 @@ public struct Redactor: Sendable {
     /// it is the identifier sessions are correlated by, not a secret.
     static func isSecretHeader(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = raw.first, isLetter(first) else { return false }
-        return withDecodedName(raw) { name in
-            name.isOne(of: headerOnlyNames) || name.hasByteSuffix(Names.dashAuth) || name.hasBytePrefix(Names.xAuth)
-                || name.hasByteSuffix(Names.signature) || name.hasBytePrefix(Names.xAmzSecurity)
-                || secretHeaderParts.contains { name.containsBytes($0) }
-        } ?? false
+        return withDecodedName(raw, isSecretHeaderName) ?? false
     }
 
-    static func isSecretHeader(_ raw: ArraySlice<UInt8>) -> Bool { raw.withUnsafeBufferPointer(isSecretHeader) }
+    /// Whether a parameter name (raw bytes, possibly percent-encoded) names a secret.
+    static func isSecretParameter(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = raw.first, isLetter(first) || first == UInt8(ascii: "%") || first == UInt8(ascii: "_")
+        else { return false }
+        return withDecodedName(raw, isSecretParameterName) ?? false
+    }
 
-    /// Whether a name (raw bytes) is one of the names that can only be a header.
-    static func isHeaderOnlyName(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
-        withDecodedName(raw) { $0.isOne(of: headerOnlyNames) } ?? false
+    /// What a name before `=` names (raw bytes): a secret header, one of the names that can only be
+    /// a header, a secret parameter. The name is decoded once for the three.
+    static func classify(
+        _ raw: UnsafeBufferPointer<UInt8>
+    ) -> (
+        secretHeader: Bool, headerOnly: Bool, secretParameter: Bool
+    ) {
+        guard let first = raw.first else { return (false, false, false) }
+        let headerLike = isLetter(first)
+        let parameterLike = headerLike || first == UInt8(ascii: "%") || first == UInt8(ascii: "_")
+        return withDecodedName(raw) { name in
+            let secretHeader = headerLike && isSecretHeaderName(name)
+            return (
+                secretHeader, secretHeader && name.isOne(of: headerOnlyNames),
+                parameterLike && isSecretParameterName(name)
+            )
+        } ?? (false, false, false)
+    }
+
+    /// The tests on a decoded (percent-decoded, lower-cased) name.
+    static func isSecretHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.isOne(of: headerOnlyNames) || name.hasByteSuffix(Names.dashAuth) || name.hasBytePrefix(Names.xAuth)
+            || name.hasByteSuffix(Names.signature) || name.hasBytePrefix(Names.xAmzSecurity)
+            || secretHeaderParts.contains { name.containsBytes($0) }
+    }
+
+    static func isSecretParameterName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.isOne(of: secretParameters) || name.hasBytePrefix(Names.xAmz) || name.hasBytePrefix(Names.cloudFront)
+            || secretParameterSuffixes.contains { name.hasByteSuffix($0) }
     }
 
     static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
@@ -286,14 +301,11 @@ struct RedactionScanner {
         // `Name = value` or `"Name" = …` is a header; `name=value` is a parameter unless the name
         // can only be a header (`set-cookie=…` in a dictionary description).
         let spaced = header.quoted || header.name.upperBound < i
-        let (secretHeader, headerOnly, secretParameter) = withName(header.name) {
-            let secretHeader = Redactor.isSecretHeader($0)
-            return (secretHeader, secretHeader && Redactor.isHeaderOnlyName($0), Redactor.isSecretParameter($0))
-        }
-        if secretHeader, spaced || headerOnly {
+        let name = withName(header.name, Redactor.classify)
+        if name.secretHeader, spaced || name.headerOnly {
             return headerValue(after: i, toEndOfLine: false)
         }
-        guard !spaced, secretParameter else { return i + 1 }
+        guard !spaced, name.secretParameter else { return i + 1 }
         var e = i + 1
         while e < b.count, !endsValue(b[e]) { e += 1 }
         return replace((i + 1)..<e)

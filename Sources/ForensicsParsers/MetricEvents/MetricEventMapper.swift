@@ -146,11 +146,11 @@ struct MetricEventMapper {
             p.variant = e["variant"].flatMap(MetricValues.variant)
             p.timeTaken = e["timeTaken"]?.double
             add(date, .player(p))
-            for (key, implied) in [
+            for (requests, implied) in [
                 (e["playlistRequestEvents"], MetricEventType.playlistRequest),
                 (e["mediaSegmentRequestEvents"], .segmentRequest), (e["contentKeyRequestEvents"], .contentKeyRequest),
             ] {
-                for inner in key?.elements ?? [] {
+                for inner in requests?.elements ?? [] {
                     map(
                         inner, location: location, nested: true, impliedType: inner.isObject ? implied : nil,
                         impliedSessionID: sessionID, into: &result)
