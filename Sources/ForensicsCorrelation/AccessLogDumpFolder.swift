@@ -12,9 +12,10 @@ import ForensicsCore
 /// dump). The latest dump's row is kept, since its counters are the most recent; the earlier ones
 /// become its other views, so the evidence still names every line.
 enum AccessLogDumpFolder {
+    /// `formats[i]` is the source format of `entries[i]`; both come back in the same shape.
     static func fold(
-        _ entries: [(TimelineEntry, InputFormat)], diagnostics: inout [Diagnostic]
-    ) -> [(TimelineEntry, InputFormat)] {
+        _ entries: [TimelineEntry], _ formats: [InputFormat], diagnostics: inout [Diagnostic]
+    ) -> ([TimelineEntry], [InputFormat]) {
         struct DumpID: Hashable {
             var file: String
             var block: Int
@@ -22,13 +23,13 @@ enum AccessLogDumpFolder {
         // Group the access-log rows by dump, in file order within each.
         var rowsByDump: [DumpID: [Int]] = [:]
         var dumpDate: [DumpID: Double] = [:]
-        for (i, (entry, _)) in entries.enumerated() {
+        for (i, entry) in entries.enumerated() {
             guard case .accessLog(let a) = entry.record.payload else { continue }
             let id = DumpID(file: entry.location.file, block: a.dump?.block ?? 0)
             rowsByDump[id, default: []].append(i)
             if let d = a.dump?.date?.secondsSince1970 { dumpDate[id] = d }
         }
-        guard rowsByDump.count > 1 else { return entries }
+        guard rowsByDump.count > 1 else { return (entries, formats) }
         // Oldest dump first: by its `#Date`, else by file and position.
         let dumps = rowsByDump.keys.sorted { a, b in
             let da = dumpDate[a] ?? -.infinity
@@ -46,9 +47,9 @@ enum AccessLogDumpFolder {
         var repeatedDumps: Set<DumpID> = []
         for dump in dumps {
             var occurrences: [AccessLogEntry.Identity: Int] = [:]
-            for i in (rowsByDump[dump] ?? []).sorted(by: { entries[$0].0.location.line < entries[$1].0.location.line })
+            for i in (rowsByDump[dump] ?? []).sorted(by: { entries[$0].location.line < entries[$1].location.line })
             {
-                guard case .accessLog(let a) = entries[i].0.record.payload else { continue }
+                guard case .accessLog(let a) = entries[i].record.payload else { continue }
                 let identity = a.identity
                 let n = occurrences[identity, default: 0]
                 occurrences[identity] = n + 1
@@ -58,16 +59,16 @@ enum AccessLogDumpFolder {
                     continue
                 }
                 // The later dump's row replaces the earlier one in place (same event, same time).
-                var entry = out[previous].0
+                var entry = out[previous]
                 let older = entry.record
                 entry.otherViews = entry.otherViews + [older]
-                entry.record = entries[i].0.record
-                out[previous].0 = entry
+                entry.record = entries[i].record
+                out[previous] = entry
                 removed.insert(i)
                 repeatedDumps.insert(dump)
             }
         }
-        guard !removed.isEmpty else { return entries }
+        guard !removed.isEmpty else { return (entries, formats) }
         let first =
             dumps.first.map { SourceLocation(file: $0.file, line: $0.block) } ?? SourceLocation(file: "", line: 0)
         diagnostics.append(
@@ -76,6 +77,7 @@ enum AccessLogDumpFolder {
                 "the access log was dumped \(dumps.count) times; \(removed.count) repeated row\(removed.count == 1 ? "" : "s") "
                     + "of \(repeatedDumps.count) later dump\(repeatedDumps.count == 1 ? "" : "s") folded into one each "
                     + "(the latest dump's counters kept)"))
-        return out.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+        let remaining = entries.indices.filter { !removed.contains($0) }
+        return (remaining.map { out[$0] }, remaining.map { formats[$0] })
     }
 }

@@ -10,15 +10,21 @@ package struct Correlator: Sendable {
 
     package init() {}
 
-    package func correlate(_ input: [SourceFile]) -> CorrelationResult {
-        let files = input.sorted { $0.path < $1.path || ($0.path == $1.path && $0.format < $1.format) }
+    /// Takes the files (`consuming`): each file's records move into their sessions and the
+    /// file's own array is released as soon as it is read, so a record is held once, not once
+    /// per stage (on a 200 MB dump the copies were most of `analyze`'s peak memory).
+    package func correlate(_ input: consuming [SourceFile]) -> CorrelationResult {
+        var files = consume input
+        files.sort { $0.path < $1.path || ($0.path == $1.path && $0.format < $1.format) }
         let assignment = Sessionizer().assign(files)
         var unassigned: [UnassignedRecord] = []
         var perSession: [[(fileIndex: Int, records: [Record])]] = Array(
             repeating: [], count: assignment.sessionIDs.count)
-        for (f, file) in files.enumerated() {
+        for f in files.indices {
+            let records = files[f].records
+            files[f].records = []
             var buckets: [Int: [Record]] = [:]
-            for (r, record) in file.records.enumerated() {
+            for (r, record) in records.enumerated() {
                 if let s = assignment.sessionOf[f][r] {
                     buckets[s, default: []].append(record)
                 } else {
@@ -30,7 +36,9 @@ package struct Correlator: Sendable {
         }
         var sessions: [Session] = []
         var diagnostics: [Diagnostic] = []
-        for (s, parts) in perSession.enumerated() where !parts.isEmpty {
+        for s in perSession.indices where !perSession[s].isEmpty {
+            let parts = perSession[s]
+            perSession[s] = []
             let built = buildSession(
                 id: assignment.sessionIDs[s], fromLogs: assignment.idFromLogs[s], parts: parts, files: files)
             sessions.append(built.session)
@@ -54,37 +62,55 @@ package struct Correlator: Sendable {
             files: parts.map {
                 (files[$0.fileIndex].path, files[$0.fileIndex].format, files[$0.fileIndex].clock, $0.records)
             })
-        var entries: [(entry: TimelineEntry, file: Int, order: Int)] = []
+        let count = parts.reduce(0) { $0 + $1.records.count }
+        // One array of entries, in part order (each part in file order), and one of formats:
+        // ordered in place below, so the timeline is never copied on its way to the session.
+        var entries: [TimelineEntry] = []
+        var formats: [InputFormat] = []
+        var times: [Double] = []
+        entries.reserveCapacity(count)
+        formats.reserveCapacity(count)
+        times.reserveCapacity(count)
+        var ranks: [Int] = []
+        ranks.reserveCapacity(count)
         for (p, part) in parts.enumerated() {
             let offset = offsets[p].offset
+            let format = files[part.fileIndex].format
+            let rank = ClockAligner.rank(format)
             var carry: Timestamp?
-            for (i, record) in part.records.enumerated() {
+            for record in part.records {
                 var time = record.time.map { $0 + offset }
                 if time == nil { time = carry } else { carry = time }
                 let end = record.request?.end.map { $0 + offset }
-                entries.append((TimelineEntry(record: record, time: time, endTime: end ?? time), p, i))
+                entries.append(TimelineEntry(record: record, time: time, endTime: end ?? time))
+                formats.append(format)
+                times.append(time?.secondsSince1970 ?? .infinity)
+                ranks.append(rank)
             }
         }
-        entries.sort { a, b in
-            let ta = a.entry.time?.secondsSince1970 ?? .infinity
-            let tb = b.entry.time?.secondsSince1970 ?? .infinity
-            if ta != tb { return ta < tb }
-            if a.file != b.file {
-                return ClockAligner.rank(files[parts[a.file].fileIndex].format)
-                    < ClockAligner.rank(files[parts[b.file].fileIndex].format)
-            }
-            return a.order < b.order
+        // Aligned time first; at equal times the better source; then part and file order, which
+        // is the order the entries were appended in.
+        var order = Array(entries.indices)
+        order.sort { a, b in
+            if times[a] != times[b] { return times[a] < times[b] }
+            if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+            return a < b
         }
+        times = []
+        ranks = []
+        Self.permute(&entries, &formats, into: order)
+        order = []
         var diagnostics: [Diagnostic] = []
-        let folded = AccessLogDumpFolder.fold(
-            entries.map { ($0.entry, files[parts[$0.file].fileIndex].format) }, diagnostics: &diagnostics)
-        let merged = mergeErrorLogRows(mergeRequests(folded))
+        (entries, formats) = AccessLogDumpFolder.fold(entries, formats, diagnostics: &diagnostics)
+        (entries, formats) = mergeRequests(entries, formats)
+        (entries, formats) = mergeErrorLogRows(entries, formats)
         let sources = Array(Set(parts.map { files[$0.fileIndex].format })).sorted()
-        let asset = Self.assetURL(merged)
-        let sessionID = fromLogs ? id : Self.derivedID(asset: asset, first: merged.first?.0.location.file ?? "")
+        let asset = Self.assetURL(entries)
+        let sessionID = fromLogs ? id : Self.derivedID(asset: asset, first: entries.first?.location.file ?? "")
         var session = Session(
-            id: sessionID, idIsFromLogs: fromLogs, assetURL: asset, entries: merged.map(\.0), sources: sources,
+            id: sessionID, idIsFromLogs: fromLogs, assetURL: asset, entries: entries, sources: sources,
             clockOffsets: offsets, kpis: KPIs())
+        entries = []
         // The reference clock decides how every time of the timeline reads.
         let referenceFormat = ClockAligner.referenceFormat(parts.map { (files[$0.fileIndex].format, $0.records) })
         if parts.contains(where: {
@@ -97,11 +123,32 @@ package struct Correlator: Sendable {
         return (session, diagnostics)
     }
 
+    /// Puts `entries[order[k]]` at `k`, for both arrays, in place (following each cycle of the
+    /// permutation), so that ordering a timeline needs no second copy of it.
+    static func permute(_ entries: inout [TimelineEntry], _ formats: inout [InputFormat], into order: [Int]) {
+        var placed = [Bool](repeating: false, count: order.count)
+        for start in order.indices where !placed[start] {
+            // Walk the cycle through `start`: each place takes the entry that belongs there.
+            var k = start
+            while true {
+                placed[k] = true
+                let from = order[k]
+                if from == start { break }
+                entries.swapAt(k, from)
+                formats.swapAt(k, from)
+                k = from
+            }
+        }
+    }
+
     /// Folds other sources' views of the same request into the best source's entry.
-    func mergeRequests(_ entries: [(TimelineEntry, InputFormat)]) -> [(TimelineEntry, InputFormat)] {
+    /// `formats[i]` is the source format of `entries[i]`; both come back in the same shape.
+    func mergeRequests(
+        _ entries: [TimelineEntry], _ formats: [InputFormat]
+    ) -> ([TimelineEntry], [InputFormat]) {
         // Only views from different sources merge: with one source there is nothing to pair.
-        guard let firstFormat = entries.first?.1, entries.contains(where: { $0.1 != firstFormat }) else {
-            return entries
+        guard let firstFormat = formats.first, formats.contains(where: { $0 != firstFormat }) else {
+            return (entries, formats)
         }
         var out: [TimelineEntry] = []
         out.reserveCapacity(entries.count)
@@ -109,7 +156,7 @@ package struct Correlator: Sendable {
         // The source format of each entry of `out`, by index.
         var formatOf: [InputFormat] = []
         formatOf.reserveCapacity(entries.count)
-        for (entry, format) in entries {
+        for (entry, format) in zip(entries, formats) {
             guard let r = entry.record.request else {
                 out.append(entry)
                 formatOf.append(format)
@@ -138,19 +185,20 @@ package struct Correlator: Sendable {
             formatOf.append(format)
             out.append(entry)
         }
-        return Array(zip(out, formatOf))
+        return (out, formatOf)
     }
 
     /// An error-log row that reports a request another source saw fail (same URL, close in time
     /// once clocks are aligned) is one more view of that request, not a second failure.
     /// The error log writes whole seconds, hence the wider window.
-    func mergeErrorLogRows(_ entries: [(TimelineEntry, InputFormat)]) -> [(TimelineEntry, InputFormat)] {
-        guard entries.contains(where: { $0.1 == .errorLog }), entries.contains(where: { $0.0.record.request != nil })
-        else {
-            return entries
+    func mergeErrorLogRows(
+        _ entries: [TimelineEntry], _ formats: [InputFormat]
+    ) -> ([TimelineEntry], [InputFormat]) {
+        guard formats.contains(.errorLog), entries.contains(where: { $0.record.request != nil }) else {
+            return (entries, formats)
         }
         var failedByKey: [RequestKey: [Int]] = [:]
-        for (i, (entry, _)) in entries.enumerated() {
+        for (i, entry) in entries.enumerated() {
             guard let r = entry.record.request else { continue }
             let failed = r.failed || entry.otherViews.contains { $0.request?.failed == true }
             if failed { failedByKey[RequestKey(url: r.url, range: r.byteRange), default: []].append(i) }
@@ -158,7 +206,7 @@ package struct Correlator: Sendable {
         var out = entries
         var folded: Set<Int> = []
         var taken: Set<Int> = []
-        for (i, (entry, _)) in entries.enumerated() {
+        for (i, entry) in entries.enumerated() {
             guard case .errorLog(_, let uri) = entry.record.payload, let uri, let t = entry.time?.secondsSince1970,
                 let candidates = failedByKey[RequestKey(url: uri, range: nil)]
             else { continue }
@@ -171,7 +219,7 @@ package struct Correlator: Sendable {
             var hi = candidates.count
             while lo < hi {
                 let mid = lo + (hi - lo) / 2
-                if (entries[candidates[mid]].0.time?.secondsSince1970 ?? -.infinity) < from {
+                if (entries[candidates[mid]].time?.secondsSince1970 ?? -.infinity) < from {
                     lo = mid + 1
                 } else {
                     hi = mid
@@ -182,7 +230,7 @@ package struct Correlator: Sendable {
                 scanned += 1
                 if scanned > Self.maxMatchCandidates { break }
                 if taken.contains(c) { continue }
-                guard let tc = entries[c].0.time?.secondsSince1970 else { continue }
+                guard let tc = entries[c].time?.secondsSince1970 else { continue }
                 if tc - t > requestMatchWindow + 1.5 { break }
                 let d = abs(tc - t)
                 if d <= requestMatchWindow + 1.5, d < (best?.distance ?? .infinity) { best = (c, d) }
@@ -190,10 +238,11 @@ package struct Correlator: Sendable {
             guard let match = best?.index else { continue }
             taken.insert(match)
             folded.insert(i)
-            out[match].0.otherViews.append(entry.record)
+            out[match].otherViews.append(entry.record)
         }
-        guard !folded.isEmpty else { return entries }
-        return out.enumerated().filter { !folded.contains($0.offset) }.map(\.element)
+        guard !folded.isEmpty else { return (entries, formats) }
+        let kept = entries.indices.filter { !folded.contains($0) }
+        return (kept.map { out[$0] }, kept.map { formats[$0] })
     }
 
     /// The earliest candidate within the window. Candidates are in time order, so the scan starts
@@ -218,10 +267,6 @@ package struct Correlator: Sendable {
             k -= 1
         }
         return best
-    }
-
-    static func assetURL(_ entries: [(TimelineEntry, InputFormat)]) -> String? {
-        assetURL(entries.map(\.0))
     }
 
     static func assetURL(_ entries: [TimelineEntry]) -> String? {

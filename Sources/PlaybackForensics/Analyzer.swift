@@ -56,7 +56,7 @@ public struct Analyzer: Sendable {
         var bundleDiagnostics: [Diagnostic] = []
         var incomplete: String?
         let outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics, incomplete: &incomplete)
-        var report = assemble(bundle: path, outcomes: outcomes, bundleDiagnostics: bundleDiagnostics)
+        var report = assemble(bundle: path, outcomes: consume outcomes, bundleDiagnostics: bundleDiagnostics)
         report.incomplete = incomplete
         return report
     }
@@ -67,14 +67,23 @@ public struct Analyzer: Sendable {
         let outcomes = files.map { file in
             ingestor.ingest(BundleMember(path: file.name, open: { MemoryByteSource(file.bytes) }), budget: budget)
         }
-        return assemble(bundle: bundle, outcomes: outcomes, bundleDiagnostics: [])
+        return assemble(bundle: bundle, outcomes: consume outcomes, bundleDiagnostics: [])
     }
 
-    func assemble(bundle: String, outcomes: [Ingestor.Outcome], bundleDiagnostics: [Diagnostic]) -> AnalysisReport {
+    /// Takes the outcomes (`consuming`) so that each file's records move on to the correlator
+    /// instead of being held here as well until the report is done.
+    func assemble(
+        bundle: String, outcomes: consuming [Ingestor.Outcome], bundleDiagnostics: [Diagnostic]
+    ) -> AnalysisReport {
         var inputs: [AnalysisReport.Input] = []
         var sources: [SourceFile] = []
         var diagnostics = bundleDiagnostics.map(ingestor.redactor.clean)
-        for outcome in outcomes.sorted(by: { $0.path < $1.path }) {
+        var outcomes = consume outcomes
+        outcomes.sort { $0.path < $1.path }
+        for i in outcomes.indices {
+            let records = outcomes[i].result?.records ?? []
+            outcomes[i].result?.records = []
+            let outcome = outcomes[i]
             var fileDiagnostics = outcome.diagnostics + (outcome.result?.diagnostics ?? [])
             let count = fileDiagnostics.count
             if fileDiagnostics.count > maxDiagnosticsPerFile {
@@ -87,14 +96,15 @@ public struct Analyzer: Sendable {
             diagnostics.append(contentsOf: fileDiagnostics)
             inputs.append(
                 AnalysisReport.Input(
-                    path: outcome.path, format: outcome.format, records: outcome.result?.records.count ?? 0,
+                    path: outcome.path, format: outcome.format, records: records.count,
                     diagnostics: count, producer: outcome.result?.producer))
             if let result = outcome.result {
                 sources.append(
-                    SourceFile(path: result.file, format: result.format, records: result.records, clock: result.clock))
+                    SourceFile(path: result.file, format: result.format, records: records, clock: result.clock))
             }
         }
-        let correlation = Correlator().correlate(sources)
+        outcomes = []
+        let correlation = Correlator().correlate(consume sources)
         diagnostics.append(contentsOf: correlation.diagnostics)
         let sessions = correlation.sessions.map { session in
             AnalysisReport.SessionResult(session: session, findings: rules.evaluate(session))

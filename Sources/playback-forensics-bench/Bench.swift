@@ -118,7 +118,7 @@ struct Bench {
         lap("ingest")
         let records = outcome.result?.records ?? []
         let sources = outcome.result.map { [SourceFile(path: $0.file, format: $0.format, records: $0.records)] } ?? []
-        let correlation = Correlator().correlate(sources)
+        let correlation = Correlator().correlate(consume sources)
         lap("correlate")
         let engine = RuleEngine()
         let sessions = correlation.sessions.map {

@@ -91,6 +91,13 @@ struct JSONNode {
         return UnsafeBufferPointer(rebasing: bytes[Int(t.start)..<Int(t.end)])
     }
 
+    /// The value's text as written: a string's between its quotes, an object or array from its
+    /// opening bracket to its closing one.
+    var text: UnsafeBufferPointer<UInt8> {
+        let t = token
+        return UnsafeBufferPointer(rebasing: bytes[Int(t.start)..<Int(t.end)])
+    }
+
     var string: String? {
         let t = token
         switch t.kind {

@@ -58,6 +58,7 @@ struct JSONTape {
                 if cursor.i < b.count, b[cursor.i] == close {
                     cursor.i += 1
                     tokens[Int(index)].next = index + 1
+                    tokens[Int(index)].end = Int32(truncatingIfNeeded: cursor.i)
                 } else {
                     open.append(index)
                     inObject = isObject
@@ -106,7 +107,10 @@ struct JSONTape {
                     throw cursor.fail(isObject ? "expected ',' or '}'" : "expected ',' or ']'")
                 }
                 cursor.i += 1
-                if let top = open.popLast() { tokens[Int(top)].next = Int32(truncatingIfNeeded: tokens.count) }
+                if let top = open.popLast() {
+                    tokens[Int(top)].next = Int32(truncatingIfNeeded: tokens.count)
+                    tokens[Int(top)].end = Int32(truncatingIfNeeded: cursor.i)
+                }
                 if let parent = open.last { inObject = tokens[Int(parent)].kind == .object }
             }
         }

@@ -18,6 +18,8 @@ struct MetricEventMapper {
     private var lastDate: Timestamp?
     /// Re-used from event to event: after the first few events, reading one allocates nothing.
     private var tape = JSONTape()
+    /// Texts repeated from event to event, shared rather than copied (see `RecentValue`).
+    private var recent = MetricRecentValues()
     /// Events are written when they complete, so small inversions are normal (a long request
     /// finishing after a later event); a jump back of more than this is a clock change.
     static let backwardsTolerance = 60.0
@@ -109,7 +111,7 @@ struct MetricEventMapper {
         }
         let sessionID: String?
         if let explicitSessionID {
-            sessionID = explicitSessionID.string ?? defaultSessionID
+            sessionID = MetricRecentValues.string(explicitSessionID, &recent.sessionID) ?? defaultSessionID
         } else if typeNode == nil, let impliedSessionID {
             sessionID = impliedSessionID
         } else {
@@ -128,7 +130,7 @@ struct MetricEventMapper {
         let mediaTime = e["mediaTime"].flatMap(MetricValues.mediaTime)
         switch type {
         case .playlistRequest, .segmentRequest, .contentKeyRequest, .resourceRequest:
-            let request = MetricValues.request(type: type, event: e, date: date)
+            let request = MetricValues.request(type: type, event: e, date: date, recent: &recent)
             let identity = RequestIdentity(
                 type: type, url: request.url, start: request.start?.secondsSince1970 ?? date?.secondsSince1970 ?? 0)
             let record = Record(

@@ -66,7 +66,9 @@ enum MetricValues {
     }
 
     /// A request event (playlist, segment, key or plain resource request) as a `MediaRequest`.
-    static func request(type: MetricEventType, event e: JSONNode, date eventDate: Timestamp?) -> MediaRequest {
+    static func request(
+        type: MetricEventType, event e: JSONNode, date eventDate: Timestamp?, recent: inout MetricRecentValues
+    ) -> MediaRequest {
         let resource = type == .resourceRequest ? e : e["mediaResourceRequestEvent"]
         let url =
             e["url"]?.string ?? resource?["url"]?.string ?? e["contentKeySpecifier"]?["identifier"]?.string ?? ""
@@ -79,11 +81,11 @@ enum MetricValues {
             default: MediaRequest.guessKind(url: url)
             }
         var r = MediaRequest(kind: kind, url: url)
-        r.mediaType = e["mediaType"]?.string
+        r.mediaType = MetricRecentValues.string(e["mediaType"], &recent.mediaType)
         r.byteRange = byteRange(e["byteRange"]) ?? byteRange(resource?["byteRange"])
         r.segmentDuration = e["segmentDuration"]?.double
-        r.playlistURL = e["indexFileURL"]?.string
-        r.serverAddress = resource?["serverAddress"]?.string
+        r.playlistURL = MetricRecentValues.string(e["indexFileURL"], &recent.playlistURL)
+        r.serverAddress = MetricRecentValues.string(resource?["serverAddress"], &recent.serverAddress)
         r.start = resource?["requestStartTime"].flatMap(date) ?? resource?["requestEndTime"].flatMap(date)
         r.end =
             resource?["responseEndTime"].flatMap(date) ?? resource?["responseStartTime"].flatMap(date) ?? eventDate
@@ -94,8 +96,8 @@ enum MetricValues {
             let last = transactions.last
         {
             r.status = last["response"]?["statusCode"]?.int
-            r.responseHeaders = headers(last["response"]?["headers"])
-            r.requestHeaders = headers(last["request"]?["headers"])
+            r.responseHeaders = MetricRecentValues.headers(last["response"]?["headers"], &recent.responseHeaders)
+            r.requestHeaders = MetricRecentValues.headers(last["request"]?["headers"], &recent.requestHeaders)
             var total: Int64 = 0
             var any = false
             for t in transactions {
