@@ -47,8 +47,7 @@ enum AccessLogDumpFolder {
         var repeatedDumps: Set<DumpID> = []
         for dump in dumps {
             var occurrences: [AccessLogEntry.Identity: Int] = [:]
-            for i in (rowsByDump[dump] ?? []).sorted(by: { entries[$0].location.line < entries[$1].location.line })
-            {
+            for i in (rowsByDump[dump] ?? []).sorted(by: { entries[$0].location.line < entries[$1].location.line }) {
                 guard case .accessLog(let a) = entries[i].record.payload else { continue }
                 let identity = a.identity
                 let n = occurrences[identity, default: 0]

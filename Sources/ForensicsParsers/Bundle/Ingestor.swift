@@ -154,6 +154,10 @@ package struct Ingestor: Sendable {
             if layers > 1 {
                 diagnostics.append(Diagnostic(location, .info, "gzip inside gzip (\(layers) layers): unwrapped"))
             }
+            if layers > 0 {
+                // Inflating on a second core while this one parses (zlib stays the inflater).
+                source = PeekableByteSource(ReadAheadByteSource(source))
+            }
             if let budget {
                 source = PeekableByteSource(BudgetedByteSource(base: source, budget: budget, path: member.path))
             }
