@@ -67,16 +67,14 @@ package struct Correlator: Sendable {
         // ordered in place below, so the timeline is never copied on its way to the session.
         var entries: [TimelineEntry] = []
         var formats: [InputFormat] = []
+        // The sort key read most, kept apart so that comparing does not touch whole entries.
         var times: [Double] = []
         entries.reserveCapacity(count)
         formats.reserveCapacity(count)
         times.reserveCapacity(count)
-        var ranks: [Int] = []
-        ranks.reserveCapacity(count)
         for (p, part) in parts.enumerated() {
             let offset = offsets[p].offset
             let format = files[part.fileIndex].format
-            let rank = ClockAligner.rank(format)
             var carry: Timestamp?
             for record in part.records {
                 var time = record.time.map { $0 + offset }
@@ -85,7 +83,6 @@ package struct Correlator: Sendable {
                 entries.append(TimelineEntry(record: record, time: time, endTime: end ?? time))
                 formats.append(format)
                 times.append(time?.secondsSince1970 ?? .infinity)
-                ranks.append(rank)
             }
         }
         // Aligned time first; at equal times the better source; then part and file order, which
@@ -93,11 +90,12 @@ package struct Correlator: Sendable {
         var order = Array(entries.indices)
         order.sort { a, b in
             if times[a] != times[b] { return times[a] < times[b] }
-            if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+            let ra = ClockAligner.rank(formats[a])
+            let rb = ClockAligner.rank(formats[b])
+            if ra != rb { return ra < rb }
             return a < b
         }
         times = []
-        ranks = []
         Self.permute(&entries, &formats, into: order)
         order = []
         var diagnostics: [Diagnostic] = []

@@ -28,6 +28,13 @@ extension UnsafeBufferPointer<UInt8> {
         firstOffset(of: UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)) != nil
     }
 
+    /// Whether both hold the same bytes.
+    package func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard let a = baseAddress, let b = other.baseAddress else { return true }
+        return memcmp(a, b, count) == 0
+    }
+
     package func hasPrefix(_ prefix: StaticString) -> Bool {
         let n = prefix.utf8CodeUnitCount
         guard count >= n, let base = baseAddress else { return n == 0 }

@@ -191,24 +191,13 @@ enum CacheLogLine {
             }
         }
         // A copied line without the prefix, starting directly with a KTVHC tag or lifecycle object.
-        if u.hasPrefix("KTVHC"), contains(u, "  :   ") {
+        if u.hasPrefix("KTVHC"), u.contains("  :   ") {
             return Head(time: nil, prefix: nil, body: text(0, u.count))
         }
-        if u.hasPrefix("<KTVHC"), contains(u, ">  :   ") {
+        if u.hasPrefix("<KTVHC"), u.contains(">  :   ") {
             return Head(time: nil, prefix: nil, body: text(0, u.count))
         }
         return nil
-    }
-
-    static func contains(_ u: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
-        let m = needle.utf8CodeUnitCount
-        guard m <= u.count, let base = u.baseAddress else { return false }
-        var i = 0
-        while i + m <= u.count {
-            if memcmp(base + i, needle.utf8Start, m) == 0 { return true }
-            i += 1
-        }
-        return false
     }
 
     static func isDigits(_ u: UnsafeBufferPointer<UInt8>, _ from: Int, _ count: Int) -> Bool {

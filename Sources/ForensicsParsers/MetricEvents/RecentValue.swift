@@ -1,5 +1,3 @@
-import Foundation
-
 /// The value last read for one field of a dump, kept with the bytes it was read from, so that the
 /// next event spelling the same bytes gets the same value back instead of a new copy.
 ///
@@ -15,12 +13,7 @@ struct RecentValue<Value> {
 
     /// The value for `bytes`: the previous one when the bytes are the same, else `make()`'s.
     mutating func value(for bytes: UnsafeBufferPointer<UInt8>, make: () -> Value) -> Value {
-        if let value, key.count == bytes.count,
-            key.withUnsafeBufferPointer({ k in
-                guard let a = k.baseAddress, let b = bytes.baseAddress else { return bytes.isEmpty }
-                return memcmp(a, b, bytes.count) == 0
-            })
-        {
+        if let value, key.withUnsafeBufferPointer({ $0.hasSameBytes(as: bytes) }) {
             return value
         }
         let made = make()
