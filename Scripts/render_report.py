@@ -74,7 +74,7 @@ pre.mermaid {{ background: none; }} details {{ margin: 8px 0; }}
 {body}
 <script type="module">
 import {{ mermaid }} from "./mermaid/index.js";
-mermaid.initialize({{ startOnLoad: false, theme: "default", securityLevel: "strict" }});
+mermaid.initialize({{ startOnLoad: false, theme: "default", securityLevel: "strict", deterministicIds: true }});
 await mermaid.run({{ querySelector: "pre.mermaid" }});
 document.body.setAttribute("data-rendered", "yes");
 </script></body></html>"""

@@ -273,6 +273,9 @@ package struct MarkdownReporter: Sendable {
     func gantt(_ s: Session, findings: [Finding], window: ClosedRange<Timestamp>?) -> [String] {
         guard let start = s.start else { return [] }
         func inWindow(_ t: Timestamp?) -> Bool { window.map { w in t.map { w.contains($0) } ?? false } ?? true }
+        // A close-up cuts bars at its window's end: a stall or finding running on past it would
+        // otherwise stretch the close-up's axis back to the whole session.
+        func clipped(_ end: Timestamp) -> Timestamp { window.map { min(end, $0.upperBound) } ?? end }
         let reliedOn = Set(findings.filter { $0.severity >= .warning }.flatMap { $0.evidence.map(\.location) })
         var all: [Int] = []
         var kept: Set<Int> = []
@@ -300,7 +303,7 @@ package struct MarkdownReporter: Sendable {
         var rows: [TimelineChart.Row] = []
         for i in all where kept.contains(i) {
             guard let r = s.entries[i].record.request, let t = s.entries[i].time else { continue }
-            let end = max(s.entries[i].endTime ?? t, t + 0.001)
+            let end = max(clipped(s.entries[i].endTime ?? t), t + 0.001)
             let label = redactedLabel("\(r.kind.rawValue) \(r.url.split(separator: "/").last ?? "")")
             rows.append(
                 .init(section: .requests, label: label, mark: r.failed ? .failedRequest : .request, start: t, end: end))
@@ -316,7 +319,7 @@ package struct MarkdownReporter: Sendable {
                     .init(section: .stalls, label: label, mark: .stallWithoutDuration, start: st.start, end: st.start))
                 continue
             }
-            let end = st.end ?? s.end ?? st.start + 1
+            let end = clipped(st.end ?? s.end ?? st.start + 1)
             rows.append(
                 .init(section: .stalls, label: "stall", mark: .stall, start: st.start, end: max(end, st.start + 0.001)))
         }
@@ -345,7 +348,7 @@ package struct MarkdownReporter: Sendable {
         for f in findings where f.severity >= .warning {
             guard let t = f.start, inWindow(t) else { continue }
             // A finding with a window is a bar over it, so the chart spans what it is about.
-            if let end = f.end, end - t >= 0.001 {
+            if let end = f.end.map(clipped), end - t >= 0.001 {
                 rows.append(
                     .init(section: .findings, label: redactedLabel(f.ruleID), mark: .finding, start: t, end: end))
             } else {
