@@ -44,15 +44,56 @@ public struct Redactor: Sendable {
         return enabled ? redact(visible) : visible
     }
 
+    /// Whether `clean(_:)` may change the text (true may be a false alarm, false never is): the
+    /// same two byte passes without building anything. Why: most texts of a log need no change,
+    /// and a record whose every text passes is then neither copied out of its payload nor rebuilt
+    /// (see `needsCleaning(_:)` on `Record`).
+    public func mayChange(_ text: String) -> Bool {
+        guard !text.isEmpty else { return false }
+        var copy = text  // withUTF8 needs a var; a native string is not copied
+        return copy.withUTF8 { bytes in
+            if Self.mayHaveControls(bytes) { return true }
+            guard enabled else { return false }
+            var scanner = RedactionScanner(bytes)
+            scanner.scan()
+            return !scanner.edits.isEmpty
+        }
+    }
+
+    /// The lead bytes of every character `visibleControls` replaces (C0, DEL, and the first
+    /// byte of C1 controls and of the bidi characters): a superset, checked before decoding.
+    static func mayHaveControls(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func lead(_ b: UInt8) -> Bool {
+            b < 0x20 && b != 0x09 && b != 0x0A || b == 0x7F || b == 0xC2 || b == 0xE2 || b == 0xD8
+        }
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return false }
+        // Eight bytes at a time: a word with no byte below 0x20, none equal to 0x7F and none at
+        // or above 0x80 holds no lead byte; any other word is looked at byte by byte.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        while i + 8 <= bytes.count {
+            let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let below20 = (w &- ones &* 0x20) & ~w & high
+            let x = w ^ (ones &* 0x7F)
+            let del = (x &- ones) & ~x & high
+            if below20 | del | (w & high) != 0 {
+                for k in i..<(i + 8) where lead(bytes[k]) { return true }
+            }
+            i += 8
+        }
+        while i < bytes.count {
+            if lead(bytes[i]) { return true }
+            i += 1
+        }
+        return false
+    }
+
     /// Replaces C0/C1 control characters (but tab and line feed), DEL and the bidirectional
     /// formatting characters (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069) with `\u{XXXX}`.
     public static func visibleControls(_ text: String) -> String {
         var copy = text  // withUTF8 needs a var; a native string is not copied
-        let needed = copy.withUTF8 { bytes in
-            bytes.contains { b in
-                b < 0x20 && b != 0x09 && b != 0x0A || b == 0x7F || b == 0xC2 || b == 0xE2 || b == 0xD8
-            }
-        }
+        let needed = copy.withUTF8(mayHaveControls)
         guard needed else { return text }
         var out = String.UnicodeScalarView()
         var changed = false
@@ -198,26 +239,54 @@ struct RedactionScanner {
 
     static let placeholder = Array(Redactor.placeholder.utf8)
 
+    /// What `scan` does at each byte value, 0 for nothing: a table rather than a switch on the
+    /// byte, because most bytes of a text are none of these and the loop over them is then one
+    /// load and one test (the switch cost ~30 instructions a byte on a proxy log's texts).
+    enum Action: UInt8 {
+        case none = 0, openQuery, closeQuery, equals, colon, userInfo, encodedEquals, jwt, skd, kalturaSession
+    }
+
+    static let actions: [Action] = (0..<256).map { value -> Action in
+        switch UInt8(value) {
+        case UInt8(ascii: "?"): .openQuery
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""),
+            UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"):
+            .closeQuery
+        case UInt8(ascii: "="): .equals
+        case UInt8(ascii: ":"): .colon
+        case UInt8(ascii: "@"): .userInfo
+        case UInt8(ascii: "%"): .encodedEquals
+        case UInt8(ascii: "e"): .jwt
+        case UInt8(ascii: "s"), UInt8(ascii: "S"): .skd
+        case UInt8(ascii: "/"): .kalturaSession
+        default: .none
+        }
+    }
+
     mutating func scan() {
-        var i = 0
-        while i < b.count {
-            let c = b[i]
-            var next = i + 1
-            switch c {
-            case UInt8(ascii: "?"): inQuery = true
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""),
-                UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"):
-                inQuery = false
-            case UInt8(ascii: "="): next = equals(at: i)
-            case UInt8(ascii: ":"): next = colon(at: i)
-            case UInt8(ascii: "@"): userInfo(at: i)
-            case UInt8(ascii: "%"): next = encodedEquals(at: i)
-            case UInt8(ascii: "e"): next = jwt(at: i)
-            case UInt8(ascii: "s"), UInt8(ascii: "S"): next = skd(at: i)
-            case UInt8(ascii: "/"): next = kalturaSession(at: i)
-            default: break
+        Self.actions.withUnsafeBufferPointer { table in
+            var i = 0
+            while i < b.count {
+                let action = table[Int(b[i])]
+                if action == .none {
+                    i += 1
+                    continue
+                }
+                var next = i + 1
+                switch action {
+                case .none: break
+                case .openQuery: inQuery = true
+                case .closeQuery: inQuery = false
+                case .equals: next = equals(at: i)
+                case .colon: next = colon(at: i)
+                case .userInfo: userInfo(at: i)
+                case .encodedEquals: next = encodedEquals(at: i)
+                case .jwt: next = jwt(at: i)
+                case .skd: next = skd(at: i)
+                case .kalturaSession: next = kalturaSession(at: i)
+                }
+                i = max(next, i + 1)
             }
-            i = max(next, i + 1)
         }
     }
 

@@ -241,9 +241,18 @@ extension Redactor {
             let file = clean(result.file)
             result.file = file
             for i in result.records.indices {
-                var r = clean(result.records[i])
-                r.location.file = file
-                result.records[i] = r
+                if needsCleaning(result.records[i]) {
+                    var r = clean(result.records[i])
+                    r.location.file = file
+                    result.records[i] = r
+                } else {
+                    #if DEBUG || FUZZING
+                    // Every test and fuzz input checks the skip: cleaning would have changed nothing.
+                    let kept = String(reflecting: result.records[i])
+                    precondition(String(reflecting: clean(result.records[i])) == kept, "cleaning skipped: \(kept)")
+                    #endif
+                    if result.records[i].location.file != file { result.records[i].location.file = file }
+                }
             }
             result.diagnostics = result.diagnostics.map(clean)
             result.producer = result.producer.map(clean)

@@ -72,6 +72,21 @@ extension UnsafeBufferPointer<UInt8> {
         return UnsafeBufferPointer(rebasing: self[lower..<upper])
     }
 
+    /// Whether every byte is below 0x80, eight at a time.
+    package var isASCII: Bool {
+        guard let base = UnsafeRawPointer(baseAddress) else { return true }
+        var i = 0
+        while i + 8 <= count {
+            if base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < count {
+            if self[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Index of the first `byte`, or nil.
     package func firstIndex(ofByte byte: UInt8) -> Int? {
         guard let base = baseAddress, let hit = memchr(base, Int32(byte), count) else { return nil }

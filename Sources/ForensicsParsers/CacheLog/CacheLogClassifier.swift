@@ -20,16 +20,15 @@ enum CacheLogClassifier {
         case console(ConsoleLine)
     }
 
-    static func record(for classified: Classified, entry: CacheLogEntry, file: String) -> Record {
-        let location = SourceLocation(file: file, line: entry.line)
+    static func record(for classified: Classified, line: Int, time: Timestamp?, file: String) -> Record {
+        let location = SourceLocation(file: file, line: line)
         switch classified {
         case .proxy(let event, _):
             return Record(
-                time: entry.time, location: location, format: .cacheLog, sessionID: event.playbackSessionID,
+                time: time, location: location, format: .cacheLog, sessionID: event.playbackSessionID,
                 payload: .proxy(event))
         case .console(let line):
-            return Record(
-                time: entry.time, location: location, format: .cacheLog, sessionID: nil, payload: .console(line))
+            return Record(time: time, location: location, format: .cacheLog, sessionID: nil, payload: .console(line))
         }
     }
 

@@ -25,37 +25,55 @@ package struct CacheLogParser {
 
     package func parse(lines reader: inout LineReader) throws -> ParseResult {
         var result = ParseResult(file: file, format: .cacheLog)
-        var current: CacheLogEntry?
+        var pending = CacheLogPendingEntry()
         var version = KTVHTTPCacheVersionEvidence()
         var observed = 0
         var earliest = Double.infinity
         var sawError = false
         var stalled = false
         var rendering = false
-        func flush(_ entry: CacheLogEntry?, into result: inout ParseResult) {
-            guard let entry else { return }
-            if entry.droppedLines > 0 {
+        func flush(_ pending: inout CacheLogPendingEntry, into result: inout ParseResult) {
+            guard pending.isOpen else { return }
+            defer { pending.close() }
+            if pending.droppedLines > 0 {
                 result.diagnose(
                     Diagnostic(
-                        SourceLocation(file: file, line: entry.line), .warning,
-                        "entry too long: \(entry.droppedLines) continuation line\(entry.droppedLines == 1 ? "" : "s") not kept"
+                        SourceLocation(file: file, line: pending.line), .warning,
+                        "entry too long: \(pending.droppedLines) continuation line\(pending.droppedLines == 1 ? "" : "s") not kept"
                     ))
             }
-            // Joined once: the classifier and the version clues both read the whole message.
-            let full = entry.fullText
-            let classified = CacheLogClassifier.classify(entry, fullText: full)
+            // Progress chatter is typed from the bytes; everything else becomes texts first.
+            var full: String?
+            let classified: CacheLogClassifier.Classified
+            if let event = CacheLogChattyClassifier.classify(pending) {
+                classified = .proxy(event, hadPointer: true)
+                #if DEBUG || FUZZING
+                let texts = pending.entry()
+                let general = CacheLogClassifier.classify(texts, fullText: texts.fullText)
+                guard case .proxy(let expected, true) = general, expected == event else {
+                    preconditionFailure("chatty classifier disagrees at line \(pending.line): \(event) vs \(general)")
+                }
+                #endif
+            } else {
+                let texts = pending.entry()
+                // Joined once: the classifier and the version clues both read the whole message.
+                let joined = texts.fullText
+                full = joined
+                classified = CacheLogClassifier.classify(texts, fullText: joined)
+            }
             // The earliest time, compared as a number: formatting every entry's date cost 40 %.
-            if let t = entry.time?.secondsSince1970, t < earliest { earliest = t }
+            if let t = pending.time?.secondsSince1970, t < earliest { earliest = t }
             // The version shows in the first entries of a log; looking further costs time for nothing.
             if version.settled == nil, observed < CacheLogParser.entriesToObserve {
                 observed += 1
+                let text = full ?? pending.entry().fullText
                 switch classified {
-                case .proxy(let e, let hadPointer): version.observe(e, hadPointer: hadPointer, fullText: full)
-                case .console: version.observeURLsAndErrors(full)
+                case .proxy(let e, let hadPointer): version.observe(e, hadPointer: hadPointer, fullText: text)
+                case .console: version.observeURLsAndErrors(text)
                 }
             }
             if case .proxy(let e, _) = classified, e.error != nil { sawError = true }
-            var record = CacheLogClassifier.record(for: classified, entry: entry, file: file)
+            var record = CacheLogClassifier.record(for: classified, line: pending.line, time: pending.time, file: file)
             // ijkplayer's buffering start and end are the session's stalls (a repeated start while
             // stalled — the player's message and the app's load-state line — is one stall).
             if case .console(let line) = classified, let signal = ConsoleLineClassifier.playbackSignal(line) {
@@ -90,35 +108,32 @@ package struct CacheLogParser {
                         Diagnostic(SourceLocation(file: file, line: number), .warning, "line too long, cut"))
                 }
                 if let head = CacheLogLine.head(bytes) {
-                    flush(current, into: &result)
-                    current = nil
+                    flush(&pending, into: &result)
                     if result.reachedRecordLimit(maxRecords, line: number) { throw CacheLogRecordLimitReached() }
-                    current = CacheLogEntry(line: number, time: head.time, prefix: head.prefix, body: head.body)
+                    pending.start(
+                        line: number, time: head.time, prefix: head.prefix,
+                        body: UnsafeBufferPointer(rebasing: bytes[head.bodyStart...]))
                     return
                 }
-                if current == nil {
+                if !pending.isOpen {
                     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
                     // Text before the first entry: the tail of an entry cut off by the excerpt.
                     result.diagnose(
                         Diagnostic(
                             SourceLocation(file: file, line: number), .info,
                             "continuation text before the first log entry (excerpt starts mid-entry)"))
-                    current = CacheLogEntry(line: number, time: nil, prefix: nil, body: "", orphan: true)
+                    pending.start(
+                        line: number, time: nil, prefix: nil, body: UnsafeBufferPointer(start: nil, count: 0),
+                        orphan: true)
                 }
-                if var entry = current {
-                    current = nil
-                    if entry.continuation.count < maxEntryLines, entry.continuationBytes + bytes.count <= maxEntryBytes
-                    {
-                        entry.continuationBytes += bytes.count
-                        entry.continuation.append(String(decoding: bytes, as: UTF8.self))
-                    } else {
-                        entry.droppedLines += 1
-                    }
-                    current = entry
+                if pending.continuationCount < maxEntryLines, pending.continuationBytes + bytes.count <= maxEntryBytes {
+                    pending.appendContinuation(bytes)
+                } else {
+                    pending.droppedLines += 1
                 }
             }
         } catch is CacheLogRecordLimitReached {}
-        flush(current, into: &result)
+        flush(&pending, into: &result)
         if earliest.isFinite { version.observe(date: String(Timestamp(earliest).iso8601.prefix(10))) }
         version.applyDate()
         // A pass over every record copies each event: only when some entry carries an error.
@@ -159,24 +174,17 @@ enum CacheLogLine {
     struct Head {
         var time: Timestamp?
         var prefix: String?
-        var body: String
+        /// Where the message body starts in the line.
+        var bodyStart: Int
     }
 
-    static func head(_ text: String) -> Head? {
-        var text = text
-        return text.withUTF8 { head($0) }
-    }
-
-    /// Looks only at bytes, and builds strings only for a line that is a head.
+    /// Looks only at bytes; a text is made only of a console line's `App[pid:tid]` prefix.
     static func head(_ u: UnsafeBufferPointer<UInt8>) -> Head? {
-        func text(_ from: Int, _ to: Int) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: u[from..<to]), as: UTF8.self)
-        }
         // Record file: `2026-11-21 10:00:00 +0000  body`.
         if u.count >= 27, isDigits(u, 0, 4), u[4] == 45, u[7] == 45, u[10] == 32, u[13] == 58, u[16] == 58 {
             if u[19] == 32, u[20] == 43 || u[20] == 45, isDigits(u, 21, 4), u[25] == 32, u[26] == 32 {
                 let time = TimestampParser.parseBytes(UnsafeBufferPointer(rebasing: u[0..<25]))
-                return Head(time: time, prefix: nil, body: text(27, u.count))
+                return Head(time: time, prefix: nil, bodyStart: 27)
             }
             // NSLog console: `2018-12-13 12:58:33.143562+0800 App[pid:tid] body`.
             if u[19] == 46, let space = u[19...].firstIndex(of: 32) {
@@ -185,17 +193,19 @@ enum CacheLogLine {
                 if let close = rest.firstIndex(of: 93), close + 1 < u.count, u[close + 1] == 32,
                     rest[rest.startIndex..<close].contains(91)
                 {
-                    return Head(time: time, prefix: text(rest.startIndex, close + 1), body: text(close + 2, u.count))
+                    let prefix = String(
+                        decoding: UnsafeBufferPointer(rebasing: u[rest.startIndex..<(close + 1)]), as: UTF8.self)
+                    return Head(time: time, prefix: prefix, bodyStart: close + 2)
                 }
-                return Head(time: time, prefix: nil, body: text(rest.startIndex, u.count))
+                return Head(time: time, prefix: nil, bodyStart: rest.startIndex)
             }
         }
         // A copied line without the prefix, starting directly with a KTVHC tag or lifecycle object.
         if u.hasPrefix("KTVHC"), u.contains("  :   ") {
-            return Head(time: nil, prefix: nil, body: text(0, u.count))
+            return Head(time: nil, prefix: nil, bodyStart: 0)
         }
         if u.hasPrefix("<KTVHC"), u.contains(">  :   ") {
-            return Head(time: nil, prefix: nil, body: text(0, u.count))
+            return Head(time: nil, prefix: nil, bodyStart: 0)
         }
         return nil
     }
