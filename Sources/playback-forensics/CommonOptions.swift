@@ -47,6 +47,15 @@ struct InputOptions: ParsableArguments {
         limit = value
     }
 
+    /// The analysis options of a command line that gives none of these (the start of
+    /// `options(redact:)`, and what `Parse.plain` runs with).
+    static func defaults(redact: Bool) -> AnalysisOptions {
+        var options = AnalysisOptions()
+        options.limits = BundleLimits()
+        options.redact = redact
+        return options
+    }
+
     /// The analysis options these describe; `redact` is the command's `--no-redact` turned round.
     func options(redact: Bool) throws -> AnalysisOptions {
         var limits = BundleLimits()
@@ -77,7 +86,7 @@ struct InputOptions: ParsableArguments {
                     "invalid --timezone '\(tz)' (use UTC, ±HH:MM, or a zone name such as Europe/Berlin or CET)")
             }
         }
-        var options = AnalysisOptions()
+        var options = Self.defaults(redact: redact)
         options.limits = limits
         options.forcedFormat = format
         options.timezoneOffset = offset

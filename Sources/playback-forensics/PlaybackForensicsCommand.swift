@@ -28,6 +28,21 @@ struct PlaybackForensicsCommand: ParsableCommand {
                         .utf8))
             Foundation.exit(64)
         }
+        // The commonest one-shot forms skip ArgumentParser's reflection (see `Parse.plain`).
+        if arguments == ["--version"] {
+            Output.stdout(ToolInfo.version + "\n")
+            Foundation.exit(0)
+        }
+        if let plain = Parse.plain(arguments) {
+            do {
+                try Parse.run(
+                    path: plain.path, options: InputOptions.defaults(redact: !plain.noRedact),
+                    noRedact: plain.noRedact, format: plain.format)
+            } catch {
+                Parse.exit(withError: error)
+            }
+            Foundation.exit(0)
+        }
         Self.main(nil)
     }
 }
