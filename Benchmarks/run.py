@@ -11,8 +11,10 @@ import time
 MB, BUNDLES, RUNS = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 INPUTS = os.path.join(ROOT, ".build-bench", "inputs-%d-%d" % (MB, BUNDLES))
-BIN = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static",
-                      "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+# BENCH_BIN_DIR measures another build's binaries against the same peers (a "before" column).
+BIN = os.environ.get("BENCH_BIN_DIR") or subprocess.run(
+    ["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static", "--show-bin-path"],
+    cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 CLI = os.path.join(BIN, "playback-forensics")
 BENCH = os.path.join(BIN, "playback-forensics-bench")
 
@@ -97,8 +99,11 @@ rss = peak_rss([CLI, "parse", path("metrics.jsonl")])
 row("parse metrics.jsonl peak RSS", "%.0f MB" % (rss / 1024))
 
 # End to end.
-t = timed([CLI, "analyze", path("metrics.jsonl")], runs=1)
-row("analyze metrics.jsonl end to end", "%.2f s, peak RSS %.0f MB" % (t, peak_rss([CLI, "analyze", path("metrics.jsonl")]) / 1024))
+# Every record read: the shipped limits (250,000 records a file) would stop a 200 MB dump early.
+WHOLE = ["--max-records-per-file", "100000000", "--max-records", "100000000"]
+t = timed([CLI, "analyze", path("metrics.jsonl")] + WHOLE, runs=1)
+row("analyze metrics.jsonl end to end",
+    "%.2f s, peak RSS %.0f MB" % (t, peak_rss([CLI, "analyze", path("metrics.jsonl")] + WHOLE) / 1024))
 # Each triage run writes into a new directory, as a user's run would: re-creating thousands of
 # report files right where the previous run's were deleted charged the file system's deferred work
 # for the deletion (ext4 journal and discard) to the run being timed, seconds of noise.
@@ -156,6 +161,11 @@ JSON_PEERS = [("orjson", "import orjson,sys\nfor l in open(sys.argv[1],'rb'):\n 
                              "for l in open(sys.argv[1],'rb'):\n    p.parse(l).as_dict()\n")]
 JSON_PEERS = [(name, code) for name, code in JSON_PEERS if importable("simdjson" if name == "pysimdjson" else name)]
 LNAV = shutil.which("lnav")
+# The Rust quick-m3u8 as a one-shot process building the segment table (build_quick_m3u8.sh);
+# skipped when its sources are not on this machine.
+_quick = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "build_quick_m3u8.sh")], capture_output=True,
+                        text=True)
+QUICK = _quick.stdout.strip() if _quick.returncode == 0 else None
 
 
 def whole(label, ours_cmd, peer_label, peer_cmd):
@@ -177,6 +187,9 @@ if LNAV:
           [LNAV, "-n", "-c", ";SELECT count(*) FROM all_logs", path("KTVHTTPCache.log")])
 whole("vod-43200.m3u8 parse --json", [CLI, "parse", path("vod-43200.m3u8"), "--json"], "python m3u8 process",
       [PY, "-c", "import m3u8,sys; m3u8.loads(open(sys.argv[1]).read())", path("vod-43200.m3u8")])
+if QUICK:
+    whole("vod-43200.m3u8 parse --json", [CLI, "parse", path("vod-43200.m3u8"), "--json"], "quick-m3u8 process",
+          [QUICK, path("vod-43200.m3u8")])
 whole("vod-43200.m3u8.gz ingest", [BENCH, "playlist-capture", path("vod-43200.m3u8.gz"), "1"], "zcat process",
       ["sh", "-c", "exec zcat \"$0\" > /dev/null", path("vod-43200.m3u8.gz")])
 whole("metrics.jsonl.gz ingest", [BENCH, "metric-events", path("metrics.jsonl.gz"), "1"], "zcat process",
@@ -229,8 +242,21 @@ if shutil.which("valgrind") and os.environ.get("BENCH_CALLGRIND", "1") != "0":
     ir_row("vod-43200.m3u8 parse --json, whole process", "vod-43200.m3u8",
            [S_CLI, "parse", f("vod-43200.m3u8"), "--json"], "python m3u8",
            [PY, "-c", "import m3u8,sys; m3u8.loads(open(sys.argv[1]).read())", f("vod-43200.m3u8")])
+    if QUICK:
+        ir_row("vod-43200.m3u8 parse --json vs quick-m3u8, whole process", "vod-43200.m3u8",
+               [S_CLI, "parse", f("vod-43200.m3u8"), "--json"], "quick-m3u8", [QUICK, f("vod-43200.m3u8")])
     row("instructions, start-up (--version)", "ours %.1f M vs /bin/true %.2f M" % (
         instructions([S_CLI, "--version"]) / 1e6, instructions(["/bin/true"]) / 1e6))
+
+# Memory of `analyze` against the size of the dump: the 20 MB dump and this run's (issue 18:
+# at most 150 MiB at 200 MB, and at most 1.5× the 20 MB figure).
+SMALL_DUMP = os.path.join(ROOT, ".build-bench", "inputs-20-40", "metrics.jsonl")
+if os.path.exists(SMALL_DUMP) and MB != 20:
+    small_rss = peak_rss([CLI, "analyze", SMALL_DUMP] + WHOLE)
+    big_rss = peak_rss([CLI, "analyze", path("metrics.jsonl")] + WHOLE)
+    row("analyze peak RSS, 20 MB vs %d MB dump" % MB,
+        "%.0f MiB vs %.0f MiB = %.1f×" % (small_rss / 1024, big_rss / 1024, big_rss / small_rss),
+        "<= 150 MiB, <= 1.5×", "yes" if big_rss <= 150 * 1024 and big_rss <= 1.5 * small_rss else "no")
 
 w = max(len(r[0]) for r in rows)
 v = max(len(r[1]) for r in rows)

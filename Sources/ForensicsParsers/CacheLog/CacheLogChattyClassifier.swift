@@ -34,6 +34,12 @@ enum CacheLogChattyClassifier {
         let templates: [(prefix: StaticString, outcome: Outcome)]
     }
 
+    /// The templates of both response modules (plain and HLS).
+    static let responseTemplates: [(prefix: StaticString, outcome: Outcome)] = [
+        ("create response", .kind(.httpResponse)), ("content length", .general), ("conetnt length", .general),
+        ("failed", .general), ("handle response error", .general), ("connection did closed", .kind(.connectionClosed)),
+    ]
+
     /// The modules whose every template is known here. Order within a module matters, as it does
     /// in `CacheLogClassifier.classifyModern` (`complete` after `complete and …`).
     static let rules: [Rule] = [
@@ -56,20 +62,8 @@ enum CacheLogChattyClassifier {
                 ("create reader", .kind(.readerCreated)), ("callback for failed", .general), ("record error", .general),
             ]),
         Rule(tag: "KTVHCDataFileSource", templates: [("create file source", .general)]),
-        Rule(
-            tag: "KTVHCHTTPResponse",
-            templates: [
-                ("create response", .kind(.httpResponse)), ("content length", .general), ("conetnt length", .general),
-                ("failed", .general), ("handle response error", .general),
-                ("connection did closed", .kind(.connectionClosed)),
-            ]),
-        Rule(
-            tag: "KTVHCHTTPHLSResponse",
-            templates: [
-                ("create response", .kind(.httpResponse)), ("content length", .general), ("conetnt length", .general),
-                ("failed", .general), ("handle response error", .general),
-                ("connection did closed", .kind(.connectionClosed)),
-            ]),
+        Rule(tag: "KTVHCHTTPResponse", templates: responseTemplates),
+        Rule(tag: "KTVHCHTTPHLSResponse", templates: responseTemplates),
         Rule(
             tag: "KTVHCHTTPConnection",
             templates: [
