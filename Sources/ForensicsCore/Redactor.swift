@@ -238,6 +238,7 @@ struct RedactionScanner {
     init(_ bytes: UnsafeBufferPointer<UInt8>) { b = bytes }
 
     static let placeholder = Array(Redactor.placeholder.utf8)
+    static let skdScheme = Array("skd://".utf8)
 
     /// What `scan` does at each byte value, 0 for nothing: a table rather than a switch on the
     /// byte, because most bytes of a text are none of these and the loop over them is then one
@@ -498,8 +499,9 @@ struct RedactionScanner {
 
     /// A FairPlay key identifier: everything after `skd://` up to a delimiter.
     mutating func skd(at i: Int) -> Int {
-        let pattern: [UInt8] = Array("skd://".utf8)
-        guard i + pattern.count <= b.count else { return i + 1 }
+        // Called at every `s`: the second byte rules out almost all of them before the pattern.
+        let pattern = Self.skdScheme
+        guard i + pattern.count <= b.count, b[i + 1] | 0x20 == UInt8(ascii: "k") else { return i + 1 }
         for k in 0..<pattern.count where (b[i + k] | 0x20) != pattern[k] && b[i + k] != pattern[k] { return i + 1 }
         let s = i + pattern.count
         var e = s
