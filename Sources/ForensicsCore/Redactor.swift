@@ -52,12 +52,29 @@ public struct Redactor: Sendable {
         guard !text.isEmpty else { return false }
         var copy = text  // withUTF8 needs a var; a native string is not copied
         return copy.withUTF8 { bytes in
+            if Self.isInert(bytes) { return false }
             if Self.mayHaveControls(bytes) { return true }
             guard enabled else { return false }
             var scanner = RedactionScanner(bytes)
             scanner.scan()
             return !scanner.edits.isEmpty
         }
+    }
+
+    /// Whether no pass of `clean` can change the text, from its bytes alone: printable ASCII
+    /// without `=`, `:`, `@`, `%`, `/` and `.` — every redaction starts at one of those (a
+    /// parameter or header separator, credentials, an escape, `skd://`, `/ks/`, a JWT's dots) and
+    /// every replaced control character is outside printable ASCII. Module tags, pointers and
+    /// most log messages are such texts; they are then checked by one table look-up a byte.
+    static func isInert(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        inertBytes.withUnsafeBufferPointer { table in
+            for b in bytes where !table[Int(b)] { return false }
+            return true
+        }
+    }
+
+    static let inertBytes: [Bool] = (0..<256).map { value in
+        value >= 0x20 && value < 0x7F && !"=:@%/.".utf8.contains(UInt8(value))
     }
 
     /// The lead bytes of every character `visibleControls` replaces (C0, DEL, and the first

@@ -22,8 +22,11 @@ enum CacheLogPathLinker {
         var current: Int?
         var awaitingDataRequest: Int?
         var awaitingAccept: Int?
+        // Each entry's path, written back once at the end: re-boxing every event twice (its path
+        // here, its URL and session below) was most of linking's cost.
+        var pathOf = [Int](repeating: 0, count: records.count)
         for i in records.indices {
-            guard case .proxy(var e) = records[i].payload else { continue }
+            guard case .proxy(let e) = records[i].payload else { continue }
             if e.kind == .alloc || e.kind == .dealloc {
                 if let p = e.pointer { live[p] = nil }
                 continue
@@ -65,11 +68,14 @@ enum CacheLogPathLinker {
             if let p = e.pointer, !Self.sharedTags.contains(e.tag) { live[p] = path }
             for r in e.references where live[r] == nil { live[r] = path }
             if let session = e.playbackSessionID, sessionOfPath[path] == nil { sessionOfPath[path] = session }
-            e.requestPath = path
-            records[i].payload = .proxy(e)
+            pathOf[i] = path
         }
-        for i in records.indices {
-            guard case .proxy(var e) = records[i].payload, let path = e.requestPath else { continue }
+        // Paths are numbered from 1: none was opened, so no entry has one.
+        guard nextPath > 0 else { return }
+        for i in records.indices where pathOf[i] != 0 {
+            guard case .proxy(var e) = records[i].payload else { continue }
+            let path = pathOf[i]
+            e.requestPath = path
             e.requestURL = urlOfPath[path]
             if records[i].sessionID == nil, let session = sessionOfPath[path] {
                 records[i].sessionID = session
