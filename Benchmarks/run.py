@@ -190,6 +190,28 @@ whole("vod-43200.m3u8 parse --json", [CLI, "parse", path("vod-43200.m3u8"), "--j
 if QUICK:
     whole("vod-43200.m3u8 parse --json", [CLI, "parse", path("vod-43200.m3u8"), "--json"], "quick-m3u8 process",
           [QUICK, path("vod-43200.m3u8")])
+if QUICK:
+    whole("vod-43200.m3u8 analyze", [CLI, "analyze", path("vod-43200.m3u8")], "quick-m3u8 process",
+          [QUICK, path("vod-43200.m3u8")])
+    # In-process, warm: median of one read and parse among several in one process, each side.
+    n = max(RUNS, 15)
+    ours_in = float(subprocess.run([BENCH, "playlist-capture", path("vod-43200.m3u8"), str(n)], check=True,
+                                   capture_output=True, text=True).stdout.split()[0])
+    quick_in = float(subprocess.run([QUICK, path("vod-43200.m3u8"), "--repeat", str(n)], check=True,
+                                    capture_output=True, text=True).stdout.split()[0])
+    row("vod-43200.m3u8 read and parse in-process, warm: ours vs quick-m3u8",
+        "%.4f s vs %.4f s = %.2f×" % (ours_in, quick_in, ours_in / quick_in), "<= 1×",
+        "yes" if ours_in <= quick_in else "no")
+if shutil.which("jq"):
+    whole("metrics.jsonl", [BENCH, "metric-events", path("metrics.jsonl"), "1"], "jq -c .",
+          ["sh", "-c", "exec jq -c . \"$0\" > /dev/null", path("metrics.jsonl")])
+whole("KTVHTTPCache.log", [BENCH, "cache-log", path("KTVHTTPCache.log"), "1"], "grep -c",
+      ["sh", "-c", "exec grep -c KTVHC \"$0\" > /dev/null", path("KTVHTTPCache.log")])
+if shutil.which("libdeflate-gunzip"):
+    # The inflaters alone: system zlib (what we use) and the fastest one on the machine.
+    z = timed(["sh", "-c", "exec zcat \"$0\" > /dev/null", path("metrics.jsonl.gz")])
+    d = timed(["sh", "-c", "exec libdeflate-gunzip -c \"$0\" > /dev/null", path("metrics.jsonl.gz")])
+    row("inflate metrics.jsonl.gz: zlib (zcat) vs libdeflate-gunzip", "%.3f s vs %.3f s" % (z, d))
 whole("vod-43200.m3u8.gz ingest", [BENCH, "playlist-capture", path("vod-43200.m3u8.gz"), "1"], "zcat process",
       ["sh", "-c", "exec zcat \"$0\" > /dev/null", path("vod-43200.m3u8.gz")])
 whole("metrics.jsonl.gz ingest", [BENCH, "metric-events", path("metrics.jsonl.gz"), "1"], "zcat process",
@@ -243,6 +265,14 @@ if shutil.which("valgrind") and os.environ.get("BENCH_CALLGRIND", "1") != "0":
            [S_CLI, "parse", f("vod-43200.m3u8"), "--json"], "python m3u8",
            [PY, "-c", "import m3u8,sys; m3u8.loads(open(sys.argv[1]).read())", f("vod-43200.m3u8")])
     if QUICK:
+        # In-process instructions of one read and parse: eleven in one process less one.
+        def one_parse(cmd_for):
+            return (instructions(cmd_for(11)) - instructions(cmd_for(1))) / 10 / os.path.getsize(f("vod-43200.m3u8"))
+        ours_ip = one_parse(lambda k: [S_BENCH, "playlist-capture", f("vod-43200.m3u8"), str(k)])
+        quick_ip = one_parse(lambda k: [QUICK, f("vod-43200.m3u8"), "--repeat", str(k)])
+        row("instructions/byte, vod-43200.m3u8 read and parse in-process (one of eleven)",
+            "ours %.1f vs quick-m3u8 %.1f = %.2f×" % (ours_ip, quick_ip, ours_ip / quick_ip), "<= 1×",
+            "yes" if ours_ip <= quick_ip else "no")
         ir_row("vod-43200.m3u8 parse --json vs quick-m3u8, whole process", "vod-43200.m3u8",
                [S_CLI, "parse", f("vod-43200.m3u8"), "--json"], "quick-m3u8", [QUICK, f("vod-43200.m3u8")])
     row("instructions, start-up (--version)", "ours %.1f M vs /bin/true %.2f M" % (

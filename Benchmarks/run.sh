@@ -15,4 +15,6 @@ python3 -c "import orjson" 2>/dev/null || pip install -q orjson || true
 python3 -c "import simdjson" 2>/dev/null || pip install -q pysimdjson || true
 command -v lnav >/dev/null || apt-get install -y -q lnav >/dev/null 2>&1 || true
 command -v valgrind >/dev/null || apt-get install -y -q valgrind >/dev/null 2>&1 || true
+command -v jq >/dev/null || apt-get install -y -q jq >/dev/null 2>&1 || true
+command -v libdeflate-gunzip >/dev/null || apt-get install -y -q libdeflate-tools >/dev/null 2>&1 || true
 exec python3 Benchmarks/run.py "${1:-200}" "${2:-2000}" "${3:-5}"
