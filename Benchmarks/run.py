@@ -169,8 +169,10 @@ QUICK = _quick.stdout.strip() if _quick.returncode == 0 else None
 
 
 def whole(label, ours_cmd, peer_label, peer_cmd):
-    ours_t = timed(ours_cmd)
-    peer_t = timed(peer_cmd)
+    # A process of a few milliseconds moves with the scheduler: those take the median of 21.
+    runs = RUNS if timed(ours_cmd, runs=1) > 0.1 else max(RUNS, 21)
+    ours_t = timed(ours_cmd, runs=runs)
+    peer_t = timed(peer_cmd, runs=runs)
     ours_m = peak_rss(ours_cmd)
     peer_m = peak_rss(peer_cmd)
     row("%s: ours vs %s (whole processes)" % (label, peer_label),
@@ -205,8 +207,9 @@ if QUICK:
 if shutil.which("jq"):
     whole("metrics.jsonl", [BENCH, "metric-events", path("metrics.jsonl"), "1"], "jq -c .",
           ["sh", "-c", "exec jq -c . \"$0\" > /dev/null", path("metrics.jsonl")])
+# Through a pipe: GNU grep stops at the first match when its output is /dev/null.
 whole("KTVHTTPCache.log", [BENCH, "cache-log", path("KTVHTTPCache.log"), "1"], "grep -c",
-      ["sh", "-c", "exec grep -c KTVHC \"$0\" > /dev/null", path("KTVHTTPCache.log")])
+      ["sh", "-c", "grep -c KTVHC \"$0\" | cat > /dev/null", path("KTVHTTPCache.log")])
 if shutil.which("libdeflate-gunzip"):
     # The inflaters alone: system zlib (what we use) and the fastest one on the machine.
     z = timed(["sh", "-c", "exec zcat \"$0\" > /dev/null", path("metrics.jsonl.gz")])
