@@ -166,6 +166,9 @@ LNAV = shutil.which("lnav")
 _quick = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "build_quick_m3u8.sh")], capture_output=True,
                         text=True)
 QUICK = _quick.stdout.strip() if _quick.returncode == 0 else None
+_m3u8_rs = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "build_m3u8_rs.sh")], capture_output=True,
+                          text=True)
+M3U8_RS = _m3u8_rs.stdout.strip() if _m3u8_rs.returncode == 0 else None
 
 
 def whole(label, ours_cmd, peer_label, peer_cmd):
@@ -204,6 +207,14 @@ if QUICK:
     row("vod-43200.m3u8 read and parse in-process, warm: ours vs quick-m3u8",
         "%.4f s vs %.4f s = %.2f×" % (ours_in, quick_in, ours_in / quick_in), "<= 1×",
         "yes" if ours_in <= quick_in else "no")
+if M3U8_RS:
+    n = max(RUNS, 15)
+    ours_in = float(subprocess.run([BENCH, "playlist-capture", path("vod-43200.m3u8"), str(n)], check=True,
+                                   capture_output=True, text=True).stdout.split()[0])
+    rs_in = float(subprocess.run([M3U8_RS, path("vod-43200.m3u8"), "--repeat", str(n)], check=True,
+                                 capture_output=True, text=True).stdout.split()[0])
+    row("vod-43200.m3u8 read and parse in-process, warm: ours vs m3u8-rs",
+        "%.4f s vs %.4f s = %.2f×" % (ours_in, rs_in, ours_in / rs_in), "<= 1×", "yes" if ours_in <= rs_in else "no")
 if shutil.which("jq"):
     whole("metrics.jsonl", [BENCH, "metric-events", path("metrics.jsonl"), "1"], "jq -c .",
           ["sh", "-c", "exec jq -c . \"$0\" > /dev/null", path("metrics.jsonl")])
@@ -276,6 +287,11 @@ if shutil.which("valgrind") and os.environ.get("BENCH_CALLGRIND", "1") != "0":
         row("instructions/byte, vod-43200.m3u8 read and parse in-process (one of eleven)",
             "ours %.1f vs quick-m3u8 %.1f = %.2f×" % (ours_ip, quick_ip, ours_ip / quick_ip), "<= 1×",
             "yes" if ours_ip <= quick_ip else "no")
+        if M3U8_RS:
+            rs_ip = one_parse(lambda k: [M3U8_RS, f("vod-43200.m3u8"), "--repeat", str(k)])
+            row("instructions/byte, vod-43200.m3u8 read and parse in-process vs m3u8-rs (one of eleven)",
+                "ours %.1f vs m3u8-rs %.1f = %.2f×" % (ours_ip, rs_ip, ours_ip / rs_ip), "<= 1×",
+                "yes" if ours_ip <= rs_ip else "no")
         ir_row("vod-43200.m3u8 parse --json vs quick-m3u8, whole process", "vod-43200.m3u8",
                [S_CLI, "parse", f("vod-43200.m3u8"), "--json"], "quick-m3u8", [QUICK, f("vod-43200.m3u8")])
     row("instructions, start-up (--version)", "ours %.1f M vs /bin/true %.2f M" % (
