@@ -63,7 +63,13 @@ struct Bench {
             analyzeStages(path: args[2])
             return
         }
-        let format = args[1] == "auto" ? nil : InputFormat(rawValue: args[1])
+        let format = args[1] == "auto" ? nil : FormatCatalog.format(named: args[1])
+        // An unknown name would force a format no reader has and parse nothing: say so instead.
+        if args[1] != "auto", format == nil {
+            let known = FormatCatalog.all.map(\.format.rawValue).joined(separator: ", ")
+            FileHandle.standardError.write(Data("unknown format '\(args[1])'; known: auto, \(known)\n".utf8))
+            exit(64)
+        }
         let path = args[2]
         let runs = args.count > 3 ? max(1, Int(args[3]) ?? 5) : 5
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.doubleValue ?? 0
