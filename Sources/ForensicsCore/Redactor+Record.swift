@@ -30,6 +30,7 @@ extension Redactor {
         case .console(var c):
             c.text = clean(c.text)
             c.process = c.process.map(clean)
+            c.library = c.library.map(clean)
             c.error = c.error.map(clean)
             r.payload = .console(c)
         case .playlist(var p):
@@ -60,7 +61,9 @@ extension Redactor {
                 || a.fields.values.contains(where: mayChange)
         case .errorLog(let e, let uri): return needsCleaning(e) || mayChange(uri)
         case .proxy(let p): return needsCleaning(p)
-        case .console(let c): return mayChange(c.text) || mayChange(c.process) || (c.error.map(needsCleaning) ?? false)
+        case .console(let c):
+            return mayChange(c.text) || mayChange(c.process) || mayChange(c.library)
+                || (c.error.map(needsCleaning) ?? false)
         case .playlist(let p):
             return mayChange(p.url) || p.variants.contains(where: { mayChange($0.url) })
                 || p.segmentURIs.contains(where: mayChange)
@@ -71,7 +74,8 @@ extension Redactor {
     func needsCleaning(_ e: ErrorInfo) -> Bool { mayChange(e.domain) || mayChange(e.description) }
 
     func needsCleaning(_ m: MediaRequest) -> Bool {
-        mayChange(m.url) || mayChange(m.playlistURL) || mayChange(m.serverAddress)
+        mayChange(m.url) || mayChange(m.playlistURL) || mayChange(m.serverAddress) || mayChange(m.mediaType)
+            || mayChange(m.contentType) || mayChange(m.contentEncoding)
             || (m.error.map(needsCleaning) ?? false) || needsCleaning(headers: m.requestHeaders)
             || needsCleaning(headers: m.responseHeaders)
     }
@@ -82,6 +86,7 @@ extension Redactor {
 
     func needsCleaning(_ p: ProxyEvent) -> Bool {
         mayChange(p.url) || mayChange(p.requestURL) || mayChange(p.message) || mayChange(p.tag)
+            || mayChange(p.pointer) || mayChange(p.contentType) || mayChange(p.playbackSessionID)
             || p.references.contains(where: mayChange) || needsCleaning(headers: p.headers)
             || (p.error.map(needsCleaning) ?? false)
     }
@@ -123,6 +128,9 @@ extension Redactor {
         out.url = clean(m.url)
         out.playlistURL = m.playlistURL.map(clean)
         out.serverAddress = m.serverAddress.map(clean)
+        out.mediaType = m.mediaType.map(clean)
+        out.contentType = m.contentType.map(clean)
+        out.contentEncoding = m.contentEncoding.map(clean)
         out.error = m.error.map(clean)
         out.requestHeaders = clean(headers: m.requestHeaders)
         out.responseHeaders = clean(headers: m.responseHeaders)
@@ -144,6 +152,9 @@ extension Redactor {
         out.requestURL = p.requestURL.map(clean)
         out.message = clean(p.message)
         out.tag = clean(p.tag)
+        out.pointer = p.pointer.map(clean)
+        out.contentType = p.contentType.map(clean)
+        out.playbackSessionID = p.playbackSessionID.map(clean)
         out.references = p.references.map(clean)
         out.headers = clean(headers: p.headers)
         out.error = p.error.map(clean)
