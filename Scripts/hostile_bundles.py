@@ -436,6 +436,13 @@ def case_quadratic():
             f.write(access_row(i).replace(" " + GUID, ""))
     open(os.path.join(b, "sessions.log"), "w").write(ACCESS_HEAD + access_row(10, guid="AAAAAAAA-0000-0000-0000-000000000001") + access_row(20, guid="AAAAAAAA-0000-0000-0000-000000000002"))
     analyze_checked("quadratic: 600,000 access-log rows without cs-guid next to 2 sessions", b, json_only=True)
+    # Found by the cache-log fuzzer as a slow unit: making control characters visible appended
+    # to a scalar view, copying the text so far at each one.
+    b = new_bundle("control-junk-line")
+    junk = bytes([0x1B, 0x01, 0x7F, 0x08]) * (1 << 20)
+    with open(os.path.join(b, "KTVHTTPCache.log"), "wb") as f:
+        f.write(b"2026-11-21 10:00:00 +0000  KTVHCDataReader         :   0x283c94150, " + junk + b"\n")
+    analyze_checked("quadratic: a 4 MiB proxy-log line of control characters", b, json_only=True)
 
 
 def case_lost_metric_first_line():

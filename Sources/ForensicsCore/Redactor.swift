@@ -112,7 +112,11 @@ public struct Redactor: Sendable {
         var copy = text  // withUTF8 needs a var; a native string is not copied
         let needed = copy.withUTF8(mayHaveControls)
         guard needed else { return text }
-        var out = String.UnicodeScalarView()
+        // Written as UTF-8 bytes into one growing buffer: appending to a `UnicodeScalarView`
+        // copied the whole text so far at each replacement, so a line of control characters
+        // (binary junk in a log) took time quadratic in its length — minutes for a few MiB.
+        var out: [UInt8] = []
+        out.reserveCapacity(copy.utf8.count + 64)
         var changed = false
         for scalar in text.unicodeScalars {
             let v = scalar.value
@@ -122,12 +126,14 @@ public struct Redactor: Sendable {
                 || (v >= 0x2066 && v <= 0x2069)
             if control || bidi {
                 changed = true
-                out.append(contentsOf: "\\u{\(String(v, radix: 16, uppercase: true))}".unicodeScalars)
+                out.append(contentsOf: "\\u{".utf8)
+                out.append(contentsOf: String(v, radix: 16, uppercase: true).utf8)
+                out.append(UInt8(ascii: "}"))
             } else {
-                out.append(scalar)
+                UTF8.encode(scalar) { out.append($0) }
             }
         }
-        return changed ? String(out) : text
+        return changed ? String(decoding: out, as: UTF8.self) : text
     }
 
     /// Query, path, cookie or fragment parameter names (lower-cased, percent-decoded) whose values

@@ -118,3 +118,37 @@ import Testing
         #expect(!out.contains("SECRET"))
     }
 }
+
+/// Control and bidi characters become `\u{…}` text, everything else is kept scalar for scalar —
+/// also in a long run of them (binary junk in a log line), which is built in one pass.
+@Suite struct VisibleControlsTests {
+    static func reference(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            let replace =
+                (v < 0x20 && v != 0x09 && v != 0x0A) || (v >= 0x7F && v <= 0x9F) || v == 0x061C || v == 0x200E
+                || v == 0x200F || (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
+            out += replace ? "\\u{\(String(v, radix: 16, uppercase: true))}" : String(scalar)
+        }
+        return out
+    }
+
+    static let texts = [
+        "plain", "tab\tand\nline", "esc\u{1B}[31mred", "del\u{7F}", "c1\u{85}\u{9F}",
+        "bidi\u{202E}evil\u{2066}x\u{2069}",
+        "e\u{301}\u{1B}combining", "日本\u{200F}語", "\u{0}\u{1}\u{2}", "\u{061C}", "emoji 👩‍👩‍👧 \u{1B}",
+    ]
+
+    @Test(arguments: texts)
+    func matchesTheScalarRule(text: String) {
+        #expect(Redactor.visibleControls(text) == Self.reference(text))
+    }
+
+    @Test func aLongRunOfControlsIsReplacedWhole() {
+        let junk = String(repeating: "\u{1B}\u{0}a\u{85}", count: 50_000)
+        let out = Redactor.visibleControls(junk)
+        #expect(out == Self.reference(junk))
+        #expect(!out.unicodeScalars.contains { $0.value < 0x20 })
+    }
+}
