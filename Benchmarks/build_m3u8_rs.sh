@@ -15,28 +15,12 @@ if [ -x "$bin" ]; then echo "$bin"; exit 0; fi
 git --git-dir="$src" rev-parse HEAD >/dev/null 2>&1 || { echo "no git checkout at $src" >&2; exit 1; }
 command -v cargo >/dev/null || { echo "no cargo" >&2; exit 1; }
 [ -d /usr/share/cargo/registry/nom-7.1.1 ] || apt-get install -y -q librust-nom-dev librust-chrono-dev >/dev/null
-rm -rf "$out" && mkdir -p "$out/m3u8-rs" "$out/segments/src" "$out/segments/.cargo"
+rm -rf "$out" && mkdir -p "$out/m3u8-rs"
 git --git-dir="$src" archive HEAD | tar -x -C "$out/m3u8-rs"
 rm -f "$out/m3u8-rs/Cargo.lock"
-cat > "$out/segments/.cargo/config.toml" <<'TOML'
-[source.crates-io]
-replace-with = "debian"
-[source.debian]
-directory = "/usr/share/cargo/registry"
-[net]
-offline = true
-TOML
-cat > "$out/segments/Cargo.toml" <<'TOML'
-[package]
-name = "m3u8-rs-segments"
-version = "0.1.0"
-edition = "2021"
-[dependencies]
-m3u8-rs = { path = "../m3u8-rs" }
-[profile.release]
-lto = true
-codegen-units = 1
-TOML
+# shellcheck source=Benchmarks/rust_peer.sh
+. Benchmarks/rust_peer.sh
+rust_peer_project "$out/segments" m3u8-rs-segments 2021 'm3u8-rs = { path = "../m3u8-rs" }'
 cat > "$out/segments/src/main.rs" <<'RS'
 // One media playlist in, its segments parsed (URI, duration, byte range, dates, keys): the
 // library's own segment table. `--repeat N`: the median seconds of one read and parse.

@@ -23,7 +23,7 @@ for src in "$m3u8_src" "$float_src"; do
 done
 command -v cargo >/dev/null || { echo "no cargo" >&2; exit 1; }
 [ -d /usr/share/cargo/registry/memchr-2.5.0 ] || apt-get install -y -q librust-memchr-dev >/dev/null
-rm -rf "$out" && mkdir -p "$out/quick-m3u8" "$out/fast-float2" "$out/segment-table/src" "$out/segment-table/.cargo"
+rm -rf "$out" && mkdir -p "$out/quick-m3u8" "$out/fast-float2"
 git --git-dir="$m3u8_src" archive HEAD | tar -x -C "$out/quick-m3u8"
 git --git-dir="$float_src" archive HEAD | tar -x -C "$out/fast-float2"
 python3 - "$out" <<'EOF'
@@ -42,25 +42,9 @@ strip(out + '/quick-m3u8/Cargo.toml',
 strip(out + '/fast-float2/Cargo.toml', [])
 EOF
 rm -f "$out/quick-m3u8/Cargo.lock"
-cat > "$out/segment-table/.cargo/config.toml" <<'EOF'
-[source.crates-io]
-replace-with = "debian"
-[source.debian]
-directory = "/usr/share/cargo/registry"
-[net]
-offline = true
-EOF
-cat > "$out/segment-table/Cargo.toml" <<'EOF'
-[package]
-name = "quick-m3u8-segment-table"
-version = "0.1.0"
-edition = "2024"
-[dependencies]
-quick-m3u8 = { path = "../quick-m3u8" }
-[profile.release]
-lto = true
-codegen-units = 1
-EOF
+# shellcheck source=Benchmarks/rust_peer.sh
+. Benchmarks/rust_peer.sh
+rust_peer_project "$out/segment-table" quick-m3u8-segment-table 2024 'quick-m3u8 = { path = "../quick-m3u8" }'
 cat > "$out/segment-table/src/main.rs" <<'EOF'
 // One playlist file in, its segment table out as JSON lines: what a user of the library writes
 // to get the segments of a playlist. With `--repeat N`: read and parse N times in the process,

@@ -198,23 +198,24 @@ if QUICK:
 if QUICK:
     whole("vod-43200.m3u8 analyze", [CLI, "analyze", path("vod-43200.m3u8")], "quick-m3u8 process",
           [QUICK, path("vod-43200.m3u8")])
-    # In-process, warm: median of one read and parse among several in one process, each side.
+
+
+def in_process(peer_label, peer_cmd):
+    """In-process, warm: the median of one read and parse among several in one process, each side."""
     n = max(RUNS, 15)
     ours_in = float(subprocess.run([BENCH, "playlist-capture", path("vod-43200.m3u8"), str(n)], check=True,
                                    capture_output=True, text=True).stdout.split()[0])
-    quick_in = float(subprocess.run([QUICK, path("vod-43200.m3u8"), "--repeat", str(n)], check=True,
-                                    capture_output=True, text=True).stdout.split()[0])
-    row("vod-43200.m3u8 read and parse in-process, warm: ours vs quick-m3u8",
-        "%.4f s vs %.4f s = %.2f×" % (ours_in, quick_in, ours_in / quick_in), "<= 1×",
-        "yes" if ours_in <= quick_in else "no")
+    peer_in = float(subprocess.run(peer_cmd + ["--repeat", str(n)], check=True, capture_output=True,
+                                   text=True).stdout.split()[0])
+    row("vod-43200.m3u8 read and parse in-process, warm: ours vs %s" % peer_label,
+        "%.4f s vs %.4f s = %.2f×" % (ours_in, peer_in, ours_in / peer_in), "<= 1×",
+        "yes" if ours_in <= peer_in else "no")
+
+
+if QUICK:
+    in_process("quick-m3u8", [QUICK, path("vod-43200.m3u8")])
 if M3U8_RS:
-    n = max(RUNS, 15)
-    ours_in = float(subprocess.run([BENCH, "playlist-capture", path("vod-43200.m3u8"), str(n)], check=True,
-                                   capture_output=True, text=True).stdout.split()[0])
-    rs_in = float(subprocess.run([M3U8_RS, path("vod-43200.m3u8"), "--repeat", str(n)], check=True,
-                                 capture_output=True, text=True).stdout.split()[0])
-    row("vod-43200.m3u8 read and parse in-process, warm: ours vs m3u8-rs",
-        "%.4f s vs %.4f s = %.2f×" % (ours_in, rs_in, ours_in / rs_in), "<= 1×", "yes" if ours_in <= rs_in else "no")
+    in_process("m3u8-rs", [M3U8_RS, path("vod-43200.m3u8")])
 if shutil.which("jq"):
     whole("metrics.jsonl", [BENCH, "metric-events", path("metrics.jsonl"), "1"], "jq -c .",
           ["sh", "-c", "exec jq -c . \"$0\" > /dev/null", path("metrics.jsonl")])
