@@ -146,7 +146,7 @@ enum CacheLogChattyClassifier {
     /// base` description cut to the relative part (as `CacheLogClassifier.field`).
     static func field(_ label: StaticString, in all: UnsafeBufferPointer<UInt8>, entry: CacheLogPendingEntry) -> String?
     {
-        for i in 1..<max(entry.lineEnds.count, 1) {
+        for i in entry.continuationLines {
             let line = UnsafeBufferPointer(rebasing: all[entry.range(ofLine: i)])
             guard line.hasPrefix(label) else { continue }
             var value = UnsafeBufferPointer(rebasing: line[label.utf8CodeUnitCount...])

@@ -159,8 +159,6 @@ struct CacheLogEntry {
     var prefix: String?
     var body: String
     var continuation: [String] = []
-    var droppedLines = 0
-    var continuationBytes = 0
     var orphan = false
 
     /// The whole message: body and continuation lines joined.

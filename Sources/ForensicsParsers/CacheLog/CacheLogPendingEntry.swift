@@ -28,6 +28,9 @@ struct CacheLogPendingEntry {
 
     var continuationCount: Int { max(lineEnds.count - 1, 0) }
 
+    /// The line numbers of the continuation lines, for `range(ofLine:)` (0 is the body).
+    var continuationLines: Range<Int> { 1..<max(lineEnds.count, 1) }
+
     mutating func start(
         line: Int, time: Timestamp?, prefix: String?, body: UnsafeBufferPointer<UInt8>, orphan: Bool = false
     ) {
@@ -72,9 +75,7 @@ struct CacheLogPendingEntry {
                 String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self)
             }
             var e = CacheLogEntry(line: line, time: time, prefix: prefix, body: text(range(ofLine: 0)), orphan: orphan)
-            e.continuation = (1..<max(lineEnds.count, 1)).map { text(range(ofLine: $0)) }
-            e.droppedLines = droppedLines
-            e.continuationBytes = continuationBytes
+            e.continuation = continuationLines.map { text(range(ofLine: $0)) }
             return e
         }
     }

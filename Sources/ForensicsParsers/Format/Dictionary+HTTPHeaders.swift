@@ -16,24 +16,18 @@ extension Dictionary where Key == String, Value == String {
 
     /// Whether the two names are equal once lower-cased.
     static func sameHeaderName(_ a: String, _ b: String) -> Bool {
+        func fold(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
         var i = a.utf8.makeIterator()
         var j = b.utf8.makeIterator()
         while true {
-            switch (i.next(), j.next()) {
-            case (nil, nil):
-                return true
-            case (let x?, let y?) where x < 0x80 && y < 0x80:
-                let fx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
-                let fy = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
-                if fx != fy { return false }
-            case (let x, let y) where (x ?? 0) >= 0x80 || (y ?? 0) >= 0x80:
-                return a.lowercased() == b.lowercased()
-            default:
-                // One name ended while the other goes on with ASCII: no lower-casing can make
-                // them equal unless the rest holds non-ASCII (checked above when reached).
-                return a.utf8.contains { $0 >= 0x80 } || b.utf8.contains { $0 >= 0x80 }
-                    ? a.lowercased() == b.lowercased() : false
-            }
+            let x = i.next()
+            let y = j.next()
+            // Lower-casing maps a character on its own, so an ASCII prefix compares byte by byte
+            // and only what follows a non-ASCII byte needs Unicode.
+            if (x ?? 0) >= 0x80 || (y ?? 0) >= 0x80 { return a.lowercased() == b.lowercased() }
+            // One ended with the other still going: the longer keeps its extra characters.
+            guard let x, let y else { return x == nil && y == nil }
+            if fold(x) != fold(y) { return false }
         }
     }
 }
