@@ -41,6 +41,8 @@ let package = Package(
             dependencies: [
                 "ForensicsCore", "ForensicsParsers", "ForensicsCorrelation", "ForensicsRules", "ForensicsReports",
                 "ForensicsIndex", .product(name: "Crypto", package: "swift-crypto"),
+                // libyaml's event parser (CYaml, which Yams wraps) reads the rule configuration.
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
@@ -48,7 +50,6 @@ let package = Package(
             dependencies: [
                 "PlaybackForensics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(name: "PlaybackMetricsRecorder"),

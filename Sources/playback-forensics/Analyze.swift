@@ -14,7 +14,7 @@ struct Analyze: ParsableCommand {
         completion: .list(["markdown", "json", "html"]))
     var report: ReportFormat = .markdown
 
-    @Option(name: .long, help: "Write the report to this file instead of stdout.", completion: .file())
+    @Option(name: .long, help: "Write the report to this file instead of stdout (- is stdout).", completion: .file())
     var output: String?
 
     @Option(
@@ -63,7 +63,7 @@ struct Analyze: ParsableCommand {
             do {
                 try Output.write(text, to: output)
             } catch {
-                Output.stderr("playback-forensics: cannot write \(output): \(error.localizedDescription)\n")
+                Output.stderr("playback-forensics: \(error)\n")
                 throw ExitCode(1)
             }
         } else {
@@ -76,14 +76,14 @@ struct Analyze: ParsableCommand {
                     + " (see Diagnostics in the report)\n")
         }
         // On a terminal, where the report went to a file: what it found, in its colour.
-        if Output.stderrIsTerminal, output != nil {
+        if Output.stderrIsTerminal, let output, output != "-" {
             let findings = analysis.sessions.flatMap(\.findings)
             if let worst = analysis.worstSeverity {
                 Output.stderr(
                     "playback-forensics: \(findings.count) finding\(findings.count == 1 ? "" : "s"), worst "
-                        + Output.paint(worst.rawValue, worst) + "; wrote \(output ?? "")\n")
+                        + Output.paint(worst.rawValue, worst) + "; wrote \(output)\n")
             } else {
-                Output.stderr("playback-forensics: no findings; wrote \(output ?? "")\n")
+                Output.stderr("playback-forensics: no findings; wrote \(output)\n")
             }
         }
         if let failOn, let worst = analysis.worstSeverity, worst >= failOn {

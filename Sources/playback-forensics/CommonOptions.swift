@@ -104,6 +104,8 @@ extension Severity: ExpressibleByArgument {}
 func ruleSet(config: String?) throws -> RuleSet {
     do {
         return try config.map(ConfigurationLoader.load(path:)) ?? RuleSet()
+    } catch let error as ConfigurationLoader.FileError {
+        throw ValidationError(error.description)
     } catch let error as ConfigurationError {
         throw ValidationError("\(config ?? ""): \(error)")
     }

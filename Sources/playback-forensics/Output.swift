@@ -2,17 +2,55 @@ import Foundation
 import PlaybackForensics
 
 /// The only place that writes: stdout, stderr, files.
+///
+/// Every write is checked. Foundation's `FileHandle.write(_:)` traps when the descriptor fails (a
+/// full device, a closed stdout, a broken pipe with SIGPIPE ignored), which killed the tool with
+/// SIGILL; here a failed write ends the command with exit status 1 and one sentence on stderr (or
+/// silently, when stderr itself is what failed).
 enum Output {
     static func stdout(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        if let reason = writeAll(text, to: 1) {
+            _ = writeAll("playback-forensics: cannot write to standard output: \(reason)\n", to: 2)
+            Foundation.exit(1)
+        }
     }
 
     static func stderr(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        if writeAll(text, to: 2) != nil { Foundation.exit(1) }
     }
 
+    /// `path` is a file, or `-` for stdout.
     static func write(_ text: String, to path: String) throws {
+        if path == "-" {
+            stdout(text)
+            return
+        }
         try ReportFile.write(text, to: path)
+    }
+
+    /// A broken pipe is a failed write (`EPIPE`), not a signal that ends the process unannounced.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Writes the whole text to a descriptor; the reason it could not, or nil.
+    static func writeAll(_ text: String, to fd: Int32) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard let base = bytes.baseAddress else { return nil }
+            var written = 0
+            while written < bytes.count {
+                let n = Foundation.write(fd, base + written, bytes.count - written)
+                if n > 0 {
+                    written += n
+                } else if n < 0, errno == EINTR {
+                    continue
+                } else {
+                    return n < 0 ? String(cString: strerror(errno)) : "nothing was written"
+                }
+            }
+            return nil
+        }
     }
 
     static var stderrIsTerminal: Bool { isatty(2) != 0 }

@@ -16,16 +16,15 @@ struct PlaybackForensicsCommand: ParsableCommand {
     /// A first argument that is no subcommand, no option and no existing path, but close to a
     /// subcommand's name, is a typo: say so instead of reading it as the bundle to analyze.
     static func main() {
+        Output.ignoreBrokenPipes()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), first != "-", !names.contains(first),
             !FileManager.default.fileExists(atPath: first),
             let suggestion = Suggestion.closest(to: first, in: names)
         {
-            FileHandle.standardError.write(
-                Data(
-                    "Error: unknown command '\(first)'. Did you mean '\(suggestion)'?\n  See 'playback-forensics --help'.\n"
-                        .utf8))
+            Output.stderr(
+                "Error: unknown command '\(first)'. Did you mean '\(suggestion)'?\n  See 'playback-forensics --help'.\n")
             Foundation.exit(64)
         }
         // The commonest one-shot forms skip ArgumentParser's reflection (see `Parse.plain`).

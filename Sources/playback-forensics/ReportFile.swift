@@ -8,10 +8,11 @@ import Foundation
 /// `fsync`s queued on the file system's journal and most of the second worker's time went to the
 /// kernel. Reports can always be made again from the bundle, so they need no durability barrier.
 enum ReportFile {
-    struct WriteError: Error, CustomStringConvertible {
+    struct WriteError: Error, CustomStringConvertible, LocalizedError {
         var path: String
         var reason: String
         var description: String { "cannot write \(path): \(reason)" }
+        var errorDescription: String? { description }
     }
 
     static func write(_ text: String, to path: String) throws {
@@ -24,7 +25,8 @@ enum ReportFile {
         // O_NOFOLLOW: a symbolic link planted where a report goes is not written through.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        var closed = false
+        defer { if !closed { close(fd) } }
         // Pieces are gathered to 64 KiB before a write: a line per session was a system call each.
         var pending = ""
         try body { text in
@@ -35,23 +37,12 @@ enum ReportFile {
             }
         }
         try append(pending, to: fd, path: path)
+        // A delayed write error (NFS, a quota) shows at close: it is a failed write too.
+        closed = true
+        if close(fd) != 0 { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     }
 
     static func append(_ text: String, to fd: Int32, path: String) throws {
-        var text = text
-        try text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var written = 0
-            while written < bytes.count {
-                let n = Foundation.write(fd, base + written, bytes.count - written)
-                if n > 0 {
-                    written += n
-                } else if n < 0, errno == EINTR {
-                    continue
-                } else {
-                    throw WriteError(path: path, reason: n < 0 ? String(cString: strerror(errno)) : "nothing written")
-                }
-            }
-        }
+        if let reason = Output.writeAll(text, to: fd) { throw WriteError(path: path, reason: reason) }
     }
 }
