@@ -68,13 +68,23 @@ public struct Redactor: Sendable {
     /// most log messages are such texts; they are then checked by one table look-up a byte.
     static func isInert(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         inertBytes.withUnsafeBufferPointer { table in
-            for b in bytes where !table[Int(b)] { return false }
+            for (i, b) in bytes.enumerated() {
+                switch table[Int(b)] {
+                case 0: continue
+                // `b`/`B`: only `Bearer` or `Basic` (a credential in free text) can start here.
+                case 2: if RedactionScanner.startsCredentialScheme(bytes, at: i) { return false }
+                default: return false
+                }
+            }
             return true
         }
     }
 
-    static let inertBytes: [Bool] = (0..<256).map { value in
-        value >= 0x20 && value < 0x7F && !"=:@%/.".utf8.contains(UInt8(value))
+    /// 0: no pass of `clean` starts at this byte; 1: one may; 2: one may if a credential scheme
+    /// word (`Bearer`, `Basic`) starts here.
+    static let inertBytes: [UInt8] = (0..<256).map { value in
+        if value == 0x42 || value == 0x62 { return 2 }
+        return value >= 0x20 && value < 0x7F && !"=:@%/.".utf8.contains(UInt8(value)) ? 0 : 1
     }
 
     /// The lead bytes of every character `visibleControls` replaces (C0, DEL, and the first
@@ -144,11 +154,20 @@ public struct Redactor: Sendable {
         "credential", "code", "id_token", "refresh_token",
         // CDN and platform signing: Aliyun `auth_key`, Tencent `sign`, Kaltura `ks`, Wowza, HMACs, OAuth.
         "auth_key", "sign", "ks", "wowzatokenhash", "hmac", "client_secret",
+        // Akamai (`__gda__`, `__token__` are matched without their underscores; Token Auth 2.0),
+        // Azure SAS (`sig` with the expiry and permissions it signs), nginx secure_link, Wowza,
+        // Limelight, Cloudflare, Edgio and other signature parameters.
+        "gda", "hdntl", "hdnet", "se", "sp", "skoid", "sktid", "md5", "hash", "lsig", "verify", "secure", "bearer",
+        "urlprefix", "keyname", "private_key", "license_key",
+        // Personal data (README, "Personal data"): e-mail, advertising and device identifiers, client addresses.
+        "email", "e-mail", "mail", "idfa", "idfv", "gaid", "aaid", "adid", "rdid", "ifa", "udid", "msisdn",
+        "client_ip", "clientip", "c-ip", "cip", "remote_addr", "x-forwarded-for",
     ].map { Array($0.utf8) }
 
     static let secretParameterSuffixes: [[UInt8]] = [
         "token", "signature", "secret", "password", "sessionid", "sessid", "key-pair-id", "api_key", "api-key",
-        "apikey",
+        "apikey", "credential", "_key", "-key", "privatekey", "advertising_id", "advertisingid", "device_id",
+        "deviceid", "_email", "-email",
     ].map { Array($0.utf8) }
 
     /// Header names that are never query parameters.
@@ -158,11 +177,15 @@ public struct Redactor: Sendable {
 
     static let secretHeaderParts: [[UInt8]] = [
         "authorization", "token", "secret", "password", "api-key", "apikey", "api_key",
+        // Client addresses are personal data (README, "Personal data"): the headers proxies and CDNs
+        // forward them in.
+        "client-ip", "forwarded-for", "real-ip", "connecting-ip", "forwarded",
     ].map { Array($0.utf8) }
 
     /// The fixed prefixes and suffixes the name tests use, made once.
     enum Names {
         static let xAmz = Array("x-amz-".utf8)
+        static let xGoog = Array("x-goog-".utf8)
         static let cloudFront = Array("cloudfront-".utf8)
         static let dashAuth = Array("-auth".utf8)
         static let xAuth = Array("x-auth".utf8)
@@ -210,9 +233,28 @@ public struct Redactor: Sendable {
             || secretHeaderParts.contains { name.containsBytes($0) }
     }
 
+    /// A decoded parameter name: also without its surrounding underscores (`__token__`), and as
+    /// either part of an array-style name (`token[]`, `auth[token]`).
     static func isSecretParameterName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        var lower = 0
+        var upper = name.count
+        while lower < upper, name[lower] == UInt8(ascii: "_") { lower += 1 }
+        while upper > lower, name[upper - 1] == UInt8(ascii: "_") { upper -= 1 }
+        let core = UnsafeBufferPointer(rebasing: name[lower..<upper])
+        if upper > lower, core[core.count - 1] == UInt8(ascii: "]"),
+            let open = core.firstIndex(of: UInt8(ascii: "["))
+        {
+            let outer = UnsafeBufferPointer(rebasing: core[..<open])
+            let inner = UnsafeBufferPointer(rebasing: core[(open + 1)..<(core.count - 1)])
+            return (!outer.isEmpty && isPlainSecretParameterName(outer))
+                || (!inner.isEmpty && isPlainSecretParameterName(inner))
+        }
+        return isPlainSecretParameterName(core)
+    }
+
+    static func isPlainSecretParameterName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         name.isOne(of: secretParameters) || name.hasBytePrefix(Names.xAmz) || name.hasBytePrefix(Names.cloudFront)
-            || secretParameterSuffixes.contains { name.hasByteSuffix($0) }
+            || name.hasBytePrefix(Names.xGoog) || secretParameterSuffixes.contains { name.hasByteSuffix($0) }
     }
 
     static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
@@ -267,7 +309,8 @@ struct RedactionScanner {
     /// byte, because most bytes of a text are none of these and the loop over them is then one
     /// load and one test (the switch cost ~30 instructions a byte on a proxy log's texts).
     enum Action: UInt8 {
-        case none = 0, openQuery, closeQuery, equals, colon, userInfo, encodedEquals, jwt, skd, kalturaSession
+        case none = 0, openQuery, closeQuery, equals, colon, userInfo, encodedEquals, jwt, skd, pathSecret,
+            credentialScheme
     }
 
     static let actions: [Action] = (0..<256).map { value -> Action in
@@ -282,7 +325,8 @@ struct RedactionScanner {
         case UInt8(ascii: "%"): .encodedEquals
         case UInt8(ascii: "e"): .jwt
         case UInt8(ascii: "s"), UInt8(ascii: "S"): .skd
-        case UInt8(ascii: "/"): .kalturaSession
+        case UInt8(ascii: "/"): .pathSecret
+        case UInt8(ascii: "b"), UInt8(ascii: "B"): .credentialScheme
         default: .none
         }
     }
@@ -303,11 +347,12 @@ struct RedactionScanner {
                 case .closeQuery: inQuery = false
                 case .equals: next = equals(at: i)
                 case .colon: next = colon(at: i)
-                case .userInfo: userInfo(at: i)
+                case .userInfo: next = userInfo(at: i)
                 case .encodedEquals: next = encodedEquals(at: i)
                 case .jwt: next = jwt(at: i)
                 case .skd: next = skd(at: i)
-                case .kalturaSession: next = kalturaSession(at: i)
+                case .pathSecret: next = pathSecret(at: i)
+                case .credentialScheme: next = credentialScheme(at: i)
                 }
                 i = max(next, i + 1)
             }
@@ -390,6 +435,7 @@ struct RedactionScanner {
     /// `name=value` (query, path, cookie, fragment) or a header written `Name = value` /
     /// `"Name" = "value";` (Foundation's dictionary description).
     mutating func equals(at i: Int) -> Int {
+        if i > 0, b[i - 1] == UInt8(ascii: "]") { return arrayParameter(closedAt: i - 1, equals: i) }
         guard let header = headerName(before: i) else { return i + 1 }
         // `Name = value` or `"Name" = …` is a header; `name=value` is a parameter unless the name
         // can only be a header (`set-cookie=…` in a dictionary description).
@@ -399,6 +445,27 @@ struct RedactionScanner {
             return headerValue(after: i, toEndOfLine: false)
         }
         guard !spaced, name.secretParameter else { return i + 1 }
+        var e = i + 1
+        while e < b.count, !endsValue(b[e]) { e += 1 }
+        return replace((i + 1)..<e)
+    }
+
+    /// `name[]=value` or `outer[inner]=value` (PHP- and Rails-style parameters): a secret when
+    /// either name is one.
+    mutating func arrayParameter(closedAt close: Int, equals i: Int) -> Int {
+        var open = close
+        while open > 0, close - open < 64, b[open - 1] != UInt8(ascii: "[") {
+            guard Self.isNameByte(b[open - 1]) else { return i + 1 }
+            open -= 1
+        }
+        guard open > 0, b[open - 1] == UInt8(ascii: "[") else { return i + 1 }
+        let outerEnd = open - 1
+        let outer = nameStart(before: outerEnd)..<outerEnd
+        let inner = open..<close
+        let secret =
+            (!outer.isEmpty && withName(outer, Redactor.isSecretParameter))
+            || (!inner.isEmpty && withName(inner, Redactor.isSecretParameter))
+        guard secret else { return i + 1 }
         var e = i + 1
         while e < b.count, !endsValue(b[e]) { e += 1 }
         return replace((i + 1)..<e)
@@ -445,8 +512,10 @@ struct RedactionScanner {
         return replace(s..<e)
     }
 
-    /// `scheme://user:password@host`: everything between `://` and `@` is a credential.
-    mutating func userInfo(at i: Int) {
+    /// `scheme://user:password@host`: everything between `://` and `@` is a credential; otherwise
+    /// `local@domain.tld` in text is an e-mail address (personal data), redacted whole. A name in a
+    /// path (`/poster@2x.png`) is neither.
+    mutating func userInfo(at i: Int) -> Int {
         var s = i
         while s > 0, i - s < 1024 {
             let c = b[s - 1]
@@ -458,30 +527,67 @@ struct RedactionScanner {
             }
             s -= 1
         }
-        guard s >= 3, s < i, b[s - 1] == UInt8(ascii: "/"), b[s - 2] == UInt8(ascii: "/"), b[s - 3] == UInt8(ascii: ":")
-        else { return }
-        _ = replace(s..<i)
+        if s >= 3, s < i, b[s - 1] == UInt8(ascii: "/"), b[s - 2] == UInt8(ascii: "/"), b[s - 3] == UInt8(ascii: ":") {
+            _ = replace(s..<i)
+            return i + 1
+        }
+        return email(at: i)
+    }
+
+    static func isEmailLocalByte(_ c: UInt8) -> Bool {
+        isTokenByte(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "%")
+    }
+
+    /// `local@domain.tld`: a local part of e-mail bytes not opened by a path's `/`, a domain of
+    /// dot-separated labels ending in a top-level label of two or more letters.
+    mutating func email(at i: Int) -> Int {
+        var s = i
+        while s > 0, i - s < 64, Self.isEmailLocalByte(b[s - 1]) { s -= 1 }
+        guard s < i, s == 0 || b[s - 1] != UInt8(ascii: "/") else { return i + 1 }
+        var e = i + 1
+        var labelStart = e
+        var dots = 0
+        var lastLabel = e..<e
+        while e < b.count, e - i < 256 {
+            let c = b[e]
+            if c == UInt8(ascii: ".") {
+                guard e > labelStart else { break }
+                dots += 1
+                labelStart = e + 1
+            } else if !(Redactor.isLetter(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-")) {
+                break
+            }
+            e += 1
+            lastLabel = labelStart..<e
+        }
+        guard dots >= 1, lastLabel.count >= 2, b[lastLabel].allSatisfy(Redactor.isLetter) else { return i + 1 }
+        return replace(s..<lastLabel.upperBound)
     }
 
     /// `%3D` ending a parameter name that `%3F`, `%26`, `%23` or `%3B` opened: a URL carried
-    /// percent-encoded inside another (a caching proxy's URL holds the origin URL so). The value
-    /// runs to the next encoded separator or a delimiter.
+    /// percent-encoded inside another (a caching proxy's URL holds the origin URL so), or encoded
+    /// twice or more (`%253D`, a signed URL in a redirect parameter of a redirect). The opener is
+    /// encoded as many times as the `=`; the value runs to the next encoded separator or a delimiter.
     mutating func encodedEquals(at i: Int) -> Int {
-        guard isEscape(i, 0x33, 0x44) else { return i + 1 }  // %3D
+        guard let equals = escape(at: i) else { return i + 1 }
+        guard equals.code == UInt8(ascii: "=") else { return i + equals.length }
         // Back over the name to the escape that opened it.
         var s = i
         while s > 0, i - s < 256, b[s - 1] != UInt8(ascii: "%"), Self.isNameByte(b[s - 1]) { s -= 1 }
-        guard s >= 1, b[s - 1] == UInt8(ascii: "%") else { return i + 3 }
         let opener = s - 1
-        guard
-            isEscape(opener, 0x33, 0x46) || isEscape(opener, 0x32, 0x36) || isEscape(opener, 0x32, 0x33)
-                || isEscape(opener, 0x33, 0x42)
-        else { return i + 3 }
-        let nameStart = opener + 3
+        guard opener >= 0, let open = escape(at: opener), open.depth == equals.depth,
+            [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(open.code)
+        else { return i + equals.length }
+        let nameStart = opener + open.length
         guard nameStart < i, Redactor.isSecretParameter(UnsafeBufferPointer(rebasing: b[nameStart..<i]))
-        else { return i + 3 }
-        var e = i + 3
-        while e < b.count, !isEscape(e, 0x32, 0x36), !isEscape(e, 0x32, 0x33), !isEscape(e, 0x33, 0x42) {
+        else { return i + equals.length }
+        var e = i + equals.length
+        while e < b.count {
+            if b[e] == UInt8(ascii: "%"), let next = escape(at: e),
+                [UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(next.code)
+            {
+                break
+            }
             let c = b[e]
             if c == UInt8(ascii: "&") || c == UInt8(ascii: "/") || c == UInt8(ascii: "#") || c == UInt8(ascii: "?")
                 || c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r")
@@ -492,7 +598,28 @@ struct RedactionScanner {
             }
             e += 1
         }
-        return replace((i + 3)..<e)
+        return replace((i + equals.length)..<e)
+    }
+
+    /// A percent escape at `i`, undone as many times as it was encoded (`%3D`, `%253D`,
+    /// `%25253D`…): the byte it stands for, how many times `%` itself was encoded, its length.
+    func escape(at i: Int) -> (code: UInt8, depth: Int, length: Int)? {
+        guard i < b.count, b[i] == UInt8(ascii: "%") else { return nil }
+        var at = i + 1
+        var depth = 0
+        while at + 1 < b.count, let h = Redactor.hexValue(b[at]), let l = Redactor.hexValue(b[at + 1]) {
+            let code = h << 4 | l
+            // `%25` followed by two more hex digits is an encoded `%`: one level deeper.
+            if code == 0x25, depth < 8, at + 3 < b.count, Redactor.hexValue(b[at + 2]) != nil,
+                Redactor.hexValue(b[at + 3]) != nil
+            {
+                depth += 1
+                at += 2
+                continue
+            }
+            return (code, depth, at + 2 - i)
+        }
+        return nil
     }
 
     /// `%XY` at `i`, with X and Y the upper-case hex digits given (either letter case matches).
@@ -542,17 +669,83 @@ struct RedactionScanner {
         return replace(s..<e)
     }
 
-    /// Kaltura's session in the path: `/ks/<session>/`.
-    mutating func kalturaSession(at i: Int) -> Int {
-        guard i + 4 < b.count, (b[i + 1] | 0x20) == UInt8(ascii: "k"), (b[i + 2] | 0x20) == UInt8(ascii: "s"),
-            b[i + 3] == UInt8(ascii: "/")
-        else { return i + 1 }
-        let s = i + 4
+    /// Path segments that announce a secret in the next one: Kaltura's `/ks/<session>/`, and
+    /// `/token/…/`, `/auth/…/`, `/hdnts/…/` the way token-authenticating CDNs and packagers put
+    /// them in the path.
+    static let secretPathSegments: [[UInt8]] = [
+        "ks", "token", "tok", "auth", "authtoken", "auth_token", "access_token", "sig", "signature", "hmac", "jwt",
+        "hdnts", "hdnea", "hdntl", "secure", "session", "sessionid",
+    ].map { Array($0.utf8) }
+
+    mutating func pathSecret(at i: Int) -> Int {
+        // Called at every `/`: a segment of 2 to 12 name bytes closed by `/`, then the name test.
+        var e = i + 1
+        while e < b.count, e - i <= 13, Self.isTokenByte(b[e]) { e += 1 }
+        guard e - i >= 3, e - i <= 13, e < b.count, b[e] == UInt8(ascii: "/") else { return i + 1 }
+        let isSecret = Redactor.withDecodedName(UnsafeBufferPointer(rebasing: b[(i + 1)..<e])) {
+            $0.isOne(of: Self.secretPathSegments)
+        }
+        guard isSecret == true else { return i + 1 }
+        let s = e + 1
+        var v = s
+        while v < b.count,
+            Self.isTokenByte(b[v]) || b[v] == UInt8(ascii: "%") || b[v] == UInt8(ascii: "=")
+                || b[v] == UInt8(ascii: "~") || b[v] == UInt8(ascii: "+") || b[v] == UInt8(ascii: "!")
+        {
+            v += 1
+        }
+        guard v > s else { return i + 1 }
+        _ = replace(s..<v)
+        return v
+    }
+
+    /// Whether `Bearer ` or `Basic ` (any letter case, at a word's start) begins at `i`.
+    static func startsCredentialScheme(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        if i > 0, Redactor.isLetter(b[i - 1]) || (b[i - 1] >= 0x30 && b[i - 1] <= 0x39) { return false }
+        for word in [bearer, basic] where i + word.count < b.count {
+            var match = true
+            for k in 0..<word.count where b[i + k] | 0x20 != word[k] {
+                match = false
+                break
+            }
+            if match, b[i + word.count] == UInt8(ascii: " ") { return true }
+        }
+        return false
+    }
+
+    static let bearer = Array("bearer".utf8)
+    static let basic = Array("basic".utf8)
+
+    /// A credential in free text (`… sent Bearer abc123…`, `Basic dXNlcjpw…`): the token after the
+    /// scheme word, when it looks like one (8 or more token68 bytes with a digit, a symbol or both
+    /// letter cases) — "basic information" and "the bearer of" stay.
+    mutating func credentialScheme(at i: Int) -> Int {
+        guard Self.startsCredentialScheme(b, at: i) else { return i + 1 }
+        var s = i
+        while s < b.count, b[s] != UInt8(ascii: " ") { s += 1 }
+        while s < b.count, b[s] == UInt8(ascii: " ") { s += 1 }
         var e = s
-        while e < b.count, Self.isTokenByte(b[e]) || b[e] == UInt8(ascii: "%") || b[e] == UInt8(ascii: "=") { e += 1 }
-        guard e > s else { return i + 1 }
-        _ = replace(s..<e)
-        return e
+        var upper = false
+        var lower = false
+        var other = false
+        while e < b.count {
+            let c = b[e]
+            if c >= 0x41 && c <= 0x5A {
+                upper = true
+            } else if c >= 0x61 && c <= 0x7A {
+                lower = true
+            } else if (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+                || c == UInt8(ascii: "_") || c == UInt8(ascii: "~") || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
+                || c == UInt8(ascii: "=")
+            {
+                other = true
+            } else {
+                break
+            }
+            e += 1
+        }
+        guard e - s >= 8, other || (upper && lower) else { return s }
+        return replace(s..<e)
     }
 }
 

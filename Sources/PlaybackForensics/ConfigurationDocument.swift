@@ -122,7 +122,9 @@ public struct ConfigurationDocument: @unchecked Sendable {
             }
         }
 
-        static func refuse(anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, line: Int)
+        static func refuse(
+            anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, line: Int
+        )
             throws
         {
             if anchor != nil {
@@ -201,7 +203,9 @@ public struct ConfigurationDocument: @unchecked Sendable {
             default: break
             }
             if let i = Int(text) { return i }
-            if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+            if text.utf8.contains(where: {
+                $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+            }),
                 let d = Double(text), d.isFinite
             {
                 return d

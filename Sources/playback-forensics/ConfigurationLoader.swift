@@ -85,7 +85,8 @@ enum ConfigurationLoader {
             }
         }
         guard filled <= limit else {
-            throw FileError(path: path, line: nil, reason: "larger than \(limit) bytes (a configuration is a few lines)")
+            throw FileError(
+                path: path, line: nil, reason: "larger than \(limit) bytes (a configuration is a few lines)")
         }
         return Array(bytes[..<filled])
     }

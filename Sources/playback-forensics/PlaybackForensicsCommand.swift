@@ -24,7 +24,8 @@ struct PlaybackForensicsCommand: ParsableCommand {
             let suggestion = Suggestion.closest(to: first, in: names)
         {
             Output.stderr(
-                "Error: unknown command '\(first)'. Did you mean '\(suggestion)'?\n  See 'playback-forensics --help'.\n")
+                "Error: unknown command '\(first)'. Did you mean '\(suggestion)'?\n  See 'playback-forensics --help'.\n"
+            )
             Foundation.exit(64)
         }
         // The commonest one-shot forms skip ArgumentParser's reflection (see `Parse.plain`).
