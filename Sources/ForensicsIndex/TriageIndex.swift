@@ -30,6 +30,8 @@ public final class TriageIndex: Sendable {
         self.path = path
         var configuration = Configuration()
         configuration.prepareDatabase { db in
+            // Nothing a schema carries (a function in a view or trigger) is run on trust.
+            try db.execute(sql: "PRAGMA trusted_schema = OFF")
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = OFF")
         }
@@ -71,15 +73,19 @@ public final class TriageIndex: Sendable {
         public var name: String
         public var contentHash: String
         public var analyzer: String
+        /// Whether the run that stored it wrote its reports (a bundle with an error has none).
+        public var hasReports = true
     }
 
     /// Every bundle in the index, by report file name (the key).
     public func knownBundles() throws -> [String: Known] {
         try queue.read { db in
             var out: [String: Known] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT file, name, content_hash, analyzer FROM bundles")
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT file, name, content_hash, analyzer, error IS NULL FROM bundles")
             while let row = try rows.next() {
-                let known = Known(file: row[0], name: row[1], contentHash: row[2], analyzer: row[3])
+                let known = Known(
+                    file: row[0], name: row[1], contentHash: row[2], analyzer: row[3], hasReports: row[4])
                 out[known.file] = known
             }
             return out
@@ -187,22 +193,90 @@ public final class TriageIndex: Sendable {
 
     // MARK: Merging
 
-    /// Copies every bundle row of another index into this one. A bundle in both is refused (shards
+    /// Closes the index (its write-ahead log is folded in and removed), so that the file can be
+    /// moved into place whole.
+    public func close() throws {
+        try queue.close()
+    }
+
+    /// Copies every bundle row of another index (an earlier run's, or a shard's) into this one,
+    /// and returns the other index's `meta`. A bundle in both is refused when `refuseClash` (shards
     /// are disjoint: the same bundle twice means two outputs of overlapping runs).
-    public func absorb(_ other: String) throws {
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [other])
-            defer { try? db.execute(sql: "DETACH DATABASE shard") }
+    ///
+    /// The other index is untrusted input: it is attached with `trusted_schema` off and only read, its
+    /// tables must be exactly the tables this tool creates (a view or virtual table in their
+    /// place is refused), and only their rows are read, column by column, into this index's own
+    /// fresh schema. Nothing the other file carries runs: its triggers never fire (they are not
+    /// copied, and rows are only selected), its views are never read.
+    public func absorb(_ other: String, refuseClash: Bool = true) throws -> [String: String] {
+        var info = stat()
+        guard lstat(other, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw IndexError(description: "\(other) is not a regular file (a link is not followed)")
+        }
+        return try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA trusted_schema = OFF")
+            do {
+                try db.execute(sql: "ATTACH DATABASE ? AS other", arguments: [other])
+            } catch {
+                throw IndexError(
+                    description: "\(other) is not a triage index this tool can use: \(Self.describe(error))")
+            }
+            defer { try? db.execute(sql: "DETACH DATABASE other") }
+            let meta: [String: String]
+            do {
+                try Self.verifySchema(of: "other", db)
+                meta = try Dictionary(
+                    Row.fetchAll(db, sql: "SELECT key, value FROM other.meta").map {
+                        ($0[0] as String, $0[1] as String)
+                    },
+                    uniquingKeysWith: { a, _ in a })
+            } catch let error as IndexError {
+                throw IndexError(description: "\(other) is not a triage index this tool can use: \(error.description)")
+            } catch {
+                throw IndexError(
+                    description: "\(other) is not a triage index this tool can use: \(Self.describe(error))")
+            }
+            guard meta["schema_version"] == String(TriageIndexSchema.version) else {
+                throw IndexError(
+                    description:
+                        "\(other) is a triage index of schema \(meta["schema_version"] ?? "unknown"), this tool writes schema \(TriageIndexSchema.version): triage into a new directory"
+                )
+            }
             try db.inTransaction {
-                let clash = try String.fetchOne(
-                    db, sql: "SELECT name FROM shard.bundles WHERE file IN (SELECT file FROM main.bundles) LIMIT 1")
-                if let clash {
-                    throw IndexError(description: "bundle \(clash) is in more than one of the outputs being merged")
+                if refuseClash {
+                    let clash = try String.fetchOne(
+                        db, sql: "SELECT name FROM other.bundles WHERE file IN (SELECT file FROM main.bundles) LIMIT 1")
+                    if let clash {
+                        throw IndexError(description: "bundle \(clash) is in more than one of the outputs being merged")
+                    }
                 }
                 for table in TriageIndexSchema.bundleTables {
-                    try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM shard.\(table)")
+                    let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map {
+                        $0["name"] as String
+                    }
+                    let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+                    try db.execute(sql: "INSERT INTO main.\(table) (\(list)) SELECT \(list) FROM other.\(table)")
                 }
                 return .commit
+            }
+            return meta
+        }
+    }
+
+    /// The attached index's tables must be this tool's, as this tool creates them.
+    static func verifySchema(of alias: String, _ db: Database) throws {
+        let ours = try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'")
+        var theirs: [String: (type: String, sql: String?)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM \(alias).sqlite_master") {
+            theirs[row[1] as String] = (row[0] as String, row[2] as String?)
+        }
+        for row in ours {
+            let name: String = row[0]
+            let sql: String? = row[1]
+            guard let found = theirs[name] else { throw IndexError(description: "it has no table \(name)") }
+            guard found.type == "table", found.sql == sql else {
+                throw IndexError(
+                    description: "its \(name) is not the table this tool creates (a \(found.type) of another shape)")
             }
         }
     }

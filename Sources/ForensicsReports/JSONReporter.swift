@@ -24,14 +24,29 @@ package struct JSONReporter: Sendable {
     }
 
     package func document(_ report: AnalysisReport) -> JSONOut {
-        .object([
+        let (full, rest) = ReportLimits.split(report.sessions, keep: ReportLimits.jsonSessions)
+        var members: [(String, JSONOut)] = [
             ("schema_version", .integer(Self.schemaVersion)),
             Self.tool(version: toolVersion),
             ("inputs", .array(report.inputs.map(input))),
-            ("sessions", .array(report.sessions.map(session))),
-            ("unassigned_records", .integer(report.unassignedRecords)),
-            ("diagnostics", .array(report.diagnostics.map(diagnostic))),
-        ])
+            ("sessions", .array(full.map(session))),
+        ]
+        // Present only when sessions were left out (README, Limits): how many, and the ids of those
+        // left out, so a consumer can ask for any of them with `--session`.
+        if !rest.isEmpty {
+            members.append(
+                (
+                    "sessions_summarised",
+                    .object([
+                        ("total", .integer(report.sessions.count)), ("in_full", .integer(full.count)),
+                        ("left_out", .integer(rest.count)),
+                        ("left_out_ids", .array(rest.map { .string($0.session.id) })),
+                    ])
+                ))
+        }
+        members.append(("unassigned_records", .integer(report.unassignedRecords)))
+        members.append(("diagnostics", .array(report.diagnostics.map(diagnostic))))
+        return .object(members)
     }
 
     func input(_ i: AnalysisReport.Input) -> JSONOut {

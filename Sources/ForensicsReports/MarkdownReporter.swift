@@ -31,9 +31,17 @@ package struct MarkdownReporter: Sendable {
             out.append("No playback session could be built from this bundle: see the inputs and diagnostics below.")
             out.append("")
         }
-        for result in report.sessions {
+        let (full, rest) = ReportLimits.split(report.sessions, keep: ReportLimits.detailedSessions)
+        if !rest.isEmpty {
+            out.append(
+                "This bundle has \(sessions) sessions: the \(full.count) worst are reported in full below, the other \(rest.count) are summarised under \"Other sessions\" (Limits in the README). All sessions by worst finding: \(ReportLimits.severityCounts(report.sessions))."
+            )
+            out.append("")
+        }
+        for result in full {
             out.append(contentsOf: session(result))
         }
+        out.append(contentsOf: otherSessions(rest))
         out.append(contentsOf: inputs(report))
         out.append(contentsOf: diagnostics(report))
         return out.joined(separator: "\n") + "\n"
@@ -167,7 +175,15 @@ package struct MarkdownReporter: Sendable {
         let ordered = r.findings.sorted {
             $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
         }
-        for f in ordered {
+        if ordered.count > ReportLimits.findingsPerSession {
+            var byRule: [String: Int] = [:]
+            for f in ordered.dropFirst(ReportLimits.findingsPerSession) { byRule[f.ruleID, default: 0] += 1 }
+            out.append(
+                "\(ordered.count) findings: the \(ReportLimits.findingsPerSession) most severe are shown; the other \(ordered.count - ReportLimits.findingsPerSession) are counted (\(byRule.sorted { $0.key < $1.key }.map { "\($0.value) `\($0.key)`" }.joined(separator: ", "))) — every one is in the JSON report."
+            )
+            out.append("")
+        }
+        for f in ordered.prefix(ReportLimits.findingsPerSession) {
             out.append("#### \(Self.icon(f.severity)) · `\(f.ruleID)` — \(text.escape(f.title))")
             out.append("")
             var when: [String] = []
@@ -424,13 +440,44 @@ package struct MarkdownReporter: Sendable {
         }
     }
 
+    /// The sessions not reported in full: a row each (up to `ReportLimits.listedSessions`), then counts.
+    func otherSessions(_ rest: [AnalysisReport.SessionResult]) -> [String] {
+        guard !rest.isEmpty else { return [] }
+        var out = [
+            "## Other sessions", "", "| Session | Start | Worst finding | Findings |", "| --- | --- | --- | --- |",
+        ]
+        for r in rest.prefix(ReportLimits.listedSessions) {
+            let s = r.session
+            let worst = r.findings.max { $0.severity < $1.severity }
+            let finding = worst.map { "\($0.severity.rawValue): \(text.escape($0.title, limit: 200))" } ?? "none"
+            out.append(
+                "| `\(code(s.id))` | \(s.start.map { $0.iso8601(s.timeBasis) } ?? "unknown") | \(finding) | \(r.findings.count) |"
+            )
+        }
+        let unlisted = rest.dropFirst(ReportLimits.listedSessions)
+        if !unlisted.isEmpty {
+            out.append("")
+            out.append(
+                "And \(unlisted.count) more sessions, not listed (by worst finding: \(ReportLimits.severityCounts(Array(unlisted)))); `playback-forensics analyze --session PREFIX` reports any of them in full."
+            )
+        }
+        out.append("")
+        return out
+    }
+
     func inputs(_ report: AnalysisReport) -> [String] {
         var out = ["## Inputs", "", "| File | Format | Records | Diagnostics |", "| --- | --- | --- | --- |"]
-        for i in report.inputs {
+        for i in report.inputs.prefix(ReportLimits.listedInputs) {
             let format =
                 (i.format?.rawValue ?? "not recognised")
                 + (i.producer.map { " — " + text.escape($0, limit: 300) } ?? "")
             out.append("| `\(code(i.path))` | \(format) | \(i.records) | \(i.diagnostics) |")
+        }
+        if report.inputs.count > ReportLimits.listedInputs {
+            out.append("")
+            out.append(
+                "And \(report.inputs.count - ReportLimits.listedInputs) more files (\(report.inputs.dropFirst(ReportLimits.listedInputs).reduce(0) { $0 &+ $1.records }) records), not listed."
+            )
         }
         if report.unassignedRecords > 0 {
             out.append("")

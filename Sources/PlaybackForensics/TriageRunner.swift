@@ -77,13 +77,17 @@ public struct TriageRunner: Sendable {
         public var write: @Sendable (BundleReports) throws -> Void
         /// Removes a bundle's reports (it left the fleet, or another bundle took its file name).
         public var remove: @Sendable (_ file: String) -> Void
+        /// Whether a bundle's reports are there (one deleted since the last run is made again).
+        public var exists: @Sendable (_ file: String) -> Bool
 
         public init(
             write: @escaping @Sendable (BundleReports) throws -> Void,
-            remove: @escaping @Sendable (_ file: String) -> Void = { _ in }
+            remove: @escaping @Sendable (_ file: String) -> Void = { _ in },
+            exists: @escaping @Sendable (_ file: String) -> Bool = { _ in true }
         ) {
             self.write = write
             self.remove = remove
+            self.exists = exists
         }
     }
 
@@ -157,8 +161,20 @@ public struct TriageRunner: Sendable {
                 let path = directory + "/" + names[i]
                 let file = files[i]
                 do {
+                    if let refusal = Self.leavesDirectory(path, directory: directory) {
+                        var bundle = IndexedBundle(
+                            name: name, file: file, contentHash: "refused", analyzer: fingerprint)
+                        bundle.error = refusal
+                        if known[file] != nil { store.remove(file) }
+                        try index.store(bundle)
+                        results.finish(reused: false)
+                        progress?(results.doneCount, names.count)
+                        continue
+                    }
                     let hash = (try? BundleContentHash.of(path: path, limits: analyzer.ingestor.limits)) ?? "unreadable"
-                    if let old = known[file], old.contentHash == hash, old.name == name, old.analyzer == fingerprint {
+                    if let old = known[file], old.contentHash == hash, old.name == name, old.analyzer == fingerprint,
+                        !old.hasReports || store.exists(file)
+                    {
                         results.finish(reused: true)
                     } else {
                         if known[file] != nil { store.remove(file) }
@@ -195,17 +211,37 @@ public struct TriageRunner: Sendable {
     }
 
     /// A bundle without any playback record: a stray file beside the bundles (a README) is
-    /// skipped; a folder or archive without a log is unreadable, and named.
+    /// skipped; a folder or archive without a log is unreadable, and named; one whose reading a
+    /// limit cut short says so (with the limit), since what was not read may hold the records.
     static func describeEmpty(_ report: AnalysisReport, path: String, into bundle: inout IndexedBundle) {
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let isArchive = report.inputs.count > 1 || report.inputs.contains { $0.path.contains("/") }
+        if let cut = report.incomplete {
+            bundle.error = "read in part (\(cut)): no playback record read by then"
+            bundle.incomplete = cut
+            bundle.skipped = false
+            return
+        }
         bundle.error =
             report.inputs.isEmpty
             ? "no files in it"
             : "no playback record in \(report.inputs.count) file\(report.inputs.count == 1 ? "" : "s")"
         bundle.skipped =
             !isDirectory.boolValue && !isArchive && report.diagnostics.allSatisfy { $0.severity < .error }
+    }
+
+    /// Why an entry of the fleet directory is refused: a symbolic link whose target lies outside
+    /// the directory (a link to `/etc` is not a user's bundle). Nil for every other entry.
+    static func leavesDirectory(_ path: String, directory: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+        let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        guard target.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+            return "refused: a symbolic link to outside the fleet directory"
+        }
+        return nil
     }
 
     static func safeFileName(_ name: String) -> String {

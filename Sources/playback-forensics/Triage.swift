@@ -105,13 +105,14 @@ struct TriageRun: ParsableCommand {
         let statistics: TriageRunner.RunStatistics
         do {
             let names = try TriageRunner.bundles(in: directory)
+            try TriageOutput.lock(output)
             try TriageOutput.prepare(output, force: force, update: sinceIndex)
             if TriageRunner.looksLikeOneBundle(directory, names: names) {
                 Output.stderr(
                     "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n"
                 )
             }
-            index = try TriageIndex(path: output + "/" + TriageOutput.indexName)
+            index = try TriageOutput.openNewIndex(output, carryOver: sinceIndex)
             statistics = try runner.run(
                 directory: directory, index: index, store: TriageOutput.reportStore(output), incremental: sinceIndex,
                 progress: { done, total in
@@ -131,6 +132,7 @@ struct TriageRun: ParsableCommand {
             try index.forEachBundle(.unreadable) { b in
                 if unreadable.count < 5 { unreadable.append(runner.redactor.redact(b.name)) }
             }
+            try TriageOutput.commit(index, to: output)
         } catch {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)

@@ -26,9 +26,12 @@ struct TriageMerge: ParsableCommand {
         guard !inputs.isEmpty else { throw ValidationError("name at least one shard output to merge") }
         let index: TriageIndex
         let counts: TriageIndex.Counts
+        // What this run created, removed again if it is refused: a refused merge leaves nothing.
+        var created: [String] = []
         do {
             for input in inputs {
-                guard FileManager.default.fileExists(atPath: input + "/" + TriageOutput.indexName) else {
+                var info = stat()
+                guard lstat(input + "/" + TriageOutput.indexName, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
                     throw TriageOutput.SetupError(
                         description: "\(input) is not a triage output (no \(TriageOutput.indexName) in it)")
                 }
@@ -36,13 +39,17 @@ struct TriageMerge: ParsableCommand {
                     throw TriageOutput.SetupError(description: "--output \(output) is one of the inputs")
                 }
             }
-            try TriageOutput.prepare(output, force: force)
-            index = try TriageIndex(path: output + "/" + TriageOutput.indexName)
+            if !FileManager.default.fileExists(atPath: output) { created.append(output) }
+            try TriageOutput.lock(output)
+            // Checked first, changed only once every shard has been read: a refused merge leaves
+            // the output as it was.
+            try TriageOutput.prepare(output, force: force, checkOnly: true)
+            index = try TriageOutput.openNewIndex(output, carryOver: false)
             var analyzer: String?
             var tool: String?
             for input in inputs {
-                let shard = try TriageIndex(path: input + "/" + TriageOutput.indexName)
-                let (a, t) = (try shard.meta("analyzer"), try shard.meta("tool_version"))
+                let meta = try index.absorb(input + "/" + TriageOutput.indexName)
+                let (a, t) = (meta["analyzer"], meta["tool_version"])
                 if let analyzer, let a, a != analyzer {
                     throw TriageOutput.SetupError(
                         description:
@@ -51,18 +58,27 @@ struct TriageMerge: ParsableCommand {
                 }
                 analyzer = analyzer ?? a
                 tool = tool ?? t
-                try index.absorb(shard.path)
-                try copyReports(from: input + "/bundles", to: output + "/bundles")
             }
+            if !FileManager.default.fileExists(atPath: output + "/bundles") { created.append(output + "/bundles") }
+            try TriageOutput.prepare(output, force: force)
+            for input in inputs { try copyReports(from: input + "/bundles", to: output + "/bundles") }
             if let analyzer { try index.setMeta("analyzer", analyzer) }
             if let tool { try index.setMeta("tool_version", tool) }
             try index.updateProblems()
             counts = try index.counts()
         } catch {
+            TriageOutput.removeNewIndex(output)
+            for path in created.reversed() { try? FileManager.default.removeItem(atPath: path) }
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
         try TriageOutput.writeOverview(index, to: output, redactor: Redactor(enabled: !noRedact), jsonLines: false)
+        do {
+            try TriageOutput.commit(index, to: output)
+        } catch {
+            Output.stderr("playback-forensics: \(error)\n")
+            throw ExitCode(1)
+        }
         Output.stderr(
             "triage merge: \(inputs.count) outputs, \(counts.bundles) bundles, \(counts.sessions) sessions, \(counts.problems) problems; wrote \(output)/index.md\n"
         )

@@ -11,24 +11,97 @@ enum TriageOutput {
     }
 
     static let indexName = "triage.sqlite"
+    /// The index being written: it replaces `indexName` whole (a rename) only when the run is done.
+    static let newIndexName = indexName + ".new"
+    /// Held (flock) for the length of a run: a second run on the same output is refused.
+    static let lockName = "triage.lock"
     /// What triage writes there (and `--force` may replace).
     static let ours: Set<String> = [
         "index.md", "index.html", "triage.json", "bundles", indexName, indexName + "-journal", indexName + "-wal",
-        indexName + "-shm",
+        indexName + "-shm", newIndexName, newIndexName + "-journal", newIndexName + "-wal", newIndexName + "-shm",
+        lockName,
     ]
+
+    /// Creates the output directory if missing and takes its lock for the rest of the process: two
+    /// runs on one output would delete and rewrite each other's index and reports.
+    static func lock(_ output: String) throws {
+        if mkdir(output, 0o755) != 0, errno != EEXIST {
+            throw SetupError(description: "cannot create \(output): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard stat(output, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw SetupError(description: "--output \(output) is a file, not a directory")
+        }
+        let fd = open(output + "/" + lockName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw SetupError(
+                description: "cannot lock \(output)/\(lockName): \(String(cString: strerror(errno)))")
+        }
+        // Not closed: the lock lasts as long as the process.
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw SetupError(
+                description:
+                    "another triage is writing to \(output) (it holds \(lockName)): wait for it to finish, or choose another --output"
+            )
+        }
+    }
+
+    /// Refuses an output whose own entries are symbolic links: triage never writes or deletes
+    /// through a link planted in its output (`bundles` pointing elsewhere, an index linked to
+    /// another database).
+    static func refuseLinks(_ output: String) throws {
+        for name in ours.sorted() {
+            var info = stat()
+            if lstat(output + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+                throw SetupError(
+                    description:
+                        "\(output)/\(name) is a symbolic link; triage does not write through links in its output: remove it, or choose another --output"
+                )
+            }
+        }
+        var info = stat()
+        if lstat(output + "/bundles", &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+            throw SetupError(description: "\(output)/bundles is not a directory: remove it, or choose another --output")
+        }
+    }
+
+    /// Opens a fresh index beside the real one (an earlier index's rows copied in when `carryOver`),
+    /// to be moved into place by `commit` when the run is done.
+    static func openNewIndex(_ output: String, carryOver: Bool) throws -> TriageIndex {
+        removeNewIndex(output)
+        let index = try TriageIndex(path: output + "/" + newIndexName)
+        if carryOver { _ = try index.absorb(output + "/" + indexName, refuseClash: false) }
+        return index
+    }
+
+    /// Moves the finished index into place whole (rename replaces the old file, never writes into it).
+    static func commit(_ index: TriageIndex, to output: String) throws {
+        try index.close()
+        guard rename(output + "/" + newIndexName, output + "/" + indexName) == 0 else {
+            throw SetupError(
+                description:
+                    "cannot move the new index into \(output)/\(indexName): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func removeNewIndex(_ output: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(output + "/" + newIndexName + suffix) }
+    }
 
     /// Prepares the output directory: created if missing; one that holds anything but triage's
     /// own earlier output is refused, and with `force` triage's earlier files are removed first
     /// (so no stale report of an earlier run is mixed in). With `update` (`--since-index`) an
     /// earlier triage's output is kept, to be brought up to date.
-    static func prepare(_ output: String, force: Bool, update: Bool = false) throws {
+    static func prepare(_ output: String, force: Bool, update: Bool = false, checkOnly: Bool = false) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw SetupError(description: "--output \(output) is a file, not a directory")
             }
+            try refuseLinks(output)
             let existing = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter {
-                $0 != ".DS_Store"
+                $0 != ".DS_Store" && $0 != lockName && !$0.hasPrefix(newIndexName)
             }
             if !existing.isEmpty {
                 guard force || update else {
@@ -49,11 +122,16 @@ enum TriageOutput {
                             "--output \(output) has no \(indexName) (made by an older version?): triage it again without --since-index"
                     )
                 }
+                if checkOnly { return }
                 if !update {
-                    for name in existing { try? FileManager.default.removeItem(atPath: output + "/" + name) }
+                    for name in existing where !name.hasPrefix(newIndexName) {
+                        try? FileManager.default.removeItem(atPath: output + "/" + name)
+                    }
                 }
+                if update { removeNewIndex(output) }
             }
         }
+        if checkOnly { return }
         do {
             try FileManager.default.createDirectory(atPath: output + "/bundles", withIntermediateDirectories: true)
         } catch {
@@ -76,6 +154,12 @@ enum TriageOutput {
             },
             remove: { file in
                 for ext in ["md", "json"] { unlink("\(reports)/\(file).\(ext)") }
+            },
+            exists: { file in
+                ["md", "json"].allSatisfy { ext in
+                    var info = stat()
+                    return lstat("\(reports)/\(file).\(ext)", &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+                }
             })
     }
 
