@@ -6,7 +6,8 @@
 # .build-fuzz/corpus/TARGET.
 #
 # Usage: Scripts/fuzz.sh [SECONDS] [TARGET…]      (default 1800 s; every target: one per format of
-# FormatRegistry, named by the format's identifier, and `bundle`; `PF_FUZZ_TARGET=list` lists them)
+# FormatRegistry, named by the format's identifier, `bundle`, `configuration` and `triage-index`;
+# `PF_FUZZ_TARGET=list` lists them; Fuzz/seeds holds their seeds)
 # Environment: RUNS (default 10000000), MAX_LEN (default 16384 bytes; the bundle target 262144),
 # DICT (default Fuzz/bundle.dict, given to every target).
 #
@@ -47,7 +48,7 @@ trap 'rm -rf "$seeds"' EXIT
 i=0
 while IFS= read -r f; do
   i=$((i + 1)); cp "$f" "$seeds/seed-$i"
-done < <(find ../shared/corpus SampleLogs Fuzz/regressions -type f ! -name '*.md' 2>/dev/null | sort)
+done < <(find ../shared/corpus SampleLogs Fuzz/regressions Fuzz/seeds -type f ! -name '*.md' 2>/dev/null | sort)
 python3 Scripts/fuzz_inputs.py seeds "$seeds/structured" >/dev/null
 mv "$seeds"/structured/* "$seeds"/ && rmdir "$seeds/structured"
 for t in $targets; do

@@ -47,15 +47,16 @@ results = []
 # ---------------------------------------------------------------- running
 
 
-def run(case, argv, stdin=None, cwd=None, files_to_check=()):
+def run(case, argv, stdin=None, cwd=None, files_to_check=(), statuses=(0, 1, 2), stdout_path=None, preexec_fn=None,
+        time_limit=None):
     """Runs the tool, measures it, and checks every rule that holds for all runs."""
     out_path = os.path.join(WORK, "stdout-%d" % len(results))
     err_path = os.path.join(WORK, "stderr-%d" % len(results))
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+    with open(stdout_path or out_path, "wb") as out, open(err_path, "wb") as err:
         stdin_file = open(stdin, "rb") if stdin else subprocess.DEVNULL
         start = time.monotonic()
         p = subprocess.Popen([BIN] + argv, stdin=stdin_file, stdout=out, stderr=err, cwd=cwd or WORK,
-                             start_new_session=True, env=dict(os.environ, NO_COLOR="1"))
+                             start_new_session=True, env=dict(os.environ, NO_COLOR="1"), preexec_fn=preexec_fn)
         killed = False
         status = None
         usage = None
@@ -72,7 +73,7 @@ def run(case, argv, stdin=None, cwd=None, files_to_check=()):
         if stdin:
             stdin_file.close()
     p.returncode = os.waitstatus_to_exitcode(status)
-    stdout = open(out_path, "rb").read()
+    stdout = open(out_path, "rb").read() if stdout_path is None else b""
     stderr = open(err_path, "rb").read()
     label = "%s: %s" % (case, " ".join(a if len(a) < 60 else a[:57] + "…" for a in argv))
     problems = []
@@ -80,9 +81,9 @@ def run(case, argv, stdin=None, cwd=None, files_to_check=()):
         problems.append("killed after %.0f s" % HARD_KILL)
     elif p.returncode < 0:
         problems.append("died of signal %d" % -p.returncode)
-    elif p.returncode not in (0, 1, 2):
+    elif p.returncode not in statuses:
         problems.append("exit status %d" % p.returncode)
-    if elapsed > TIME_LIMIT:
+    if elapsed > (time_limit or TIME_LIMIT):
         problems.append("took %.1f s" % elapsed)
     if usage.ru_maxrss > MEMORY_LIMIT_KB:
         problems.append("peak memory %d MiB" % (usage.ru_maxrss // 1024))

@@ -9,16 +9,26 @@ import PlaybackForensics
 /// plus `bundle`. A format target runs the real ingest path of that format on the input bytes;
 /// `bundle` takes the bytes as a bundle file (zip, tar, tar.gz, gzip or a single log, recognised
 /// by content) and runs everything a user's `analyze` runs: the bundle reader, sniffing, every
-/// reader, correlation, the rules and both reports. Any crash is a bug.
+/// reader, correlation, the rules and both reports. `configuration` reads the bytes as a rule
+/// configuration file (`--config`); `triage-index` takes them as an earlier `triage.sqlite` and runs
+/// what `--since-index` and `triage merge` run on it: the untrusted copy into a fresh index, the
+/// problem grouping and the overview. Any crash is a bug.
 enum FuzzTarget {
     case format(InputFormat)
     case bundle
+    case configuration
+    case triageIndex
 
-    /// Every target's name: the registry's formats, then `bundle` (`Scripts/fuzz.sh` runs these).
-    static var names: [String] { FormatRegistry.standard.formats.map(\.rawValue) + ["bundle"] }
+    /// Every target's name: the registry's formats, then `bundle`, `configuration` and
+    /// `triage-index` (`Scripts/fuzz.sh` runs these).
+    static var names: [String] {
+        FormatRegistry.standard.formats.map(\.rawValue) + ["bundle", "configuration", "triage-index"]
+    }
 
     static let current: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PF_FUZZ_TARGET"] ?? "bundle"
+        if name == "configuration" { return .configuration }
+        if name == "triage-index" { return .triageIndex }
         return FormatRegistry.standard.reader(for: InputFormat(name)).map { .format($0.declaration.format) } ?? .bundle
     }()
 
@@ -29,12 +39,38 @@ enum FuzzTarget {
         switch self {
         case .bundle:
             Self.analyzeAsBundle(bytes, limits: limits)
+        case .configuration:
+            // Refusing the bytes is right; crashing, hanging or growing without bound is not.
+            if let document = try? ConfigurationDocument(bytes: bytes),
+                let dict = document.value as? [String: Any]
+            {
+                _ = try? RuleSet(configuration: dict)
+            }
+        case .triageIndex:
+            Self.readAsTriageIndex(bytes)
         case .format(let format):
             let outcome = Ingestor(limits: limits, forcedFormat: format)
                 .ingest(BundleMember(path: "fuzz", open: { MemoryByteSource(bytes) }))
             // Touch the results the way the reporters do.
             for record in outcome.result?.records ?? [] { _ = record.summary }
         }
+    }
+
+    /// Writes the bytes as an earlier index and copies it into a fresh one, as `--since-index` does.
+    static func readAsTriageIndex(_ bytes: [UInt8]) {
+        let directory = scratchPath + "-index"
+        try? FileManager.default.removeItem(atPath: directory)
+        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,
+            FileManager.default.createFile(atPath: directory + "/old.sqlite", contents: Data(bytes))
+        else { return }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        guard let index = try? TriageIndex(path: directory + "/new.sqlite") else { return }
+        guard (try? index.absorb(directory + "/old.sqlite", refuseClash: false)) != nil else { return }
+        _ = try? index.updateProblems()
+        let reporter = TriageReporter(redactor: Redactor())
+        _ = try? reporter.markdown(index) { _ in }
+        _ = try? reporter.json(index) { _ in }
+        try? index.close()
     }
 
     /// The bundle reader reads paths (zip archives are read with `pread`, tar ones streamed

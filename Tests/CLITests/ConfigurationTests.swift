@@ -1,3 +1,4 @@
+import Foundation
 import ForensicsTestSupport
 import PlaybackForensics
 import Testing
@@ -47,5 +48,68 @@ import Testing
         ) {
             try ConfigurationLoader.load(text: "rules:\n  stall:\n    severity: loud\n")
         }
+    }
+}
+
+/// The configuration is read within limits (issue 30): what expanded to gigabytes, overflowed the
+/// stack or silently let the last key win is refused with the file, line and reason.
+@Suite struct ConfigurationLimitTests {
+    func refusal(_ text: String) -> ConfigurationDocument.ReadError? {
+        do {
+            _ = try ConfigurationDocument(text: text)
+            return nil
+        } catch let error as ConfigurationDocument.ReadError {
+            return error
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func aliasesAnchorsAndTagsAreRefused() {
+        #expect(refusal("a: &x [1, 2]\nb: *x\n")?.reason.contains("anchors") == true)
+        #expect(refusal("a: !!python/object:os.system x\n")?.reason.contains("tags") == true)
+        #expect(refusal("a: 1\n---\nb: 2\n")?.reason.contains("more than one YAML document") == true)
+    }
+
+    @Test func nestingAndSizeAreBounded() {
+        let deep = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
+        #expect(refusal(deep)?.reason.contains("nested deeper than 32") == true)
+        let block = (0..<40).map { String(repeating: " ", count: $0) + "k\($0):" }.joined(separator: "\n")
+        #expect(refusal(block)?.line == 33)
+        #expect(refusal("# " + String(repeating: "x", count: 1 << 20))?.reason.contains("larger than") == true)
+        // Near miss: 32 levels is within the limit.
+        let ok = (0..<31).map { String(repeating: " ", count: $0) + "k\($0):" }.joined(separator: "\n") + " 1\n"
+        #expect(refusal(ok) == nil)
+    }
+
+    @Test func duplicateKeysAreRefusedWithBothLines() {
+        let error = refusal("rules:\n  stall:\n    severity: error\n  stall:\n    severity: info\n")
+        #expect(error?.line == 4)
+        #expect(error?.reason == "duplicate key 'stall' (first at line 2)")
+        // Near miss: the same key in two different mappings.
+        #expect(refusal("rules:\n  stall:\n    enabled: true\n  slow-startup:\n    enabled: true\n") == nil)
+    }
+
+    @Test func scalarsKeepTheirYAMLAndJSONTypes() throws {
+        let d = try ConfigurationDocument(text: "a: 10\nb: 0.5\nc: true\nd: 'true'\ne: ~\nf: soon\n")
+        let v = d.value as? [String: Any]
+        #expect(v?["a"] as? Int == 10)
+        #expect(v?["b"] as? Double == 0.5)
+        #expect(v?["c"] as? Bool == true)
+        #expect(v?["d"] as? String == "true")
+        #expect(v?["f"] as? String == "soon")
+    }
+
+    @Test func fileErrorsNameFileLineAndKey() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pf-config-\(UUID().uuidString).yml")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try "rules:\n  stall:\n    look-back-seconds: soon\n".write(to: path, atomically: true, encoding: .utf8)
+        do {
+            _ = try ConfigurationLoader.load(path: path.path)
+            Issue.record("accepted")
+        } catch let error as ConfigurationLoader.FileError {
+            #expect(error.description == "\(path.path):3: rule 'stall': option 'look-back-seconds' must be a number")
+        }
+        #expect(throws: ConfigurationLoader.FileError.self) { try ConfigurationLoader.load(path: "/dev/zero") }
     }
 }

@@ -1,0 +1,481 @@
+#!/usr/bin/env python3
+"""Hostile input, round three (issue 30): the configuration, where output goes, the triage index,
+secrets in new shapes and reports of any size — one case per defect of the issue, and the cases
+that held then, kept as regressions. Runs with the same rules as Scripts/hostile_bundles.py (every
+run ends by itself with exit status 0, 1 or 2 — 64 where a usage error is the right answer —
+within 10 s and 1 GiB, no planted secret in any output, no terminal escape).
+
+Usage: python3 Scripts/hostile_round3.py [BINARY] [--keep] [--only NAME...]
+Exit status: 0 when every case holds, 1 otherwise (the failures are listed).
+"""
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+import random
+
+import hostile_bundles as hb
+from hostile_bundles import ACCESS_HEAD, ERROR_HEAD, GUID, access_row, expect, new_bundle, new_fleet, run
+
+ROOT = hb.ROOT
+SAMPLE = os.path.join(ROOT, "SampleLogs")
+
+
+def fail(message):
+    hb.failures.append(message)
+
+
+def sha(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def good_bundle(name):
+    """A bundle with a real session (the neighbour: metric events of a slow key startup)."""
+    return new_bundle(name)
+
+
+def sample_fleet(name, count=3):
+    d = new_fleet(name)
+    for n in [n for n in sorted(os.listdir(SAMPLE)) if os.path.isdir(os.path.join(SAMPLE, n))][:count]:
+        shutil.copytree(os.path.join(SAMPLE, n), os.path.join(d, n))
+    return d
+
+
+# ---------------------------------------------------------------- configuration
+
+
+def config_file(name, text):
+    path = os.path.join(hb.WORK, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def case_config_alias_bomb():
+    # Nine levels of nine aliases: a few hundred bytes that expand to 9^9 scalars.
+    lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x"]']
+    for i in range(1, 10):
+        lines.append("a%d: &a%d [%s]" % (i, i, ",".join(["*a%d" % (i - 1)] * 9)))
+    path = config_file("bomb.yml", "\n".join(lines) + "\n")
+    b = good_bundle("config-bomb")
+    rc, _, err = run("config: alias bomb", ["analyze", b, "--config", path], statuses=(64,))
+    expect("config: alias bomb", "bomb.yml:1" in err and "anchor" in err, "no file:line and reason: %r" % err[-300:])
+
+
+def case_config_deep_nesting():
+    b = good_bundle("config-deep")
+    for name, text in (("deep-flow.yml", "[" * 200000 + "]" * 200000),
+                       ("deep-block.yml", "".join(" " * i + "k%d:\n" % i for i in range(600)))):
+        path = config_file(name, text)
+        rc, _, err = run("config: %s" % name, ["analyze", b, "--config", path], statuses=(64,))
+        expect("config: %s" % name, "nested deeper" in err and name in err, "not refused by depth: %r" % err[-300:])
+
+
+def case_config_duplicate_keys():
+    b = good_bundle("config-dup")
+    path = config_file("dup.yml", "rules:\n  stall:\n    severity: error\n  stall:\n    severity: info\n")
+    rc, _, err = run("config: duplicate keys", ["analyze", b, "--config", path], statuses=(64,))
+    expect("config: duplicate keys", "dup.yml:4" in err and "duplicate key 'stall'" in err, "not refused: %r" % err[-300:])
+    path = config_file("badkey.yml", "rules:\n  stall:\n    look-back-seconds: soon\n")
+    rc, _, err = run("config: bad value names line and key", ["analyze", b, "--config", path], statuses=(64,))
+    expect("config: bad value", "badkey.yml:3" in err and "look-back-seconds" in err, "no line/key: %r" % err[-300:])
+
+
+def case_config_not_a_file():
+    b = good_bundle("config-dev")
+    big = config_file("big.yml", "# " + "x" * (2 << 20) + "\n")
+    for path in ("/dev/zero", big, os.path.join(hb.WORK, "missing.yml"), hb.WORK):
+        run("config: %s" % os.path.basename(path), ["analyze", b, "--config", path], statuses=(64,))
+    fifo = os.path.join(hb.WORK, "config.fifo")
+    os.mkfifo(fifo)
+    run("config: a FIFO", ["analyze", b, "--config", fifo], statuses=(64,))
+
+
+# ---------------------------------------------------------------- writes
+
+
+def case_write_full_device():
+    b = os.path.join(SAMPLE, "cdn-404-stall")
+    for argv in (["analyze", b], ["analyze", b, "--report", "html"], ["timeline", b], ["parse", b],
+                 ["parse", os.path.join(b, "metrics.jsonl.gz")], ["formats"], ["rules"]):
+        rc, _, err = run("write: %s > /dev/full" % argv[0], argv, stdout_path="/dev/full", statuses=(1,))
+        expect("write: %s > /dev/full" % argv[0], err.count("\n") == 1 and "standard output" in err,
+               "not one sentence: %r" % err[-300:])
+    fleet = sample_fleet("write-fleet", 2)
+    out = os.path.join(hb.WORK, "write-fleet-out")
+    run("write: triage --json-lines > /dev/full", ["triage", fleet, "--output", out, "--json-lines"],
+        stdout_path="/dev/full", statuses=(1,))
+    rc, _, err = run("write: --output /dev/full", ["analyze", b, "--output", "/dev/full"], statuses=(1,))
+    expect("write: --output /dev/full", "WriteError" not in err and "No space left" in err, "message: %r" % err)
+
+
+def case_write_closed_and_broken_pipe():
+    b = os.path.join(SAMPLE, "cdn-404-stall")
+    run("write: stdout closed", ["analyze", b], preexec_fn=lambda: os.close(1), statuses=(1,))
+    run("write: stdout and stderr closed", ["analyze", b], preexec_fn=lambda: (os.close(1), os.close(2)),
+        statuses=(1,))
+    for argv in (["timeline", b], ["analyze", b], ["parse", b, "--json"]):
+        # A reader that goes away at once, SIGPIPE ignored (as under many supervisors).
+        def ignore():
+            signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        p = subprocess.Popen([hb.BIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ignore)
+        p.stdout.close()
+        err = p.stderr.read()
+        p.wait(timeout=60)
+        expect("write: broken pipe %s" % argv[0], p.returncode == 1, "exit status %d" % p.returncode)
+        expect("write: broken pipe %s" % argv[0], b"Broken pipe" in err, "message: %r" % err[-200:])
+
+
+def case_output_dash_is_stdout():
+    b = os.path.join(SAMPLE, "cdn-404-stall")
+    cwd = os.path.join(hb.WORK, "dash")
+    os.makedirs(cwd, exist_ok=True)
+    rc, out, _ = run("output: --output -", ["analyze", b, "--output", "-"], cwd=cwd)
+    expect("output: --output -", out.startswith("# Playback forensics report"), "report not on stdout")
+    expect("output: --output -", not os.path.exists(os.path.join(cwd, "-")), "a file named - was written")
+
+
+# ---------------------------------------------------------------- secrets in new shapes
+
+SHAPES = [
+    "https://storage.googleapis.com/b/v/s%d.ts?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=PLANTEDsa%%40p.iam.gserviceaccount.com%%2F20261121%%2Fauto&X-Goog-Signature=PLANTEDabc",
+    "https://acct.blob.core.windows.net/c/s%d.ts?sv=2022-11-02&sp=PLANTEDr&se=PLANTED2026-12-01&sig=PLANTED%%2Bab%%3D",
+    "https://a.akamaihd.net/i/s%d.ts?__gda__=PLANTED1700000000_abcdef",
+    "https://a.akamaihd.net/i/s%d.ts?hdnea=st=1~exp=2~acl=/i/*~hmac=PLANTEDdeadbeef",
+    "https://cdn.example.com/v/s%d.ts?md5=PLANTEDa&hash=PLANTEDb&lsig=PLANTEDc&verify=1-PLANTEDd&secure=PLANTEDe",
+    "https://cdn.example.com/v/s%d.ts?token[]=PLANTEDabc&private_key=PLANTEDk&license_key=PLANTEDl",
+    "https://cdn.example.com/token/PLANTEDabc/v/s%d.ts",
+    "https://app.example.com/go/s%d.ts?redirect=https%%253A%%252F%%252Fcdn%%252Fa.m3u8%%253FSignature%%253DPLANTEDabc",
+    "https://ads.example.com/v/s%d.ts?idfa=PLANTED-6D92078A&email=PLANTEDjane%%40example.com",
+]
+
+
+def case_secrets_new_shapes():
+    b = new_bundle("secrets3", neighbour=False)
+    entries = []
+    for i, shape in enumerate(SHAPES):
+        entries.append({"startedDateTime": hb.iso(i), "time": 50,
+                        "request": {"method": "GET", "url": shape % i,
+                                    "headers": [{"name": "X-Forwarded-For", "value": "PLANTED198.51.100.23"},
+                                                {"name": "X-Playback-Session-Id", "value": GUID}]},
+                        "response": {"status": 403, "headers": [{"name": "CF-Connecting-IP", "value": "PLANTED2001:db8::1"}],
+                                     "content": {"size": 0, "mimeType": "video/mp2t"}}})
+    open(os.path.join(b, "capture.har"), "w").write(json.dumps({"log": {"version": "1.2", "entries": entries}}))
+    rows = "".join(
+        "2026/11/21 10:00:0%d.000 %s %s 203.0.113.7 -12660 \"CoreMediaErrorDomain\" \"HTTP 403: sent Bearer PLANTEDabcdefgh123 for contact PLANTEDjohn.doe@example.com\" -\n"
+        % (i, SHAPES[i] % i, GUID) for i in range(len(SHAPES)))
+    open(os.path.join(b, "error.log"), "w").write(ERROR_HEAD + rows)
+    for argv in (["analyze", b], ["analyze", b, "--report", "json"], ["analyze", b, "--report", "html"],
+                 ["timeline", b], ["timeline", b, "--json"], ["parse", b], ["parse", b, "--json"]):
+        run("secrets3: %s" % " ".join(argv[:1] + argv[2:]), argv)
+    fleet = new_fleet("secrets3-fleet")
+    shutil.copytree(b, os.path.join(fleet, "shapes"))
+    out = os.path.join(hb.WORK, "secrets3-out")
+    run("secrets3: triage", ["triage", fleet, "--output", out, "--json-lines"],
+        files_to_check=[os.path.join(out, n) for n in ("index.md", "index.html", "triage.json")])
+    index = open(os.path.join(out, "triage.sqlite"), "rb").read()
+    expect("secrets3: triage index", b"PLANTED" not in index, "a planted secret is in triage.sqlite")
+    for name in os.listdir(os.path.join(out, "bundles")):
+        problems = []
+        hb.check_output_text(open(os.path.join(out, "bundles", name), "rb").read(), problems)
+        for p in problems:
+            fail("secrets3: triage report %s: %s" % (name, p))
+
+
+# ---------------------------------------------------------------- reports of any size
+
+
+def case_report_100k_sessions():
+    b = new_bundle("many-sessions", neighbour=False)
+    rnd = random.Random(1)
+    rows = []
+    for i in range(100000):
+        g = str(uuid.UUID(int=rnd.getrandbits(128))).upper()
+        rows.append(access_row(i, guid=g, stalls=str(i % 3)))
+    with gzip.open(os.path.join(b, "access.log.gz"), "wt") as f:
+        f.write(ACCESS_HEAD + "".join(rows))
+    for report in ("html", "markdown", "json"):
+        rc, out, _ = run("report: 100,000 sessions as %s" % report, ["analyze", b, "--report", report])
+        expect("report: 100,000 sessions as %s" % report, len(out) < 64 << 20, "%d bytes" % len(out))
+        if report == "json":
+            doc = json.loads(out)
+            s = doc.get("sessions_summarised") or {}
+            expect("report: json summary", s.get("total") == 100000 and s.get("in_full") + s.get("left_out") == 100000,
+                   "sessions_summarised: %r" % {k: v for k, v in s.items() if k != "left_out_ids"})
+        if report == "markdown":
+            expect("report: markdown summary", "## Other sessions" in out and "100000 sessions" in out,
+                   "no summary of the sessions left out")
+
+
+# ---------------------------------------------------------------- triage confined to DIR and OUT
+
+
+def triage_out(name):
+    return os.path.join(hb.WORK, name)
+
+
+def case_triage_link_out_of_dir():
+    fleet = sample_fleet("link-fleet", 2)
+    os.symlink("/etc", os.path.join(fleet, "etc-link"))
+    outside = os.path.join(hb.WORK, "outside-bundle")
+    shutil.copytree(os.path.join(SAMPLE, "cdn-404-stall"), outside)
+    os.symlink(outside, os.path.join(fleet, "outside-link"))
+    os.symlink(os.path.join(fleet, sorted(os.listdir(fleet))[0]), os.path.join(fleet, "inside-link"))
+    out = triage_out("link-out")
+    run("triage: links out of DIR", ["triage", fleet, "--output", out])
+    doc = json.load(open(os.path.join(out, "triage.json")))
+    refused = {x["name"]: x.get("error") or "" for x in doc["bundles"]}
+    for name in ("etc-link", "outside-link"):
+        expect("triage: link %s" % name, "refused" in refused.get(name, ""), "not refused: %r" % refused.get(name))
+    expect("triage: a link inside DIR", not refused.get("inside-link"), "refused: %r" % refused.get("inside-link"))
+    expect("triage: /etc not read", "passwd" not in open(os.path.join(out, "index.md")).read(), "/etc was read")
+
+
+def case_triage_out_links():
+    fleet = sample_fleet("outlink-fleet", 2)
+    out = triage_out("outlink-out")
+    run("triage: first run", ["triage", fleet, "--output", out])
+    # bundles/ replaced by a link to another directory.
+    victim = os.path.join(hb.WORK, "victim-dir")
+    os.makedirs(victim)
+    open(os.path.join(victim, "keep.md"), "w").write("untouched")
+    shutil.rmtree(os.path.join(out, "bundles"))
+    os.symlink(victim, os.path.join(out, "bundles"))
+    for flags in (["--since-index"], ["--force"]):
+        run("triage: OUT/bundles is a link (%s)" % flags[0], ["triage", fleet, "--output", out] + flags, statuses=(1,))
+        expect("triage: OUT/bundles link", os.listdir(victim) == ["keep.md"], "wrote or deleted through the link: %r" % os.listdir(victim))
+    os.unlink(os.path.join(out, "bundles"))
+    os.makedirs(os.path.join(out, "bundles"))
+    # triage.sqlite replaced by a link to another database.
+    other = os.path.join(hb.WORK, "other.sqlite")
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE precious (x)")
+    con.execute("INSERT INTO precious VALUES (42)")
+    con.commit()
+    con.close()
+    before = sha(other)
+    os.unlink(os.path.join(out, "triage.sqlite"))
+    os.symlink(other, os.path.join(out, "triage.sqlite"))
+    for flags in (["--since-index"], ["--force"]):
+        run("triage: OUT/triage.sqlite is a link (%s)" % flags[0], ["triage", fleet, "--output", out] + flags,
+            statuses=(1,))
+        expect("triage: index link", sha(other) == before, "the linked database was rewritten")
+
+
+def case_triage_planted_trigger():
+    fleet = sample_fleet("trigger-fleet", 2)
+    out = triage_out("trigger-out")
+    run("triage: first run", ["triage", fleet, "--output", out])
+    con = sqlite3.connect(os.path.join(out, "triage.sqlite"))
+    con.execute("""CREATE TRIGGER forge AFTER INSERT ON bundles BEGIN
+        INSERT INTO bundles (file, name, content_hash, analyzer, error, skipped, incomplete, input_problems, session_count)
+        VALUES ('FORGED' || new.file, 'FORGED-BUNDLE', 'x', new.analyzer, NULL, 0, NULL, 0, 0); END""")
+    con.execute("CREATE VIEW forged_view AS SELECT 'FORGED-VIEW' AS name")
+    con.commit()
+    con.close()
+    # A changed bundle makes the run insert rows.
+    open(os.path.join(fleet, "new.log"), "w").write(ACCESS_HEAD + "".join(access_row(i) for i in range(3)))
+    run("triage: --since-index over a planted trigger", ["triage", fleet, "--output", out, "--since-index"])
+    for name in ("index.md", "triage.json", "index.html"):
+        expect("triage: trigger", "FORGED" not in open(os.path.join(out, name)).read(), "a forged row reached %s" % name)
+    con = sqlite3.connect(os.path.join(out, "triage.sqlite"))
+    objects = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type IN ('trigger', 'view')")]
+    forged = con.execute("SELECT count(*) FROM bundles WHERE name LIKE 'FORGED%'").fetchone()[0]
+    ok = con.execute("PRAGMA integrity_check").fetchone()[0]
+    con.close()
+    expect("triage: trigger", not objects, "the index still carries %r" % objects)
+    expect("triage: trigger", forged == 0, "%d forged bundle rows" % forged)
+    expect("triage: trigger", ok == "ok", "integrity_check: %s" % ok)
+    # A view standing in for a table is refused.
+    con = sqlite3.connect(os.path.join(out, "triage.sqlite"))
+    con.execute("ALTER TABLE evidence RENAME TO evidence_old")
+    con.execute("CREATE VIEW evidence AS SELECT * FROM evidence_old")
+    con.commit()
+    con.close()
+    rc, _, err = run("triage: a view in place of a table", ["triage", fleet, "--output", out, "--since-index"],
+                     statuses=(1,))
+    expect("triage: view", "not the table" in err, "message: %r" % err[-300:])
+
+
+def case_triage_missing_report_rebuilt():
+    fleet = sample_fleet("missing-fleet", 2)
+    out = triage_out("missing-out")
+    run("triage: first run", ["triage", fleet, "--output", out])
+    reports = sorted(os.listdir(os.path.join(out, "bundles")))
+    victim = os.path.join(out, "bundles", reports[0])
+    os.unlink(victim)
+    run("triage: --since-index after a report was deleted", ["triage", fleet, "--output", out, "--since-index"])
+    expect("triage: missing report", os.path.exists(victim), "%s was not made again" % reports[0])
+
+
+def case_triage_time_limit_named():
+    fleet = sample_fleet("timelimit-fleet", 3)
+    out = triage_out("timelimit-out")
+    run("triage: a tiny --bundle-time-limit", ["triage", fleet, "--output", out, "--bundle-time-limit", "0.000001"])
+    doc = json.load(open(os.path.join(out, "triage.json")))
+    for b in doc["bundles"]:
+        error = b.get("error") or ""
+        expect("triage: time limit", "no playback record in" not in error or "read in part" in error,
+               "%s listed as %r" % (b["name"], error))
+        if error:
+            expect("triage: time limit", "time limit" in error, "%s: %r" % (b["name"], error))
+
+
+def case_triage_refused_merge_leaves_nothing():
+    fleet = sample_fleet("merge-fleet", 2)
+    shard = triage_out("merge-shard")
+    run("triage: shard", ["triage", fleet, "--output", shard, "--shard", "1/1"])
+    merged = triage_out("merge-refused")
+    run("triage: merge of the same shard twice", ["triage", "merge", shard, shard, "--output", merged], statuses=(1,))
+    expect("triage: refused merge", not os.path.exists(merged), "left %r" % (os.listdir(merged) if os.path.isdir(merged) else merged))
+    existing = triage_out("merge-existing")
+    run("triage: an earlier output", ["triage", fleet, "--output", existing])
+    before = sorted(os.listdir(existing))
+    report_before = sha(os.path.join(existing, "index.md"))
+    run("triage: a refused merge over it", ["triage", "merge", shard, shard, "--output", existing, "--force"],
+        statuses=(1,))
+    expect("triage: refused merge", sorted(os.listdir(existing)) == before and sha(os.path.join(existing, "index.md")) == report_before,
+           "the earlier output changed")
+
+
+def case_triage_concurrent_runs():
+    fleet = sample_fleet("concurrent-fleet", 4)
+    out = triage_out("concurrent-out")
+    for trial in range(3):
+        procs = [subprocess.Popen([hb.BIN, "triage", fleet, "--output", out, "--force"], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE) for _ in range(4)]
+        codes = []
+        for p in procs:
+            err = p.stderr.read()
+            p.wait(timeout=120)
+            codes.append(p.returncode)
+            if p.returncode == 1:
+                expect("triage: concurrent", b"another triage is writing" in err, "exit 1 with %r" % err[-200:])
+        expect("triage: concurrent", all(c in (0, 1) for c in codes) and 0 in codes, "exit statuses %r" % codes)
+        con = sqlite3.connect(os.path.join(out, "triage.sqlite"))
+        ok = con.execute("PRAGMA integrity_check").fetchone()[0]
+        con.close()
+        expect("triage: concurrent", ok == "ok", "integrity_check after trial %d: %s" % (trial, ok))
+        doc = json.load(open(os.path.join(out, "triage.json")))
+        unreadable = [b["name"] for b in doc["bundles"] if b.get("error")]
+        expect("triage: concurrent", not unreadable, "bundles listed unreadable: %r" % unreadable)
+    run("triage: --since-index after concurrent runs", ["triage", fleet, "--output", out, "--since-index"], statuses=(0,))
+
+
+# ---------------------------------------------------------------- what held, kept
+
+
+def case_held_index_not_sqlite_or_other_schema():
+    fleet = sample_fleet("held-index-fleet", 1)
+    out = triage_out("held-index-out")
+    run("held: first run", ["triage", fleet, "--output", out])
+    open(os.path.join(out, "triage.sqlite"), "wb").write(b"not a database" * 100)
+    run("held: a non-SQLite index", ["triage", fleet, "--output", out, "--since-index"], statuses=(1,))
+    os.unlink(os.path.join(out, "triage.sqlite"))
+    con = sqlite3.connect(os.path.join(out, "triage.sqlite"))
+    con.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    con.execute("INSERT INTO meta VALUES ('schema_version', '999')")
+    con.commit()
+    con.close()
+    run("held: an index of another schema", ["triage", fleet, "--output", out, "--since-index"], statuses=(1,))
+
+
+def case_held_sql_metacharacters_in_names():
+    fleet = new_fleet("held-sql", ["a'; DROP TABLE bundles; --", 'b" OR 1=1 --', "c%_\\"])
+    out = triage_out("held-sql-out")
+    run("held: SQL metacharacters in bundle names", ["triage", fleet, "--output", out], statuses=(0,))
+    doc = json.load(open(os.path.join(out, "triage.json")))
+    expect("held: SQL names", len(doc["bundles"]) == 3, "%d bundles" % len(doc["bundles"]))
+
+
+def case_held_kill_then_since_index():
+    fleet = sample_fleet("held-kill-fleet", 4)
+    out = triage_out("held-kill-out")
+    for delay in (0.05, 0.2, 0.5):
+        p = subprocess.Popen([hb.BIN, "triage", fleet, "--output", out, "--force", "--jobs", "1"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        p.kill()
+        p.wait()
+        run("held: --since-index after kill -9 at %.2f s" % delay, ["triage", fleet, "--output", out, "--since-index"],
+            statuses=(0,))
+    clean = triage_out("held-kill-clean")
+    run("held: a clean run", ["triage", fleet, "--output", clean])
+    for name in ("index.md", "triage.json"):
+        expect("held: kill -9", sha(os.path.join(out, name)) == sha(os.path.join(clean, name)), "%s differs from a clean run" % name)
+
+
+def case_held_years_and_zones():
+    b = new_bundle("held-years", neighbour=False)
+    rows = []
+    for year in ("0000", "0001", "1969", "2038", "9999"):
+        rows.append(access_row(0).replace("2026/11/21", year + "/01/01"))
+    open(os.path.join(b, "access.log"), "w").write(ACCESS_HEAD + "".join(rows))
+    for tz in ("UTC", "Asia/Kolkata", "America/St_Johns", "Pacific/Chatham", "+14:00", "=-12:00"):
+        flag = ["--timezone" + tz] if tz.startswith("=") else ["--timezone", tz]
+        run("held: years 0000–9999, --timezone %s" % tz, ["analyze", b] + flag)
+    for env_tz in ("Asia/Kathmandu", "America/Caracas"):
+        old = os.environ.get("TZ")
+        os.environ["TZ"] = env_tz
+        try:
+            run("held: TZ=%s" % env_tz, ["analyze", b, "--report", "json"])
+        finally:
+            if old is None:
+                os.environ.pop("TZ", None)
+            else:
+                os.environ["TZ"] = old
+
+
+CASES = [
+    case_config_alias_bomb, case_config_deep_nesting, case_config_duplicate_keys, case_config_not_a_file,
+    case_write_full_device, case_write_closed_and_broken_pipe, case_output_dash_is_stdout,
+    case_secrets_new_shapes, case_report_100k_sessions,
+    case_triage_link_out_of_dir, case_triage_out_links, case_triage_planted_trigger, case_triage_missing_report_rebuilt,
+    case_triage_time_limit_named, case_triage_refused_merge_leaves_nothing, case_triage_concurrent_runs,
+    case_held_index_not_sqlite_or_other_schema, case_held_sql_metacharacters_in_names, case_held_kill_then_since_index,
+    case_held_years_and_zones,
+]
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    keep = "--keep" in args
+    only = args[args.index("--only") + 1:] if "--only" in args else []
+    positional = [a for a in args if not a.startswith("--") and a not in only]
+    if positional:
+        hb.BIN = os.path.abspath(positional[0])
+    hb.WORK = tempfile.mkdtemp(prefix="pf-hostile3-")
+    if not os.path.exists(hb.BIN):
+        sys.exit("no binary at %s: swift build -c release --product playback-forensics" % hb.BIN)
+    started = time.monotonic()
+    try:
+        for case in CASES:
+            if only and case.__name__ not in only:
+                continue
+            t = time.monotonic()
+            try:
+                case()
+            except Exception as e:  # a generator bug is a failure too, never a silent pass
+                hb.failures.append("%s: the case itself failed: %r" % (case.__name__, e))
+            print("%-45s %5.1f s" % (case.__name__, time.monotonic() - t), flush=True)
+    finally:
+        if not keep:
+            shutil.rmtree(hb.WORK, ignore_errors=True)
+    worst_time = max(hb.results, key=lambda r: r[2])
+    worst_mem = max(hb.results, key=lambda r: r[3])
+    print("%d runs in %.0f s; slowest %.1f s (%s); largest %d MiB (%s)" % (
+        len(hb.results), time.monotonic() - started, worst_time[2], worst_time[0][:70], worst_mem[3], worst_mem[0][:70]))
+    if hb.failures:
+        print("\n%d failure%s:" % (len(hb.failures), "" if len(hb.failures) == 1 else "s"))
+        for f in hb.failures:
+            print("  - " + f)
+        sys.exit(1)
+    print("every round-three case held")
