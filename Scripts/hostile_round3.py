@@ -438,11 +438,14 @@ def case_held_years_and_zones():
 CASES = [
     case_config_alias_bomb, case_config_deep_nesting, case_config_duplicate_keys, case_config_not_a_file,
     case_write_full_device, case_write_closed_and_broken_pipe, case_output_dash_is_stdout,
-    case_secrets_new_shapes, case_report_100k_sessions,
+    case_secrets_new_shapes,
     case_triage_link_out_of_dir, case_triage_out_links, case_triage_planted_trigger, case_triage_missing_report_rebuilt,
     case_triage_time_limit_named, case_triage_refused_merge_leaves_nothing, case_triage_concurrent_runs,
     case_held_index_not_sqlite_or_other_schema, case_held_sql_metacharacters_in_names, case_held_kill_then_since_index,
     case_held_years_and_zones,
+    # Last: reading its large outputs grows this process, and a child's peak memory (ru_maxrss)
+    # starts from the parent's at fork, which would inflate every later case's figure.
+    case_report_100k_sessions,
 ]
 
 if __name__ == "__main__":
