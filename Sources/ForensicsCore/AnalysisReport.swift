@@ -7,13 +7,20 @@ public struct AnalysisReport: Sendable {
         public var diagnostics: Int
         /// What wrote the file, when its content tells (`KTVHTTPCache 1.1.x (…)`).
         public var producer: String?
+        /// Why the file was not read (`Markdown text`, `CDN access log — CloudFront`, `encrypted
+        /// zip member`…), or nil for a file a format read.
+        public var notRead: NotRead?
 
-        public init(path: String, format: InputFormat?, records: Int, diagnostics: Int, producer: String? = nil) {
+        public init(
+            path: String, format: InputFormat?, records: Int, diagnostics: Int, producer: String? = nil,
+            notRead: NotRead? = nil
+        ) {
             self.path = path
             self.format = format
             self.records = records
             self.diagnostics = diagnostics
             self.producer = producer
+            self.notRead = notRead
         }
     }
 
@@ -34,6 +41,9 @@ public struct AnalysisReport: Sendable {
     public var unassignedRecords: Int
     /// Why the bundle was not read to the end (a bundle limit: records, bytes, time), or nil.
     public var incomplete: String?
+    /// What the analysis itself could not judge (a captured media playlist with no playable
+    /// segment, …): reasons for `verdict`.
+    public var caveats: [String] = []
 
     public init(
         bundle: String, inputs: [Input], sessions: [SessionResult], diagnostics: [Diagnostic], unassignedRecords: Int

@@ -17,6 +17,11 @@ public struct IndexedBundle: Sendable, Hashable {
     public var skipped = false
     /// Why the bundle was not read to the end, or nil.
     public var incomplete: String?
+    /// The report's verdict (`problems-found`, `no-problem-found`, `could-not-judge`,
+    /// `nothing-read`), nil for a bundle that could not be analysed at all.
+    public var verdict: BundleVerdict.Status?
+    /// Why part of the bundle could not be judged (redacted), one reason a line.
+    public var couldNotJudge: [String] = []
     public var inputProblems = 0
     public var sessions: [IndexedSession] = []
 
@@ -117,6 +122,9 @@ extension IndexedBundle {
         self.init(name: name, file: file, contentHash: contentHash, analyzer: analyzer)
         inputProblems = report.diagnostics.filter { $0.severity >= .error }.count
         incomplete = report.incomplete
+        let verdict = report.verdict
+        self.verdict = verdict.status
+        couldNotJudge = verdict.couldNotJudge.map(redactor.redact)
         sessions = report.sessions.enumerated().map { ordinal, result in
             IndexedSession(result, ordinal: ordinal, redactor: redactor)
         }

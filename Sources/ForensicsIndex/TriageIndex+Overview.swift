@@ -13,6 +13,9 @@ extension TriageIndex {
         public var error: String?
         public var skipped: Bool
         public var incomplete: String?
+        public var verdict: String?
+        /// Why part of the bundle could not be judged, one reason a line.
+        public var couldNotJudge: String?
         public var inputProblems: Int
         public var sessions: Int
     }
@@ -35,6 +38,8 @@ extension TriageIndex {
         public var unreadable = 0
         public var skipped = 0
         public var incomplete = 0
+        /// Bundles with no finding at warning level whose evidence could not all be judged.
+        public var couldNotJudge = 0
         public var problems = 0
         /// The worst severity of any session's finding.
         public var worst: Severity?
@@ -49,6 +54,8 @@ extension TriageIndex {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.unreadable.sql)") ?? 0
             c.incomplete =
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.incomplete.sql)") ?? 0
+            c.couldNotJudge =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.couldNotJudge.sql)") ?? 0
             c.sessions = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0
             c.problems = try Int.fetchOne(db, sql: "SELECT count(*) FROM problems") ?? 0
             c.worst = try Int.fetchOne(db, sql: "SELECT max(severity_rank) FROM findings").flatMap(Severity.init(rank:))
@@ -58,7 +65,7 @@ extension TriageIndex {
 
     /// Which bundles `forEachBundle` lists.
     public enum BundleFilter: Sendable {
-        case all, skipped, unreadable, incomplete
+        case all, skipped, unreadable, incomplete, couldNotJudge
 
         var sql: String {
             switch self {
@@ -66,6 +73,7 @@ extension TriageIndex {
             case .skipped: "skipped"
             case .unreadable: "error IS NOT NULL AND NOT skipped"
             case .incomplete: "incomplete IS NOT NULL"
+            case .couldNotJudge: "verdict = 'could-not-judge'"
             }
         }
     }
@@ -76,14 +84,15 @@ extension TriageIndex {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT file, name, error, skipped, incomplete, input_problems, session_count FROM bundles
+                    SELECT file, name, error, skipped, incomplete, verdict, could_not_judge, input_problems,
+                      session_count FROM bundles
                     WHERE \(filter.sql) ORDER BY file
                     """)
             while let row = try rows.next() {
                 try body(
                     BundleLine(
                         file: row[0], name: row[1], error: row[2], skipped: row[3], incomplete: row[4],
-                        inputProblems: row[5], sessions: row[6]))
+                        verdict: row[5], couldNotJudge: row[6], inputProblems: row[7], sessions: row[8]))
             }
         }
     }

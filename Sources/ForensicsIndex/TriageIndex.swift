@@ -99,11 +99,13 @@ public final class TriageIndex: Sendable {
             try db.execute(
                 sql: """
                     INSERT INTO bundles (file, name, content_hash, analyzer, error, skipped, incomplete,
-                      input_problems, session_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                      verdict, could_not_judge, input_problems, session_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     bundle.file, bundle.name, bundle.contentHash, bundle.analyzer, bundle.error, bundle.skipped,
-                    bundle.incomplete, bundle.inputProblems, bundle.sessions.count,
+                    bundle.incomplete, bundle.verdict?.rawValue,
+                    bundle.couldNotJudge.isEmpty ? nil : bundle.couldNotJudge.joined(separator: "\n"),
+                    bundle.inputProblems, bundle.sessions.count,
                 ])
             for session in bundle.sessions { try Self.insert(session, of: bundle.file, db) }
         }

@@ -3,7 +3,8 @@
 /// positions), no row ids: the same fleet gives the
 /// same rows whether it was analysed in one run, in shards that were merged, or incrementally.
 enum TriageIndexSchema {
-    static let version = 1
+    /// 2: bundles gained `verdict` and `could_not_judge` (issue 29).
+    static let version = 2
 
     static let statements = [
         """
@@ -20,6 +21,8 @@ enum TriageIndexSchema {
           error TEXT,
           skipped INTEGER NOT NULL,
           incomplete TEXT,
+          verdict TEXT,
+          could_not_judge TEXT,
           input_problems INTEGER NOT NULL,
           session_count INTEGER NOT NULL)
         """,

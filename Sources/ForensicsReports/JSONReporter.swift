@@ -25,9 +25,17 @@ package struct JSONReporter: Sendable {
 
     package func document(_ report: AnalysisReport) -> JSONOut {
         let (full, rest) = ReportLimits.split(report.sessions, keep: ReportLimits.jsonSessions)
+        let verdict = report.verdict
         var members: [(String, JSONOut)] = [
             ("schema_version", .integer(Self.schemaVersion)),
             Self.tool(version: toolVersion),
+            (
+                "verdict",
+                .object([
+                    ("status", .string(verdict.status.rawValue)),
+                    ("could_not_judge", .array(verdict.couldNotJudge.map { .string(redactor.redact($0)) })),
+                ])
+            ),
             ("inputs", .array(report.inputs.map(input))),
             ("sessions", .array(full.map(session))),
         ]
@@ -54,6 +62,7 @@ package struct JSONReporter: Sendable {
             ("path", .string(redactor.redact(i.path))), ("format", .optional(i.format?.rawValue)),
             ("records", .integer(i.records)),
             ("diagnostics", .integer(i.diagnostics)), ("producer", .optional(i.producer)),
+            ("not_read", .optional(i.notRead.map { redactor.redact($0.reason) })),
         ])
     }
 

@@ -27,7 +27,9 @@ package struct MarkdownReporter: Sendable {
             "Bundle `\(code(report.bundle))` · \(report.inputs.count) input file\(report.inputs.count == 1 ? "" : "s") · "
                 + "\(sessions) session\(sessions == 1 ? "" : "s") · playback-forensics \(toolVersion)")
         out.append("")
-        if report.sessions.isEmpty {
+        let verdict = report.verdict
+        out.append(contentsOf: bundleVerdict(verdict, report: report))
+        if report.sessions.isEmpty, verdict.status != .nothingRead {
             out.append("No playback session could be built from this bundle: see the inputs and diagnostics below.")
             out.append("")
         }
@@ -39,7 +41,7 @@ package struct MarkdownReporter: Sendable {
             out.append("")
         }
         for result in full {
-            out.append(contentsOf: session(result))
+            out.append(contentsOf: session(result, judgedAll: verdict.couldNotJudge.isEmpty))
         }
         out.append(contentsOf: otherSessions(rest))
         out.append(contentsOf: inputs(report))
@@ -67,7 +69,41 @@ package struct MarkdownReporter: Sendable {
         return String(out)
     }
 
-    func session(_ r: AnalysisReport.SessionResult) -> [String] {
+    /// The verdict over the whole bundle: what was found, or what could not be judged and why.
+    func bundleVerdict(_ v: BundleVerdict, report: AnalysisReport) -> [String] {
+        var out: [String] = []
+        switch v.status {
+        case .problemsFound:
+            let affected = report.sessions.filter { $0.findings.contains { $0.severity >= .warning } }.count
+            let worst = report.worstSeverity.map { " (worst: \($0.rawValue))" } ?? ""
+            out.append(
+                "**Bundle verdict: problems found** in \(affected) of \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s")\(worst)."
+            )
+        case .noProblemFound:
+            out.append(
+                "**Bundle verdict: no problem found** — every file was read and judged, and no finding reached warning level."
+            )
+        case .couldNotJudge:
+            out.append(
+                "**Bundle verdict: could not judge everything** — no finding at warning level or above in what was read, but that is no all-clear:"
+            )
+        case .nothingRead:
+            out.append("**Bundle verdict: nothing to judge** — no playback evidence was read:")
+        }
+        if !v.couldNotJudge.isEmpty {
+            if v.status == .problemsFound {
+                out.append("")
+                out.append("Could not judge:")
+            }
+            out.append("")
+            for reason in v.couldNotJudge.prefix(20) { out.append("- " + text.escape(reason, limit: 400)) }
+            if v.couldNotJudge.count > 20 { out.append("- and \(v.couldNotJudge.count - 20) more") }
+        }
+        out.append("")
+        return out
+    }
+
+    func session(_ r: AnalysisReport.SessionResult, judgedAll: Bool = true) -> [String] {
         let s = r.session
         var out: [String] = []
         out.append("## Session `\(code(s.id))`")
@@ -83,7 +119,7 @@ package struct MarkdownReporter: Sendable {
             out.append(facts.joined(separator: " · "))
             out.append("")
         }
-        out.append("**Verdict:** " + verdict(r))
+        out.append("**Verdict:** " + verdict(r, judgedAll: judgedAll))
         out.append("")
         out.append(contentsOf: kpiTable(s.kpis))
         out.append(contentsOf: findings(r))
@@ -93,7 +129,9 @@ package struct MarkdownReporter: Sendable {
         return out
     }
 
-    func verdict(_ r: AnalysisReport.SessionResult) -> String {
+    /// `judgedAll`: false when part of the bundle's evidence could not be judged, so that a
+    /// session without findings is never called an all-clear.
+    func verdict(_ r: AnalysisReport.SessionResult, judgedAll: Bool = true) -> String {
         let k = r.session.kpis
         let serious = r.findings.filter { $0.severity >= .warning }.sorted {
             $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
@@ -109,6 +147,10 @@ package struct MarkdownReporter: Sendable {
             if known {
                 return
                     "No rule explains what the figures show (\(basics.joined(separator: ", "))): see the key figures and the timeline."
+            }
+            guard judgedAll else {
+                return
+                    "No finding at warning level or above in what could be judged (\(basics.joined(separator: ", "))); part of the evidence could not be judged: see the bundle verdict above."
             }
             return "No problem found at warning level or above (\(basics.joined(separator: ", ")))."
         }
@@ -469,8 +511,9 @@ package struct MarkdownReporter: Sendable {
         var out = ["## Inputs", "", "| File | Format | Records | Diagnostics |", "| --- | --- | --- | --- |"]
         for i in report.inputs.prefix(ReportLimits.listedInputs) {
             let format =
-                (i.format?.rawValue ?? "not recognised")
-                + (i.producer.map { " — " + text.escape($0, limit: 300) } ?? "")
+                i.notRead.map { "not read: " + text.escape($0.reason, limit: 300) }
+                ?? ((i.format?.rawValue ?? "not recognised")
+                    + (i.producer.map { " — " + text.escape($0, limit: 300) } ?? ""))
             out.append("| `\(code(i.path))` | \(format) | \(i.records) | \(i.diagnostics) |")
         }
         if report.inputs.count > ReportLimits.listedInputs {

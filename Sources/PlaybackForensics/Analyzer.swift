@@ -77,12 +77,21 @@ public struct Analyzer: Sendable {
     ) -> AnalysisReport {
         var inputs: [AnalysisReport.Input] = []
         var sources: [SourceFile] = []
+        var caveats: [String] = []
         var diagnostics = bundleDiagnostics.map(ingestor.redactor.clean)
         var outcomes = consume outcomes
         outcomes.sort { $0.path < $1.path }
         for i in outcomes.indices {
             let records = outcomes[i].result?.records ?? []
             outcomes[i].result?.records = []
+            // A captured media playlist with no segment cannot play: whatever else is judged,
+            // the stream itself could not be (a malformed playlist read leniently ends so).
+            for playlist in outcomes[i].result?.playlists ?? []
+            where !playlist.isMultivariant && playlist.hasHeader && playlist.segments.isEmpty {
+                caveats.append(
+                    "\(ingestor.redactor.clean(playlist.url ?? outcomes[i].path)) (in \(outcomes[i].path)): a media playlist with no playable segment"
+                )
+            }
             let outcome = outcomes[i]
             var fileDiagnostics = outcome.diagnostics + (outcome.result?.diagnostics ?? [])
             let count = fileDiagnostics.count
@@ -97,7 +106,7 @@ public struct Analyzer: Sendable {
             inputs.append(
                 AnalysisReport.Input(
                     path: outcome.path, format: outcome.format, records: records.count,
-                    diagnostics: count, producer: outcome.result?.producer))
+                    diagnostics: count, producer: outcome.result?.producer, notRead: outcome.notRead))
             if let result = outcome.result {
                 sources.append(
                     SourceFile(path: result.file, format: result.format, records: records, clock: result.clock))
@@ -110,8 +119,10 @@ public struct Analyzer: Sendable {
             AnalysisReport.SessionResult(session: session, findings: rules.evaluate(session))
         }
         diagnostics.sort { $0.location < $1.location }
-        return AnalysisReport(
+        var report = AnalysisReport(
             bundle: ingestor.redactor.clean(bundle), inputs: inputs, sessions: sessions, diagnostics: diagnostics,
             unassignedRecords: correlation.unassigned.count)
+        report.caveats = caveats
+        return report
     }
 }

@@ -44,6 +44,7 @@ public struct TriageReporter: Sendable {
         try write("# Triage\n\n")
         try write(
             "\(c.bundles) bundle\(c.bundles == 1 ? "" : "s") · \(c.sessions) session\(c.sessions == 1 ? "" : "s") · \(c.unreadable) unreadable"
+                + (c.couldNotJudge == 0 ? "" : " · \(c.couldNotJudge) could not be judged")
                 + (c.skipped == 0
                     ? ""
                     : " · \(c.skipped) other file\(c.skipped == 1 ? "" : "s") skipped (\(skipped.joined(separator: ", "))\(c.skipped > 5 ? ", …" : ""))")
@@ -101,6 +102,19 @@ public struct TriageReporter: Sendable {
             try write("## Bundles read in part\n\n")
             try index.forEachBundle(.incomplete) { b in
                 try write("- \(text.escape(b.name)): \(text.escape(b.incomplete ?? ""))\n")
+            }
+            try write("\n")
+        }
+        if c.couldNotJudge > 0 {
+            try write(
+                "## Bundles that could not be judged\n\nNo finding at warning level or above, but that is no all-clear: part of the evidence could not be judged.\n\n"
+            )
+            try index.forEachBundle(.couldNotJudge) { b in
+                let reasons = (b.couldNotJudge ?? "").split(separator: "\n").map(String.init)
+                let first = reasons.first.map { text.escape($0, limit: 300) } ?? ""
+                try write(
+                    "- \(text.escape(b.name)): \(first)\(reasons.count > 1 ? " (and \(reasons.count - 1) more)" : "")\n"
+                )
             }
             try write("\n")
         }
@@ -227,7 +241,14 @@ public struct TriageReporter: Sendable {
                         ("report", .string(b.error == nil ? "bundles/\(redactor.redact(b.file)).json" : "")),
                         ("error", .optional(b.error.map(redactor.redact))), ("sessions", .integer(b.sessions)),
                         ("input_problems", .integer(b.inputProblems)), ("skipped", .bool(b.skipped)),
-                        ("incomplete", .optional(b.incomplete)),
+                        ("incomplete", .optional(b.incomplete)), ("verdict", .optional(b.verdict)),
+                        (
+                            "could_not_judge",
+                            .array(
+                                (b.couldNotJudge ?? "").split(separator: "\n").map {
+                                    .string(redactor.redact(String($0)))
+                                })
+                        ),
                     ]))
             }
         }

@@ -24,7 +24,8 @@ struct Analyze: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "Exit with status 2 when a finding at or above this severity exists (info, warning, error, critical).",
+        help:
+            "Exit with status 2 when a finding at or above this severity exists (info, warning, error, critical); 3 when none does but part of the evidence could not be judged.",
         completion: .list(Severity.allCases.map(\.rawValue)))
     var failOn: Severity?
 
@@ -53,11 +54,6 @@ struct Analyze: ParsableCommand {
             throw ExitCode(1)
         }
         let redactor = Redactor(enabled: !noRedact)
-        // Nothing to analyze is a failure, said in one sentence — not an empty report and exit 0.
-        if whole.inputs.allSatisfy({ $0.records == 0 }) {
-            Output.stderr("playback-forensics: " + redactor.redact(Self.nothingRecognised(whole)) + "\n")
-            throw ExitCode(1)
-        }
         let text = ReportRenderer(redact: !noRedact).render(analysis, as: report)
         if let output {
             do {
@@ -86,8 +82,16 @@ struct Analyze: ParsableCommand {
                 Output.stderr("playback-forensics: no findings; wrote \(output)\n")
             }
         }
-        if let failOn, let worst = analysis.worstSeverity, worst >= failOn {
-            throw ExitCode(2)
+        // Nothing to analyze is a failure, said in one sentence (after the report, which says
+        // what each file was): exit 1, whatever --fail-on says.
+        if whole.inputs.allSatisfy({ $0.records == 0 }) {
+            Output.stderr("playback-forensics: " + redactor.redact(Self.nothingRecognised(whole)) + "\n")
+            throw ExitCode(1)
+        }
+        if let failOn {
+            if let worst = analysis.worstSeverity, worst >= failOn { throw ExitCode(2) }
+            // A gate never passes on evidence it could not judge.
+            if analysis.verdict.status == .couldNotJudge { throw ExitCode(3) }
         }
     }
 

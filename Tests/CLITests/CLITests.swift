@@ -79,7 +79,11 @@ import Testing
                 to: input.appendingPathComponent(name))
         }
         try Data([0x50, 0x4B, 0x03, 0x04, 0, 0, 1]).write(to: input.appendingPathComponent("broken.zip"))
-        // A real HAR capture alone: no source in it can count stalls.
+        // A HAR capture of a playback alone: no source in it can count stalls.
+        try FileManager.default.copyItem(
+            at: CLIRunner.repository.appendingPathComponent("SampleLogs/cdn-404-stall/charles-capture.har.gz"),
+            to: input.appendingPathComponent("capture.har.gz"))
+        // A real browser capture without any media request is no playback bundle (issue 29).
         try FileManager.default.copyItem(
             at: CLIRunner.repository.deletingLastPathComponent().appendingPathComponent(
                 "shared/corpus/real-world/har/mitmproxy-safari-nohls.har"),
@@ -87,10 +91,11 @@ import Testing
         let r = try CLIRunner.run(["triage", input.path, "--output", output.path, "--jobs", "2"])
         #expect(r.status == 0, "\(r.stderr)")
         let index = try String(contentsOf: output.appendingPathComponent("index.md"), encoding: .utf8)
-        #expect(index.contains("5 bundles · 4 sessions"))
+        #expect(index.contains("5 bundles · 4 sessions"), "\(index.prefix(300))")
+        #expect(index.contains("other file skipped (safari.har)"))
         // A KPI no source measured reads as unknown, never as Swift's "Optional(…)" or as 0.
         #expect(!index.contains("Optional("))
-        #expect(index.contains("[safari.har](bundles/safari.har.md)"))
+        #expect(index.contains("[capture.har.gz](bundles/capture.har.gz.md)"))
         #expect(index.contains("| — | unknown |"))
         #expect(index.contains("| 1 | [cdn-404-stall](bundles/cdn-404-stall.md)"))
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("triage.json").path))

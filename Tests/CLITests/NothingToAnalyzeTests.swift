@@ -21,9 +21,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLIRunner.run(["analyze", dir.path, "--fail-on", "info"])
         #expect(r.status == 1)
-        #expect(r.stdout.isEmpty)
+        // The report is still written, and says there was nothing to judge (issue 29).
+        #expect(r.stdout.contains("**Bundle verdict: nothing to judge**"))
+        #expect(!r.stdout.contains("No problem found"))
         #expect(r.stderr.contains("no files to read"))
         #expect(r.stderr.contains("expected AVMetrics events"))
+        // JSON: a document in every case, with a machine-readable status.
+        let j = try CLIRunner.run(["analyze", dir.path, "--report", "json"])
+        #expect(j.status == 1)
+        let doc = try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any]
+        let verdict = doc?["verdict"] as? [String: Any]
+        #expect(verdict?["status"] as? String == "nothing-read")
     }
 
     @Test func aFolderOfNonLogsExitsOneNamingWhatWasRead() throws {
@@ -35,6 +43,67 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.contains("read 3 files"))
         #expect(r.stderr.contains("none holds a playback record"))
+    }
+
+    /// A zip whose members are encrypted (general-purpose flag bit 0, APPNOTE 4.4.4): a bundle
+    /// that could hold the logs is not "none holds a playback record" but "could not be read".
+    static func encryptedZip(name: String, content: [UInt8]) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16((v >> 16) & 0xFFFF) }
+        let n = Array(name.utf8)
+        let local =
+            u32(0x0403_4B50) + u16(20) + u16(1) + u16(0) + u16(0) + u16(0) + u32(0) + u32(content.count)
+            + u32(content.count) + u16(n.count) + u16(0) + n + content
+        let central =
+            u32(0x0201_4B50) + u16(20) + u16(20) + u16(1) + u16(0) + u16(0) + u16(0) + u32(0) + u32(content.count)
+            + u32(content.count) + u16(n.count) + u16(0) + u16(0) + u16(0) + u16(0) + u32(0) + u32(0) + n
+        let end =
+            u32(0x0605_4B50) + u16(0) + u16(0) + u16(1) + u16(1) + u32(central.count) + u32(local.count) + u16(0)
+        return local + central + end
+    }
+
+    @Test func anEncryptedZipIsNamedAsNotRead() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-encrypted-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let zip = dir.appendingPathComponent("logs.zip")
+        try Data(Self.encryptedZip(name: "access.log", content: Array("x".utf8))).write(to: zip)
+        let r = try CLIRunner.run(["analyze", zip.path, "--report", "json"])
+        #expect(r.status == 1)
+        let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let verdict = doc?["verdict"] as? [String: Any]
+        #expect(verdict?["status"] as? String == "nothing-read")
+        let reasons = verdict?["could_not_judge"] as? [String] ?? []
+        #expect(reasons.contains { $0.contains("encrypted zip member") }, "\(reasons)")
+        let md = try CLIRunner.run(["analyze", zip.path])
+        #expect(md.stdout.contains("encrypted zip member"))
+        #expect(!md.stdout.contains("No problem found"))
+    }
+
+    /// `--fail-on` never passes a gate on evidence that could not be judged: exit 3.
+    @Test func failOnExitsThreeWhenPartCouldNotBeJudged() throws {
+        let dir = try folder([
+            "access.log": """
+            #Version: 1.0
+            #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
+            #Date: 2026/11/21 10:00:00.000
+            #Fields: date time uri cs-guid s-ip c-observed-bitrate sc-indicated-bitrate c-stalls c-duration-watched c-startup-time
+            2026/11/21 10:00:02.002 https://cdn.example.com/a/v20/index.m3u8 6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10 203.0.113.7 25000000.000 20000000 0 120.500 0.500
+
+            """,
+            "error.log": """
+            #Version: 1.0
+            #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
+            #Date: 2026/11/21 10:02:00.000
+            #Fields: date time uri cs-guid s-ip status domain comment cs-iftype
+
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLIRunner.run(["analyze", dir.path, "--fail-on", "warning"]).status == 3)
+        #expect(try CLIRunner.run(["analyze", dir.path]).status == 0)
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("error.log"))
+        #expect(try CLIRunner.run(["analyze", dir.path, "--fail-on", "warning"]).status == 0)
     }
 
     @Test func macOSClutterIsIgnored() throws {

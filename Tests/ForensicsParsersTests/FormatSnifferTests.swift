@@ -34,8 +34,21 @@ import Testing
             ("\u{FEFF}  \n#EXTM3U\n", .playlist),
             ("# comment\n\n#EXTINF:4,\n", .playlist),
             ("#Software: AppleCoreMedia\n#Version: 1.0\n#Fields: date time s-ip cs-uri\n", .accessLog),
-            ("#Fields: date time domain comment\n", .errorLog),
-            ("#Date: 2026-11-21\n", .accessLog),
+            ("#Fields: date time uri cs-guid s-ip status domain comment cs-iftype\n", .errorLog),
+            (
+                "#Version: 1.0\n#Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)\n#Date: 2026/11/21 10:00:00.000\n",
+                .accessLog
+            ),
+            // Other servers' W3C logs and prose are not AVPlayer's or KTVHTTPCache's (issue 29).
+            ("#Fields: date time domain comment\n", nil),
+            ("#Date: 2026-11-21\n", nil),
+            (
+                "#Version: 1.0\n#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status\n",
+                nil
+            ),
+            ("| Module | Error |\n| --- | --- |\n| KTVHCDataNetworkSource : 0x1, failed | https://a/b -1001 |\n", nil),
+            ("The KTVHCHTTPServer : stops after the screen locks (see issue 42).\n", nil),
+            ("Error Domain=KTVHTTPCache error Code=-192701 \"(null)\" UserInfo={}\n", .cacheLog),
             (#"{"log":{"creator":{"name":"Charles"},"entries":[]}}"#, .har),
             (#"[{"type":"AVMetricPlayerItemStallEvent"}]"#, .metricEvents),
             (#"{"events":[]}"#, .metricEvents),

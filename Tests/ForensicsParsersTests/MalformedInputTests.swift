@@ -99,7 +99,9 @@ import Testing
         let e = ingest("e.log", Self.errorHeader + "2026/04/15 15:13:30.030 https://h/s.m4s S\n")
         #expect(diagnostics(e).contains { $0.location.line == 3 && $0.message.contains("fields") })
         let m = ingest("m.jsonl", #"{"date":"2026-11-21T10:00:00Z"}"# + "\n", format: .metricEvents)
-        #expect(diagnostics(m).contains { $0.location.line == 1 && $0.message.contains("without \"type\"") })
+        // Forced on a file with none of the format's evidence: said so, nothing invented (issue 29).
+        #expect(m.result == nil)
+        #expect(diagnostics(m).contains { $0.message.contains("none of that format's evidence") })
         let h = ingest(
             "c.har", #"{"log":{"entries":[{"startedDateTime":"2026-11-21T10:00:00.000Z","response":{"status":200}}]}}"#)
         #expect(diagnostics(h).contains { $0.location.line == 1 && $0.message.contains("without request.url") })
@@ -140,6 +142,10 @@ import Testing
         #expect(empty.diagnostics.contains { $0.location.file == "empty.log" && $0.message.contains("empty") })
         let unknown = ingest("notes.txt", "hello, this is not a log\n")
         #expect(unknown.format == nil)
-        #expect(unknown.diagnostics.contains { $0.message.contains("not recognised") })
+        #expect(
+            unknown.diagnostics.contains {
+                $0.message.contains("not read: text with none of a known format's evidence")
+            })
+        #expect(unknown.notRead?.hidesEvidence == false)
     }
 }

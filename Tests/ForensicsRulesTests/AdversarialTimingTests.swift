@@ -60,7 +60,8 @@ import Testing
 
     @Test func recordsWithoutAnIdBesideTwoSessionsArePlacedOrExplainedInLinearTime() throws {
         var rows = [
-            "#Version: 1.0", "#Date: 2026/11/21 10:00:00.000",
+            "#Version: 1.0", "#Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)",
+            "#Date: 2026/11/21 10:00:00.000",
             "#Fields: date time uri s-ip c-duration-watched c-stalls",
         ]
         for i in 0..<30_000 {

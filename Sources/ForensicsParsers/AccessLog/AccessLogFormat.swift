@@ -1,8 +1,9 @@
 import ForensicsCore
 
-/// `AVPlayerItemAccessLog.extendedLogData`: a W3C extended log whose `#Fields` line has none of
-/// the error log's columns (or, with no `#Fields` line in sight, a `#Version`/`#Software`/`#Date`
-/// header).
+/// `AVPlayerItemAccessLog.extendedLogData`: a W3C extended log that is AVPlayer's (its
+/// `#Software: AppleCoreMedia…` directive or AVPlayer's own field set, see
+/// `ExtendedLogParser.isAVPlayerLog`) whose `#Fields` line has none of the error log's columns —
+/// or, with no `#Fields` line (a log with no event), an AppleCoreMedia header.
 package enum AccessLogFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .accessLog, displayName: "AVPlayer access log (W3C extended)",
@@ -21,9 +22,11 @@ package enum AccessLogFormat: FormatReader {
 
     package static func sniff(_ text: SniffText) -> Bool {
         switch text.headerDirective {
-        case .fields(let line): !ExtendedLogParser.namesErrorLogFields(line)
+        case .fields(let line):
+            !ExtendedLogParser.namesErrorLogFields(line)
+                && ExtendedLogParser.isAVPlayerLog(software: text.w3cSoftware, fields: line)
         case .playlistTag: false
-        case nil: text.hasPrefix("#Version:") || text.hasPrefix("#Software:") || text.hasPrefix("#Date:")
+        case nil: ExtendedLogParser.isAVPlayerLog(software: text.w3cSoftware, fields: nil)
         }
     }
 

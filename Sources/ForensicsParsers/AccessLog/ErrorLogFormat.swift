@@ -1,7 +1,7 @@
 import ForensicsCore
 
-/// `AVPlayerItemErrorLog.extendedLogData`: a W3C extended log whose `#Fields` line names
-/// `status`, `domain` or `comment`.
+/// `AVPlayerItemErrorLog.extendedLogData`: a W3C extended log that is AVPlayer's (see
+/// `ExtendedLogParser.isAVPlayerLog`) whose `#Fields` line names `status`, `domain` or `comment`.
 package enum ErrorLogFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .errorLog, displayName: "AVPlayer error log (W3C extended)",
@@ -19,7 +19,10 @@ package enum ErrorLogFormat: FormatReader {
         ])
 
     package static func sniff(_ text: SniffText) -> Bool {
-        if case .fields(let line) = text.headerDirective { return ExtendedLogParser.namesErrorLogFields(line) }
+        if case .fields(let line) = text.headerDirective {
+            return ExtendedLogParser.namesErrorLogFields(line)
+                && ExtendedLogParser.isAVPlayerLog(software: text.w3cSoftware, fields: line)
+        }
         return false
     }
 

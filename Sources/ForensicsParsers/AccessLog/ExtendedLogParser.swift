@@ -35,6 +35,29 @@ package struct ExtendedLogParser {
         }
     }
 
+    /// Columns only AVPlayer's access log writes (`AVPlayerItemAccessLogEvent`'s properties).
+    static let accessLogOnlyFields = [
+        "c-observed-bitrate", "sc-indicated-bitrate", "c-duration-watched", "c-startup-time", "c-stalls",
+        "c-duration-downloaded", "c-frames-dropped", "s-playback-type", "c-overdue", "sc-wwan-count",
+        "c-switch-bitrate", "c-observed-min-bitrate", "c-observed-max-bitrate", "c-observed-bitrate-sd",
+        "s-ip-changes", "c-start-time", "sc-indicated-avg-bitrate", "c-avg-video-bitrate", "c-avg-audio-bitrate",
+    ]
+
+    /// Whether a W3C log is AVPlayer's, on its own evidence: the `#Software:` directive names
+    /// AppleCoreMedia (the player's user agent), or the `#Fields:` line is AVPlayer's field set —
+    /// `cs-guid` (the playback session) with access-log columns no server writes, or with the
+    /// error log's `status` and `domain`/`comment`. Any other W3C log (CloudFront, IIS, a CDN's
+    /// export) has a `#Fields:` line too, and is not ours.
+    static func isAVPlayerLog(software: [UInt8]?, fields: [UInt8]?) -> Bool {
+        if let software, software.withUnsafeBufferPointer({ $0.contains("AppleCoreMedia") }) { return true }
+        guard let fields else { return false }
+        let names = Set(fields.dropFirst(8).split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) })
+        guard names.contains("cs-guid") else { return false }
+        let accessColumns = accessLogOnlyFields.filter(names.contains).count
+        return accessColumns >= 2
+            || (names.contains("status") && (names.contains("domain") || names.contains("comment")))
+    }
+
     /// Whether a `#Fields:` line names a column only the error log has (`status`, `comment`,
     /// `domain`), which is how the two logs are told apart.
     static func namesErrorLogFields(_ fieldsLine: [UInt8]) -> Bool {
@@ -53,6 +76,16 @@ package struct ExtendedLogParser {
         // dumps the cumulative log several times repeats its rows, and the correlator folds them.
         var dumpDate: Timestamp?
         var blockLine = 0
+        // A `#Fields` line not yet followed by a row. Apple's writer emits `#Fields` only with an
+        // event to write, so a `#Fields` line with no row means the rows were cut off.
+        var fieldsWithoutRows: Int?
+        func cutOff(_ line: Int, _ result: inout ParseResult) {
+            result.diagnose(
+                Diagnostic(
+                    SourceLocation(file: file, line: line), .warning,
+                    "#Fields header with no rows: AVPlayer writes it only with an event, so this log's rows were cut off"
+                ))
+        }
         while let line = try reader.next() {
             if result.reachedRecordLimit(maxRecords, line: line.number) { break }
             let location = SourceLocation(file: file, line: line.number)
@@ -64,6 +97,8 @@ package struct ExtendedLogParser {
             }
             if text.hasPrefix("#") {
                 if text.hasPrefix("#Fields:") {
+                    if let pending = fieldsWithoutRows { cutOff(pending, &result) }
+                    fieldsWithoutRows = line.number
                     fields = text.dropFirst(8).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
                     rowNames = []
                     blockLine = line.number
@@ -83,6 +118,7 @@ package struct ExtendedLogParser {
                 result.diagnose(Diagnostic(location, .error, "row before any #Fields directive"))
                 continue
             }
+            fieldsWithoutRows = nil
             let values = Self.tokenize(text)
             let isErrorRow = names.contains("status") || names.contains("comment")
             guard values.count == names.count else {
@@ -137,6 +173,7 @@ package struct ExtendedLogParser {
                         time: time, location: location, format: .accessLog, sessionID: session, payload: .accessLog(a)))
             }
         }
+        if let pending = fieldsWithoutRows, !result.stoppedAtRecordLimit { cutOff(pending, &result) }
         return result
     }
 

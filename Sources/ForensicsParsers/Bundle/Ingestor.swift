@@ -32,6 +32,9 @@ package struct Ingestor: Sendable {
         package var diagnostics: [Diagnostic]
         /// An archive inside the bundle, spooled to this private file to be expanded in turn.
         var spooledArchive: String?
+        /// Why the file was not read (no format's evidence, an encrypted member, a capture with
+        /// no media request): listed so in the inputs, never half-read.
+        package var notRead: NotRead?
     }
 
     /// Reads, parses and cleans one member. With a bundle's budget, the member keeps at most the
@@ -136,7 +139,9 @@ package struct Ingestor: Sendable {
             let magic = try raw.peek(2)
             if magic.isEmpty {
                 diagnostics.append(Diagnostic(location, .warning, "empty file"))
-                return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+                var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+                out.notRead = NotRead("empty file", hidesEvidence: false)
+                return out
             }
             var source = raw
             // Stacked gzip (a `.gz` of a `.gz`) is unwrapped layer by layer, to a small depth.
@@ -184,12 +189,28 @@ package struct Ingestor: Sendable {
             if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
                 diagnostics.append(
                     Diagnostic(location, .error, "UTF-16 text is not supported: convert the file to UTF-8"))
-                return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+                var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+                out.notRead = NotRead("UTF-16 text (convert the file to UTF-8)", hidesEvidence: true)
+                return out
             }
             guard let format = forcedFormat ?? registry.sniff(prefix) else {
-                diagnostics.append(
-                    Diagnostic(location, .warning, "format not recognised: not used (force one with --log-format)"))
-                return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+                let reason = UnclaimedContent.describe(prefix)
+                diagnostics.append(Diagnostic(location, .info, "not read: \(reason)"))
+                var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+                out.notRead = NotRead(reason, hidesEvidence: false)
+                return out
+            }
+            // A forced format reads only a file that shows its evidence: forcing the proxy-log
+            // reader on a console capture invented an origin failure.
+            if let forced = forcedFormat, let reader = registry.reader(for: forced), let text = SniffText(prefix),
+                !reader.sniff(text)
+            {
+                let reason =
+                    "forced as \(forced.rawValue) (--log-format), but none of that format's evidence is in its first \(SniffText.length / 1024) KiB"
+                diagnostics.append(Diagnostic(location, .warning, "not read: \(reason)"))
+                var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+                out.notRead = NotRead(reason, hidesEvidence: true)
+                return out
             }
             let maxRecords = min(limits.maxRecordsPerFile, budget?.recordsLeft ?? Int.max)
             var result = try parse(&source, format: format, path: member.path, maxRecords: maxRecords)
@@ -206,10 +227,14 @@ package struct Ingestor: Sendable {
                     ))
             }
             result.diagnostics.insert(contentsOf: diagnostics, at: 0)
-            return Outcome(path: member.path, format: format, result: result, diagnostics: [])
+            var out = Outcome(path: member.path, format: format, result: result, diagnostics: [])
+            out.notRead = result.notRead
+            return out
         } catch {
             diagnostics.append(Diagnostic(location, .error, "\(error)"))
-            return Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+            var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+            out.notRead = NotRead("could not be read: \(error)", hidesEvidence: true)
+            return out
         }
     }
 
@@ -262,6 +287,7 @@ extension Redactor {
     package func clean(_ outcome: consuming Ingestor.Outcome) -> Ingestor.Outcome {
         var out = outcome
         out.path = clean(out.path)
+        out.notRead = out.notRead.map { NotRead(clean($0.reason), hidesEvidence: $0.hidesEvidence) }
         out.diagnostics = out.diagnostics.map(clean)
         if var result = out.result {
             out.result = nil  // the records are redacted in place, not copied

@@ -20,6 +20,9 @@ package struct ParseResult: Sendable {
     package var unkeptDiagnostics = 0
     /// Set when the file's record limit stopped the reading.
     package var stoppedAtRecordLimit = false
+    /// Why a file its format claimed holds nothing to read after all (a HAR capture without a
+    /// media request): it is then listed as not read, with this reason, and contributes nothing.
+    package var notRead: NotRead?
 
     package static let maxDiagnostics = 1000
 

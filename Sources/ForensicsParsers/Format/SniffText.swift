@@ -49,6 +49,39 @@ package struct SniffText: Sendable {
 
     package func hasPrefix(_ prefix: StaticString) -> Bool { withText { $0.hasPrefix(prefix) } }
 
+    /// Whether one of the text's lines (LF or CRLF, the last one possibly cut by the prefix's end)
+    /// satisfies `test`.
+    package func anyLine(_ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        withText { text in
+            var lineStart = 0
+            while lineStart < text.count {
+                var end = lineStart
+                while end < text.count, text[end] != 0x0A { end += 1 }
+                var lineEnd = end
+                if lineEnd > lineStart, text[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                if test(UnsafeBufferPointer(rebasing: text[lineStart..<lineEnd])) { return true }
+                lineStart = end + 1
+            }
+            return false
+        }
+    }
+
+    /// The W3C `#Software:` directive among the header lines (before the first row), whole.
+    package var w3cSoftware: [UInt8]? {
+        withText { text in
+            var lineStart = 0
+            while lineStart < text.count, text[lineStart] == UInt8(ascii: "#") {
+                var end = lineStart
+                while end < text.count, text[end] != 0x0A { end += 1 }
+                let line = UnsafeBufferPointer(rebasing: text[lineStart..<end])
+                if line.hasPrefix("#Software:") { return Array(line) }
+                lineStart = end + 1
+                while lineStart < text.count, text[lineStart] == 0x0A || text[lineStart] == 0x0D { lineStart += 1 }
+            }
+            return nil
+        }
+    }
+
     package func contains(_ needle: StaticString) -> Bool { withText { $0.contains(needle) } }
 
     private static func headerDirective(_ text: UnsafeBufferPointer<UInt8>) -> HeaderDirective? {

@@ -36,7 +36,42 @@ package struct HARParser {
             }
             map(entry, location: location, bodyBytes: &bodyBytes, into: &result)
         }
+        keepPlaybackRequests(&result)
         return result
+    }
+
+    /// Keeps only the capture's playback requests: playlists, segments, keys, and any request
+    /// that carries the player's own evidence (`X-Playback-Session-Id`, an AppleCoreMedia or
+    /// AVPlayer user agent). A browser capture also holds pages, scripts, images and API calls; as
+    /// part of a playback session they stretched it over days. A capture with no playback request
+    /// at all is not read (`notRead`).
+    func keepPlaybackRequests(_ result: inout ParseResult) {
+        var dropped = 0
+        result.records.removeAll { record in
+            guard case .request(let m) = record.payload, m.kind == .other else { return false }
+            if record.sessionID != nil { return false }
+            let agent = HARParser.header("user-agent", m.requestHeaders) ?? ""
+            if agent.contains("AppleCoreMedia") || agent.contains("AVPlayer") { return false }
+            dropped += 1
+            return true
+        }
+        let media = result.records.contains { record in
+            if case .request = record.payload { return true }
+            if case .playlist = record.payload { return true }
+            return false
+        }
+        if !media {
+            result.records = []
+            result.notRead = NotRead(
+                "HTTP capture without media requests (\(dropped) web request\(dropped == 1 ? "" : "s"), no playlist, segment or key)",
+                hidesEvidence: false)
+        } else if dropped > 0 {
+            result.diagnose(
+                Diagnostic(
+                    SourceLocation(file: file, line: 1), .info,
+                    "\(dropped) request\(dropped == 1 ? "" : "s") of no playback (pages, scripts, images, API calls) left out of the sessions"
+                ))
+        }
     }
 
     func map(_ entry: JSONValue, location: SourceLocation, bodyBytes: inout Int, into result: inout ParseResult) {

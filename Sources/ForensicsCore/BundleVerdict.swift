@@ -1,0 +1,82 @@
+/// What a report may claim about a bundle as a whole: problems found, no problem found, or that
+/// part of the evidence could not be judged (and why). "No problem found" is a claim that the
+/// evidence read could have shown a problem and did not; anything less says what was missing.
+///
+/// Derived from the report (`AnalysisReport.verdict`), so every writer — Markdown, HTML, JSON,
+/// triage — tells the same story from the same facts.
+public struct BundleVerdict: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        /// At least one finding at warning level or above.
+        case problemsFound = "problems-found"
+        /// Everything read was judged, and no finding reached warning level.
+        case noProblemFound = "no-problem-found"
+        /// No finding at warning level or above, but part of the evidence could not be judged.
+        case couldNotJudge = "could-not-judge"
+        /// Nothing playback-related was read at all.
+        case nothingRead = "nothing-read"
+    }
+
+    public var status: Status
+    /// Why part of the evidence could not be judged: each a sentence naming the file or cause.
+    /// Also listed, as caveats, when problems were found.
+    public var couldNotJudge: [String]
+
+    public init(status: Status, couldNotJudge: [String]) {
+        self.status = status
+        self.couldNotJudge = couldNotJudge
+    }
+}
+
+/// Why a file was not read, and whether that hides evidence (an encrypted member may hold the
+/// logs; a README does not).
+public struct NotRead: Sendable, Hashable, CustomStringConvertible {
+    public var reason: String
+    /// True when the file may have held playback evidence that was not judged.
+    public var hidesEvidence: Bool
+
+    public init(_ reason: String, hidesEvidence: Bool) {
+        self.reason = reason
+        self.hidesEvidence = hidesEvidence
+    }
+
+    public var description: String { reason }
+}
+
+extension AnalysisReport {
+    /// The verdict over the whole report (as narrowed): see `BundleVerdict`.
+    public var verdict: BundleVerdict {
+        var reasons: [String] = []
+        if let incomplete { reasons.append("the bundle was not read to the end: \(incomplete)") }
+        for input in inputs {
+            if let notRead = input.notRead, notRead.hidesEvidence {
+                reasons.append("\(input.path) was not read: \(notRead.reason)")
+            }
+        }
+        reasons.append(contentsOf: caveats)
+        let serious = diagnostics.filter { $0.severity >= .warning }
+        if !serious.isEmpty {
+            var examples: [String] = []
+            for d in serious where examples.count < 3 {
+                let text = "\(d.location): \(d.message.prefix(160))"
+                if !examples.contains(text) { examples.append(text) }
+            }
+            reasons.append(
+                "\(serious.count) input problem\(serious.count == 1 ? "" : "s") at warning level or above (\(examples.joined(separator: "; "))\(serious.count > examples.count ? "; …" : ""))"
+            )
+        }
+        if inputs.allSatisfy({ $0.records == 0 }) {
+            let notRead = inputs.compactMap { i in i.notRead.map { "\(i.path): \($0.reason)" } }
+            var why = "nothing playback-related was read"
+            if inputs.isEmpty {
+                why += " (no files)"
+            } else if !notRead.isEmpty {
+                why += " (" + notRead.prefix(5).joined(separator: "; ") + (notRead.count > 5 ? "; …" : "") + ")"
+            }
+            return BundleVerdict(status: .nothingRead, couldNotJudge: [why] + reasons)
+        }
+        if sessions.contains(where: { $0.findings.contains { $0.severity >= .warning } }) {
+            return BundleVerdict(status: .problemsFound, couldNotJudge: reasons)
+        }
+        return BundleVerdict(status: reasons.isEmpty ? .noProblemFound : .couldNotJudge, couldNotJudge: reasons)
+    }
+}

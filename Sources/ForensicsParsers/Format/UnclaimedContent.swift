@@ -1,0 +1,68 @@
+/// What a file that no format claims looks like, in the words the inputs list shows ("not read:
+/// Markdown text"). Recognition stays on positive evidence — this only names what was seen, so
+/// that a user can tell a README from a log this tool should have read.
+package enum UnclaimedContent {
+    /// A short description of the file from its first bytes.
+    package static func describe(_ prefix: [UInt8]) -> String {
+        guard let text = SniffText(prefix) else { return "empty (white space only)" }
+        if isBinary(prefix) { return "binary data, not a text log" }
+        if let vendor = cdnVendor(text) { return "CDN access log — \(vendor) (a server's log, not a playback source)" }
+        if case .fields = text.headerDirective {
+            return "W3C extended log of another program (no AppleCoreMedia #Software line, no AVPlayer fields)"
+        }
+        if text.looksLikeJSON { return "JSON of no known kind (not AVMetrics events, not a HAR capture)" }
+        if text.hasPrefix("<!DOCTYPE") || text.hasPrefix("<!doctype") || text.hasPrefix("<html")
+            || text.hasPrefix("<?xml")
+        {
+            return "markup (HTML or XML), not a log"
+        }
+        if isMarkdown(text) { return "Markdown text" }
+        if text.anyLine(isCombinedLogLine) {
+            return "web server access log (common/combined format), not a playback source"
+        }
+        return "text with none of a known format's evidence"
+    }
+
+    /// NUL bytes, or many bytes that are neither text nor UTF-8.
+    static func isBinary(_ prefix: [UInt8]) -> Bool {
+        let sample = prefix.prefix(4096)
+        if sample.contains(0) { return true }
+        let odd = sample.filter { $0 < 0x09 || ($0 > 0x0D && $0 < 0x20) }.count
+        return odd * 20 > sample.count
+    }
+
+    /// The CDN a W3C, tab-separated or JSON log comes from, by the field names only it writes.
+    static func cdnVendor(_ text: SniffText) -> String? {
+        if text.contains("x-edge-location") || text.contains("x-edge-request-id") || text.contains("x-edge-result-type")
+        {
+            return "CloudFront"
+        }
+        if text.contains("\"reqTimeSec\"") || text.contains("\"cliIP\"") || text.contains("\"edgeIP\"") {
+            return "Akamai DataStream"
+        }
+        if text.contains("\"EdgeStartTimestamp\"") || text.contains("\"ClientRequestHost\"")
+            || text.contains("\"RayID\"")
+        {
+            return "Cloudflare Logpush"
+        }
+        if text.contains("\"fastly_") || text.contains("\"fastly-") { return "Fastly" }
+        if text.contains("\"httpRequest\"") && text.contains("\"cacheLookup\"") { return "Google Cloud CDN" }
+        return nil
+    }
+
+    /// A heading, a table rule, a fenced block or a list at a line's start.
+    static func isMarkdown(_ text: SniffText) -> Bool {
+        text.anyLine { line in
+            line.hasPrefix("# ") || line.hasPrefix("## ") || line.hasPrefix("```") || line.hasPrefix("| ---")
+                || line.hasPrefix("|---") || line.hasPrefix("|:--")
+        }
+    }
+
+    /// `203.0.113.7 - - [21/Nov/2026:10:00:00 +0000] "GET /a HTTP/1.1" 200 …`.
+    static func isCombinedLogLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = line.first, (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: ":") else {
+            return false
+        }
+        return line.contains(" - ") && line.contains(" [") && line.contains("] \"")
+    }
+}

@@ -1,0 +1,158 @@
+import ForensicsCore
+import ForensicsTestSupport
+import Foundation
+import Testing
+
+@testable import PlaybackForensics
+
+/// Recognition on positive evidence and an honest verdict (issue 29): files no format claims are
+/// listed as not read, with why, and never contribute; "no problem found" is said only where the
+/// evidence could have shown one.
+@Suite struct HonestVerdictTests {
+    static let realAccessLog = TestPaths.corpus.appendingPathComponent(
+        "real-world/access-log/srg-fb22519249-log_before_audio_switch.log")
+    static let cloudFront = TestPaths.corpus.appendingPathComponent(
+        "real-world/cdn/cloudfront-awsdocs-standard-example.log")
+    static let webHAR = TestPaths.corpus.appendingPathComponent("real-world/har/mitmproxy-safari-nohls.har")
+
+    func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
+
+    /// A README (with a table that names a KTVHTTPCache module, a URL and an error number), a
+    /// CloudFront log with three 502 `OriginDnsError` rows, a browser HAR without media and a real
+    /// access log: the same findings as the access log alone, the other three not read, with why.
+    @Test func unrelatedFilesBesideARealAccessLogChangeNothing() throws {
+        let readme = """
+            # Support bundle
+
+            | Module | What happened |
+            | --- | --- |
+            | KTVHCDataNetworkSource : 0x1, failed | https://cdn.example.com/a.m3u8 error -1001 |
+
+            See https://cdn.example.com/v/seg_51.ts (HTTP 404, -12938).
+            """
+        var cloudFrontText = try String(contentsOf: Self.cloudFront, encoding: .utf8)
+        for i in 0..<3 {
+            cloudFrontText +=
+                "2019-12-04\t21:02:3\(i)\tLAX1\t0\t192.0.2.100\tGET\td111111abcdef8.cloudfront.net\t/v/seg\(i).ts\t502\t-\tAppleCoreMedia/1.0.0.22B83\t-\t-\tError\tAbC\(i)==\td111111abcdef8.cloudfront.net\thttps\t0\t0.002\t-\tTLSv1.2\tECDHE-RSA-AES128-GCM-SHA256\tError\tHTTP/2.0\t-\t-\t0\t0.002\tOriginDnsError\t-\t-\t-\t-\n"
+        }
+        let alone = Analyzer().analyze(files: [("access.log", try bytes(Self.realAccessLog))])
+        let mixed = Analyzer().analyze(files: [
+            ("README.md", Array(readme.utf8)), ("cloudfront.log", Array(cloudFrontText.utf8)),
+            ("web.har", try bytes(Self.webHAR)), ("access.log", try bytes(Self.realAccessLog)),
+        ])
+        func findings(_ r: AnalysisReport) -> [String] {
+            r.sessions.flatMap { $0.findings.map { "\($0.ruleID) \($0.title)" } }
+        }
+        #expect(findings(mixed) == findings(alone))
+        #expect(mixed.sessions.count == alone.sessions.count)
+        #expect(mixed.verdict.status == alone.verdict.status)
+        let notRead = Dictionary(uniqueKeysWithValues: mixed.inputs.map { ($0.path, $0.notRead?.reason) })
+        #expect(notRead["README.md"] == "Markdown text")
+        #expect(notRead["cloudfront.log"]??.hasPrefix("CDN access log — CloudFront") == true)
+        #expect(notRead["web.har"]??.hasPrefix("HTTP capture without media requests") == true)
+        #expect(notRead["access.log"] == .some(nil))
+        #expect(mixed.inputs.filter { $0.notRead != nil }.allSatisfy { $0.records == 0 })
+    }
+
+    /// Near miss: the same table line with the module in log-line position is a proxy log.
+    @Test func aModuleInLogLinePositionIsAProxyLog() {
+        let report = Analyzer().analyze(files: [
+            (
+                "proxy.log",
+                Array("2026-11-21 10:00:00 +0000  KTVHCHTTPServer         :   0x1, Start server success\n".utf8)
+            )
+        ])
+        #expect(report.inputs.first?.format == .cacheLog)
+        #expect(report.inputs.first?.notRead == nil)
+    }
+
+    /// An error log whose `#Fields` header has no row: Apple writes `#Fields` only with an event,
+    /// so the rows were cut off — never "no problem found".
+    @Test func aFieldsHeaderWithNoRowsCannotBeJudged() {
+        let access = """
+            #Version: 1.0
+            #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
+            #Date: 2026/11/21 10:00:00.000
+            #Fields: date time uri cs-guid s-ip c-observed-bitrate sc-indicated-bitrate c-stalls c-duration-watched c-startup-time
+            2026/11/21 10:00:02.002 https://cdn.example.com/a/v20/index.m3u8 6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10 203.0.113.7 25000000.000 20000000 0 120.500 0.500
+
+            """
+        let cutError = """
+            #Version: 1.0
+            #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
+            #Date: 2026/11/21 10:02:00.000
+            #Fields: date time uri cs-guid s-ip status domain comment cs-iftype
+
+            """
+        let report = Analyzer().analyze(files: [
+            ("access.log", Array(access.utf8)), ("error.log", Array(cutError.utf8)),
+        ])
+        #expect(report.verdict.status == .couldNotJudge)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("rows were cut off") })
+        let markdown = ReportRenderer().render(report, as: .markdown)
+        #expect(!markdown.contains("No problem found"))
+        #expect(markdown.contains("could not judge everything"))
+        // Near miss: without the cut-off error log, the same access log is judged, and clean.
+        let whole = Analyzer().analyze(files: [("access.log", Array(access.utf8))])
+        #expect(whole.verdict.status == .noProblemFound)
+        #expect(ReportRenderer().render(whole, as: .markdown).contains("No problem found"))
+    }
+
+    /// A media playlist whose segment URIs were glued onto their `#EXTINF` lines has no playable
+    /// segment: warning-level diagnostics and the unplayable capture, never an all-clear.
+    @Test func aPlaylistWithNoPlayableSegmentCannotBeJudged() {
+        let glued = """
+            #EXTM3U #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-TARGETDURATION:6
+            #EXTINF:6.0, seg1.ts
+            #EXTINF:6.0, seg2.ts
+            #EXT-X-ENDLIST
+            """
+        let report = Analyzer().analyze(files: [("index.m3u8", Array(glued.utf8))])
+        #expect(report.verdict.status != .noProblemFound)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("no playable segment") })
+        // Near miss: the same playlist written correctly is judged.
+        let fine = "#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg1.ts\n#EXT-X-ENDLIST\n"
+        let judged = Analyzer().analyze(files: [("index.m3u8", Array(fine.utf8))])
+        #expect(!judged.verdict.couldNotJudge.contains { $0.contains("no playable segment") })
+    }
+
+    /// A console capture forced as a proxy log has none of the format's evidence: said so, no
+    /// origin failure invented.
+    @Test func aForcedFormatWithoutItsEvidenceIsNotRead() {
+        let console = """
+            2026-11-21 10:00:00.123456+0100 Player[512:7788] [AVFoundation] Playback failed: Error Domain=AVFoundationErrorDomain Code=-11800 "The operation could not be completed" UserInfo={NSUnderlyingError=0x283 {Error Domain=NSURLErrorDomain Code=-1001 "timed out"}}
+            2026-11-21 10:00:01.000000+0100 Player[512:7788] [Network] Task <1> finished with error - code: -1001 URL: https://origin.example.com/v/seg1.ts
+            """
+        var options = AnalysisOptions()
+        options.forcedFormat = .cacheLog
+        let report = Analyzer(options: options).analyze(files: [("console.txt", Array(console.utf8))])
+        #expect(report.sessions.flatMap(\.findings).isEmpty)
+        #expect(report.inputs.first?.records == 0)
+        #expect(report.inputs.first?.notRead?.reason.contains("none of that format's evidence") == true)
+        #expect(report.verdict.status == .nothingRead)
+    }
+
+    /// A capture from a browser holds pages, scripts and images as well as the playback: they
+    /// never join (or stretch) the session.
+    @Test func webRequestsInAPlaybackCaptureStayOutOfTheSession() throws {
+        func entry(_ url: String, _ at: String, mime: String) -> String {
+            #"{"startedDateTime":"\#(at)","time":50,"request":{"method":"GET","url":"\#(url)","headers":[]},"response":{"status":200,"headers":[],"content":{"size":100,"mimeType":"\#(mime)"}}}"#
+        }
+        let har =
+            #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":["#
+            + [
+                entry("https://www.example.com/", "2026-08-01T10:00:00.000Z", mime: "text/html"),
+                entry(
+                    "https://cdn.example.com/v/index.m3u8", "2026-11-21T10:00:00.000Z",
+                    mime: "application/vnd.apple.mpegurl"),
+                entry("https://cdn.example.com/v/s1.ts", "2026-11-21T10:00:01.000Z", mime: "video/mp2t"),
+                entry("https://www.example.com/api/track", "2026-11-21T12:00:00.000Z", mime: "application/json"),
+            ].joined(separator: ",") + "]}}"
+        let report = Analyzer().analyze(files: [("capture.har", Array(har.utf8))])
+        #expect(report.sessions.count == 1)
+        let s = try #require(report.sessions.first?.session)
+        let span = (s.end?.secondsSince1970 ?? 0) - (s.start?.secondsSince1970 ?? 0)
+        #expect(span < 60, "a session of \(span) s")
+    }
+}
