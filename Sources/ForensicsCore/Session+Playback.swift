@@ -284,6 +284,27 @@ extension Session {
 /// Which variant a URL belongs to, from the playlists captured in the session: a media playlist
 /// by its URL in the multivariant playlist, a segment by the captured media playlist listing it,
 /// else by sharing its directory with exactly one variant's media playlist.
+/// How long each captured segment plays, from the media playlists captured in the session (their
+/// `EXTINF`): what a HAR capture alone knows of segment durations.
+public struct SegmentDurations: Sendable {
+    var byURL: [String: Double] = [:]
+
+    public init(_ session: Session) {
+        for e in session.entries {
+            guard case .playlist(let p) = e.record.payload, !p.isMultivariant,
+                p.segmentDurations.count == p.segmentURIs.count
+            else { continue }
+            for (uri, d) in zip(p.segmentURIs, p.segmentDurations) where d > 0 && d.isFinite {
+                byURL[URLCanonicalizer.withoutQuery(uri)] = d
+            }
+        }
+    }
+
+    public var isEmpty: Bool { byURL.isEmpty }
+
+    public func duration(of url: String) -> Double? { byURL[URLCanonicalizer.withoutQuery(url)] }
+}
+
 public struct VariantLadder: Sendable {
     var byPlaylist: [String: Double] = [:]
     var bySegment: [String: Double] = [:]

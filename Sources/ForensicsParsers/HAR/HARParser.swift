@@ -112,6 +112,12 @@ package struct HARParser {
         if let size = content?["size"]?.int, size >= 0 { request.bytes = Int64(size) }
         if let bodySize = entry["response"]?["bodySize"]?.int, bodySize >= 0 {
             request.responseHeaders["x-har-body-size"] = String(bodySize)
+            // A capture that did not keep the body writes `content.size` 0 (or -1): the bytes
+            // on the wire are then the response's `bodySize` (Chrome's `_transferSize` if not).
+            if (request.bytes ?? 0) <= 0, bodySize > 0 { request.bytes = Int64(bodySize) }
+        }
+        if (request.bytes ?? 0) <= 0, let transfer = entry["response"]?["_transferSize"]?.int, transfer > 0 {
+            request.bytes = Int64(transfer)
         }
         if let range = Self.header("range", requestHeaders) { request.byteRange = ByteRange(httpRangeHeader: range) }
         let session = Self.header("x-playback-session-id", requestHeaders)

@@ -133,6 +133,7 @@ package struct Playlist: Sendable {
         s.mediaSequence = mediaSequence
         s.endList = endList
         s.segmentURIs = segments.count <= 20_000 ? segments.indices.map { segments.resolvedURI(at: $0) } : []
+        s.segmentDurations = segments.count <= 20_000 ? segments.indices.map { segments.duration(at: $0) } : []
         return s
     }
 }

@@ -181,6 +181,9 @@ extension Playlist {
         /// The URI resolved against the playlist's URL.
         package func resolvedURI(at position: Int) -> String { resolver.resolve(uri(at: position)) }
 
+        /// The segment's `EXTINF` duration, without building the segment.
+        package func duration(at position: Int) -> Double { rows[position].duration }
+
         /// Whether any segment is encrypted (a key other than `METHOD=NONE` applies to it).
         package var hasKeys: Bool {
             let encrypted = keys.map { $0.method != "NONE" }

@@ -85,9 +85,12 @@ package struct SlowSegmentDownloadRule: Rule {
             }
             run = []
         }
+        // A capture without player events (a HAR) knows segment durations from the media
+        // playlists it captured.
+        let captured = SegmentDurations(session)
         for item in session.requestEntries where item.request.kind == .segment {
-            guard let r = session.mergedRequest(item.entry), !r.failed, let d = r.duration, let sd = r.segmentDuration,
-                sd > 0
+            guard let r = session.mergedRequest(item.entry), !r.failed, let d = r.duration,
+                let sd = r.segmentDuration ?? captured.duration(of: r.url), sd > 0
             else { continue }
             if d > sd { run.append((item.entry, d, sd)) } else { flush() }
         }

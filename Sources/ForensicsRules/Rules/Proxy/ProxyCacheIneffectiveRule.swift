@@ -5,6 +5,10 @@ import ForensicsCore
 package struct ProxyCacheIneffectiveRule: Rule {
     package struct Options: RuleOptions {
         package var minimumRepeats: Int = 2
+        /// rules.md: at least 1 MiB downloaded again…
+        package var minimumBytesAgain: Int = 1 << 20
+        /// …and at least 10 % of what the session downloaded of that resource.
+        package var minimumShareAgain: Double = 0.1
 
         package init() {}
 
@@ -12,7 +16,13 @@ package struct ProxyCacheIneffectiveRule: Rule {
             [
                 .count(
                     "minimum-repeats", \.minimumRepeats,
-                    "how many times the same bytes must have been received from the origin to make a finding")
+                    "how many times the same bytes must have been received from the origin to make a finding"),
+                .count(
+                    "minimum-bytes-again", \.minimumBytesAgain,
+                    "bytes of a resource that must have been received again to make a finding"),
+                .ratio(
+                    "minimum-share-again", \.minimumShareAgain,
+                    "share of what the session received of the resource that must have been received again"),
             ]
         }
     }
@@ -28,8 +38,10 @@ package struct ProxyCacheIneffectiveRule: Rule {
             A caching proxy that downloads the same bytes twice costs the viewer data and time: the \
             cache may be too small (the unit was deleted to make room), its pieces failed to merge, \
             it is keyed by a URL that changes (tokens in the query), or it is disabled for that \
-            content. Only bytes actually received count: a request that failed and received \
-            nothing was not a download, and the ranges are compared by their bytes, not their text.
+            content. Only bytes actually received by downloads that succeeded count, and only \
+            when they matter: AVPlayer's `Range: bytes=0-1` probe (any response of 2 bytes or \
+            less) followed by the full download is how it starts every file, and a failed or \
+            empty retry is no re-download. The ranges are compared by their bytes, not their text.
             """,
         kind: .proxy, defaultSeverity: .warning,
         triggeringExamples: [
@@ -56,15 +68,15 @@ package struct ProxyCacheIneffectiveRule: Rule {
                         Func : -[KTVHCDataUnitPool deleteUnitsWithLength:]
                         2026-11-21 10:05:01 +0000  KTVHCDataNetworkSource  :   0x2835e9d10, Create network source
                         request : <KTVHCDataRequest: 0x280d2c990>
-                        range : Range : {524288, 1572863}
+                        range : Range : {0, 2097151}
                         2026-11-21 10:05:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
                         request : <KTVHCDataRequest: 0x280d2c990>
                         URL : https://media.example.com/vod/clip-042.mp4
                         headers : {
-                            Range = "bytes=524288-1572863";
+                            Range = "bytes=0-2097151";
                         }
                         Count : 1
-                        2026-11-21 10:05:02 +0000  KTVHCDataNetworkSource  :   0x2835e9d10, Receive data : 524288, 524288, 524288
+                        2026-11-21 10:05:02 +0000  KTVHCDataNetworkSource  :   0x2835e9d10, Receive data : 2097152, 2097152, 2097152
                         """)
                 ]),
             RuleExample(
@@ -78,23 +90,94 @@ package struct ProxyCacheIneffectiveRule: Rule {
                         {
                             Range = "bytes=0-";
                         }
-                        2018-01-10 09:00:02 +0000  KTVHCDataNetworkSource  :   receive data, 65536, 65536, 65536
+                        2018-01-10 09:00:02 +0000  KTVHCDataNetworkSource  :   receive data, 1048576, 1048576, 1048576
                         2018-01-10 09:01:01 +0000  KTVHCDownload           :   add download begin
                         https://media.example.com/vod/a.mp4
                         {
                             Range = "bytes=0-";
                         }
-                        2018-01-10 09:01:02 +0000  KTVHCDataNetworkSource  :   receive data, 65536, 65536, 65536
+                        2018-01-10 09:01:02 +0000  KTVHCDataNetworkSource  :   receive data, 1048576, 1048576, 1048576
                         2018-01-10 09:02:01 +0000  KTVHCDownload           :   add download begin
                         https://media.example.com/vod/a.mp4
                         {
                             Range = "bytes=0-";
                         }
-                        2018-01-10 09:02:02 +0000  KTVHCDataNetworkSource  :   receive data, 65536, 65536, 65536
+                        2018-01-10 09:02:02 +0000  KTVHCDataNetworkSource  :   receive data, 1048576, 1048576, 1048576
                         """)
                 ]),
         ],
         nonTriggeringExamples: [
+            RuleExample(
+                "near miss: AVPlayer's Range: bytes=0-1 probe, then the full download",
+                files: [
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
+                        2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        request : <KTVHCDataRequest: 0x280d2c780>
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        headers : {
+                            Range = "bytes=0-1";
+                        }
+                        2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : (null)
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        request : <KTVHCDataRequest: 0x280d2c990>
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        headers : {
+                            Range = "bytes=0-8388607";
+                        }
+                        2026-11-21 10:00:03 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : (null)
+                        """)
+                ]),
+            RuleExample(
+                "near miss: a failed attempt that received 2 MiB, then the retry",
+                files: [
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
+                        2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        headers : {
+                            Range = "bytes=0-8388607";
+                        }
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin
+                        Length : 2097152
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        2026-11-21 10:00:03 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : Error Domain=NSURLErrorDomain Code=-1005 "The network connection was lost." UserInfo={}
+                        2026-11-21 10:00:04 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        headers : {
+                            Range = "bytes=0-8388607";
+                        }
+                        2026-11-21 10:00:09 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : (null)
+                        """)
+                ]),
+            RuleExample(
+                "near miss: 512 KiB received again (under 1 MiB)",
+                files: [
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
+                        2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        headers : {
+                            Range = "bytes=0-1048575";
+                        }
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : (null)
+                        2026-11-21 10:05:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        headers : {
+                            Range = "bytes=524288-1572863";
+                        }
+                        2026-11-21 10:05:02 +0000  KTVHCDownload           :   0x2804f1e30, Complete
+                        Error : (null)
+                        """)
+                ]),
             RuleExample(
                 "near miss: adjacent, non-overlapping ranges of the same file",
                 files: [
@@ -182,7 +265,7 @@ package struct ProxyCacheIneffectiveRule: Rule {
         let downloads = ProxyDownloads.received(in: session)
         var byURL: [String: [ProxyDownloads.Download]] = [:]
         var order: [String] = []
-        for d in downloads where (d.received ?? 0) > 0 {
+        for d in downloads where !d.failed && (d.received ?? 0) > 2 && (d.length.map { $0 > 2 } ?? true) {
             let key = URLCanonicalizer.withoutQuery(d.url)
             if byURL[key] == nil { order.append(key) }
             byURL[key, default: []].append(d)
@@ -191,7 +274,14 @@ package struct ProxyCacheIneffectiveRule: Rule {
         for url in order {
             guard let list = byURL[url], list.count > 1 else { continue }
             let overlap = ProxyDownloads.overlap(list)
-            guard overlap.bytes > 0, overlap.depth >= options.minimumRepeats else { continue }
+            let total = list.reduce(Int64(0)) { sum, d in
+                let next = sum.addingReportingOverflow(d.received ?? 0)
+                return next.overflow ? Int64.max : next.partialValue
+            }
+            guard overlap.bytes > 0, overlap.depth >= options.minimumRepeats,
+                overlap.bytes >= Int64(options.minimumBytesAgain),
+                Double(overlap.bytes) >= options.minimumShareAgain * Double(total)
+            else { continue }
             let involved = list.filter { overlap.involved.contains($0.index) }
             guard let firstIndex = involved.first?.index, let lastIndex = involved.last?.index else { continue }
             // What happened to the cache in between: units deleted, merges that failed.
@@ -215,6 +305,7 @@ package struct ProxyCacheIneffectiveRule: Rule {
                         "resource": .string(url), "downloads": .integer(involved.count),
                         "bytes_received_again": .integer(Int(clamping: overlap.bytes)),
                         "times_received": .integer(overlap.depth),
+                        "bytes_received": .integer(Int(clamping: total)),
                     ],
                     evidence: evidenceIndices.prefix(30).map { Finding.Evidence(session, $0) },
                     advice:

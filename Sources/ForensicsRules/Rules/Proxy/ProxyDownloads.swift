@@ -19,6 +19,9 @@ enum ProxyDownloads {
         var received: Int64?
         /// Timeline indices of its entries, ascending (entries are met in timeline order).
         var indices: [Int]
+        /// The download ended in an error or an HTTP error response: a failed attempt, whatever
+        /// it received before failing, is no re-download.
+        var failed = false
 
         mutating func receive(atLeast bytes: Int64, at i: Int) {
             received = max(received ?? 0, bytes)
@@ -48,6 +51,14 @@ enum ProxyDownloads {
                     Download(
                         index: i, url: url, start: start, length: e.range?.length, request: e.references.first,
                         received: nil, indices: [i]))
+            case .networkFailed:
+                if let d = download(for: e, in: downloads, requestOfSource: requestOfSource) {
+                    downloads[d].failed = true
+                }
+            case .downloadInvalidResponse:
+                if let d = downloads.indices.last { downloads[d].failed = true }
+            case .downloadResponse:
+                if (e.status ?? 0) >= 400, let d = downloads.indices.last { downloads[d].failed = true }
             case .networkData, .networkComplete:
                 guard let d = download(for: e, in: downloads, requestOfSource: requestOfSource) else { continue }
                 var bytes = e.contentLength ?? 0
@@ -63,8 +74,13 @@ enum ProxyDownloads {
                 chunkTotals[d] = total.overflow ? Int64.max : total.partialValue
                 downloads[d].receive(atLeast: chunkTotals[d] ?? 0, at: i)
             case .downloadComplete:
+                guard let d = downloads.indices.last else { continue }
+                if e.error != nil {
+                    downloads[d].failed = true
+                    continue
+                }
                 // Success of a known range: the whole range arrived.
-                guard e.error == nil, let d = downloads.indices.last, let length = downloads[d].length else { continue }
+                guard let length = downloads[d].length else { continue }
                 downloads[d].receive(atLeast: length, at: i)
             default:
                 continue

@@ -5,12 +5,22 @@ import ForensicsCore
 package struct InitialVariantTooHighRule: Rule {
     package struct Options: RuleOptions {
         package var tolerance: Double = 1.0
+        /// What an access-log row must have downloaded for its observed bitrate to count (rules.md).
+        package var minimumDownloadedSeconds: Double = 2
+        package var minimumBytes: Int = 256 << 10
 
         package init() {}
 
         package static var declarations: [RuleOption<Options>] {
             [
-                .factor("tolerance", \.tolerance, "flag when first-variant bandwidth > tolerance × observed throughput")
+                .factor(
+                    "tolerance", \.tolerance, "flag when first-variant bandwidth > tolerance × observed throughput"),
+                .seconds(
+                    "minimum-downloaded-seconds", \.minimumDownloadedSeconds,
+                    "an access-log row's throughput counts only when it downloaded at least this much media"),
+                .count(
+                    "minimum-bytes", \.minimumBytes,
+                    "an access-log row's throughput counts only when it transferred at least this many bytes"),
             ]
         }
     }
@@ -87,6 +97,29 @@ package struct InitialVariantTooHighRule: Rule {
         ],
         nonTriggeringExamples: [
             RuleExample(
+                "near miss: a progressive (FILE) playback whose first row downloaded 2 bytes in no time",
+                files: [
+                    RuleExample.File(
+                        "access.log",
+                        ExampleFixtures.accessLog([
+                            ExampleFixtures.accessRow(
+                                at: 0, uri: "https://cdn.example.com/a/movie.mp4", watched: 0, observed: 12_000,
+                                indicated: 2_200_000, startup: 0.4)
+                        ]).text.replacingOccurrences(of: " VOD ", with: " FILE "))
+                ]),
+            RuleExample(
+                "near miss: the first row is a probe (2 bytes, nothing downloaded), the next rows keep up",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 0, observed: 12_000,
+                            indicated: 2_200_000, startup: 0.4),
+                        ExampleFixtures.accessRow(
+                            at: 1, uri: "https://cdn.example.com/a/v20/index.m3u8", watched: 120, observed: 9_000_000,
+                            indicated: 2_200_000),
+                    ])
+                ]),
+            RuleExample(
                 "network faster than the first variant",
                 timeline: """
                     0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
@@ -146,7 +179,7 @@ package struct InitialVariantTooHighRule: Rule {
         var evidence: [Finding.Evidence] = []
         for item in session.requestEntries where item.request.kind == .segment {
             guard let s = item.entry.time, s <= end.time, let f = item.entry.endTime, let bytes = item.request.bytes,
-                bytes > 0
+                bytes > 2
             else { continue }
             bits += Double(bytes) * 8
             intervals.append((s.secondsSince1970, f.secondsSince1970))
@@ -191,15 +224,21 @@ package struct InitialVariantTooHighRule: Rule {
         guard let (firstIndex, first) = rows.first, let indicated = first.indicatedBitrate, indicated > 0 else {
             return rows.isEmpty ? nil : []
         }
-        var observed = first.observedBitrate
+        // HLS only: a progressive (`FILE`) playback has no variants to start too high on.
+        if rows.contains(where: { Self.isProgressive($0.1) }) { return [] }
+        // The throughput must come from enough data to mean something (rules.md): the first row
+        // if it downloaded at least `minimumDownloadedSeconds` and `minimumBytes`, else the next
+        // rows that did; a probe or a row with nothing downloaded is no evidence.
         var used = [firstIndex]
-        if (first.durationWatched ?? 0) < 10 || observed == nil {
-            let later = rows.dropFirst().prefix(3).filter { ($0.1.observedBitrate ?? 0) > 0 }
-            if !later.isEmpty {
-                let values = later.compactMap(\.1.observedBitrate)
-                observed = values.reduce(0, +) / Double(values.count)
-                used += later.map(\.0)
-            }
+        var observed: Double?
+        if Self.isEvidence(first, options), let o = first.observedBitrate {
+            observed = o
+        } else {
+            let later = rows.dropFirst().prefix(3).filter { Self.isEvidence($0.1, options) }
+            guard !later.isEmpty else { return [] }
+            let values = later.compactMap(\.1.observedBitrate)
+            observed = values.reduce(0, +) / Double(values.count)
+            used += later.map(\.0)
         }
         guard let throughput = observed, throughput > 0, indicated > throughput * options.tolerance else { return [] }
         return [
@@ -221,6 +260,19 @@ package struct InitialVariantTooHighRule: Rule {
     /// A capture alone (HAR, proxy): the first media playlist or segment requested belongs to a
     /// variant (by the captured multivariant playlist) whose BANDWIDTH exceeds what the first
     /// segment downloads achieved.
+    /// Whether an access-log row downloaded enough to measure throughput by.
+    static func isEvidence(_ row: AccessLogEntry, _ options: Options) -> Bool {
+        guard let observed = row.observedBitrate, observed > 0, let bytes = row.bytesTransferred,
+            bytes >= Int64(options.minimumBytes), let downloaded = Double(row.fields["c-duration-downloaded"] ?? "")
+        else { return false }
+        return downloaded >= options.minimumDownloadedSeconds
+    }
+
+    /// A progressive download: AVPlayer's `s-playback-type` says `FILE`.
+    static func isProgressive(_ row: AccessLogEntry) -> Bool {
+        row.playbackType?.uppercased() == "FILE"
+    }
+
     func fromRequests(_ session: Session) -> [Finding]? {
         guard let first = session.firstRequestedVariant else { return nil }
         var bits = 0.0
@@ -228,7 +280,7 @@ package struct InitialVariantTooHighRule: Rule {
         var evidence = [Finding.Evidence(session, first.index)]
         var lastEnd: Timestamp?
         for item in session.requestEntries where item.request.kind == .segment && !item.request.failed {
-            guard let s = item.entry.time, let f = item.entry.endTime, f > s, let bytes = item.request.bytes, bytes > 0
+            guard let s = item.entry.time, let f = item.entry.endTime, f > s, let bytes = item.request.bytes, bytes > 2
             else { continue }
             bits += Double(min(bytes, 1 << 40)) * 8
             intervals.append((s.secondsSince1970, f.secondsSince1970))

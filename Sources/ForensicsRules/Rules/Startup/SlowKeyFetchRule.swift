@@ -5,6 +5,9 @@ package struct SlowKeyFetchRule: Rule {
     package struct Options: RuleOptions {
         package var slowSeconds: Double = 0.5
         package var startupShare: Double = 0.4
+        /// A share of startup only matters in a startup that was itself slow: a 0.2 s key in a
+        /// 0.45 s startup is no incident (rules.md).
+        package var shareOfStartupOver: Double = 1.0
 
         package init() {}
 
@@ -14,6 +17,9 @@ package struct SlowKeyFetchRule: Rule {
                 .ratio(
                     "startup-share", \.startupShare, "a key request taking more than this share of startup dominates it"
                 ),
+                .seconds(
+                    "share-of-startup-over", \.shareOfStartupOver,
+                    "the share counts only in a startup that took longer than this"),
             ]
         }
     }
@@ -60,6 +66,14 @@ package struct SlowKeyFetchRule: Rule {
                     0.700 initial-ltku variant=20M
                     """),
             RuleExample(
+                "near miss: a 0.21 s key, 44 % of a 0.48 s startup (the startup itself was fast)",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.050
+                    0.060 key https://keys.example.com/fps 200 0.210
+                    0.280 segment https://cdn.example.com/a/v20/s1.ts 200 0.150 dur=6
+                    0.480 initial-ltku variant=20M
+                    """),
+            RuleExample(
                 "near miss: 0.45 s key, 36 % of startup",
                 timeline: """
                     0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
@@ -76,7 +90,8 @@ package struct SlowKeyFetchRule: Rule {
             guard let d = item.request.duration, let start = item.entry.time else { continue }
             var share: Double?
             if let b = startup, start < b.end, b.total > 0 { share = min(d, b.end - start) / b.total }
-            let dominates = (share ?? 0) > options.startupShare
+            let slowStartup = (startup?.total ?? 0) > options.shareOfStartupOver
+            let dominates = slowStartup && (share ?? 0) > options.startupShare
             guard d > options.slowSeconds || dominates else { continue }
             var title = "Content-key request took \(NumberFormat.seconds(d))"
             if let share, let b = startup {
