@@ -19,6 +19,14 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
 
     /// The HTTP status behind a CoreMedia error: the description `HTTP 404: File Not Found`
     /// or the well-known codes (-12938 → 404, -12660 → 403, -12661 → 5xx unknown).
+    /// AVPlayer's "Playlist File unchanged for longer than 1.5 * target duration" (CoreMedia
+    /// -12888): a live playlist that stopped advancing. It is about the playlist, not a failed
+    /// media request, and is the evidence of a `stale-live-playlist` stall (rules.md).
+    public var isStaleLivePlaylist: Bool {
+        if code == -12888 { return true }
+        return description.map { $0.localizedCaseInsensitiveContains("playlist file unchanged") } ?? false
+    }
+
     static func httpStatus(domain: String?, code: Int?, description: String?) -> Int? {
         if let description, let range = description.range(of: "HTTP ") {
             let digits = description[range.upperBound...].prefix(while: { $0.isNumber })

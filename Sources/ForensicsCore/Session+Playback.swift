@@ -143,6 +143,8 @@ extension Session {
                 if err.httpStatus != nil, failedTimes.contains(where: { abs($0 - t) <= 1.5 }) { continue }
                 out.append(Failure(index: i, time: e.time, url: nil, kind: nil, status: err.httpStatus, error: err))
             case .errorLog(let err, let uri):
+                // A live playlist that stopped advancing is a playlist event, no failed request.
+                if err.isStaleLivePlaylist { continue }
                 // Rows matching a failed request were folded into it by the correlator.
                 out.append(
                     Failure(

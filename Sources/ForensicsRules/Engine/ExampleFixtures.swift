@@ -57,6 +57,24 @@ package enum ExampleFixtures {
             + (anchor ? " \(RuleExample.anchorMarker)" : "")
     }
 
+    /// A live stream that stopped advancing, as AVPlayer's own logs tell it: a LIVE access log
+    /// whose second row counts a stall, and three error-log rows "Playlist File unchanged for
+    /// longer than 1.5 * target duration" (-12888) on the media playlist before it.
+    package static func staleLiveLogs(anchor: Bool) -> [RuleExample.File] {
+        let playlist = "https://cdn.example.com/live/v5/index.m3u8"
+        let access = accessLog([
+            accessRow(at: 0, uri: playlist, watched: 40, observed: 9_000_000, indicated: 5_000_000, startup: 0.9),
+            accessRow(
+                at: 60, uri: playlist, watched: 30, observed: 9_000_000, indicated: 5_000_000, stalls: 1,
+                anchor: anchor),
+        ])
+        let comment = "Playlist File unchanged for longer than 1.5 * target duration"
+        let errors = errorLog([40, 46, 52].map { errorRow(at: $0, uri: playlist, status: -12888, comment: comment) })
+        return [
+            RuleExample.File(access.name, access.text.replacingOccurrences(of: " VOD ", with: " LIVE ")), errors,
+        ]
+    }
+
     package static func accessLog(_ rows: [String]) -> RuleExample.File {
         RuleExample.File("access.log", header(accessFields) + "\n" + rows.joined(separator: "\n"))
     }

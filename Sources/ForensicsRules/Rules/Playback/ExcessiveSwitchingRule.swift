@@ -28,6 +28,17 @@ package struct ExcessiveSwitchingRule: Rule {
         kind: .playback, defaultSeverity: .warning,
         triggeringExamples: [
             RuleExample(
+                "access log only: the indicated bitrate alternates between two variants every 10 s for 2 minutes",
+                files: [
+                    ExampleFixtures.accessLog(
+                        (0..<12).map { k in
+                            ExampleFixtures.accessRow(
+                                at: k * 10, uri: "https://cdn.example.com/a/v\(k % 2 == 0 ? 8 : 4)/index.m3u8",
+                                watched: 10, observed: 6_000_000, indicated: k % 2 == 0 ? 8_000_000 : 4_000_000,
+                                startup: k == 0 ? 0.8 : nil, anchor: k == 1)
+                        })
+                ]),
+            RuleExample(
                 "five switches in 40 s",
                 timeline: """
                     0.700 initial-ltku variant=8M
@@ -50,6 +61,17 @@ package struct ExcessiveSwitchingRule: Rule {
                     """),
         ],
         nonTriggeringExamples: [
+            RuleExample(
+                "near miss, access log only: 4 changes of indicated bitrate in 5 minutes",
+                files: [
+                    ExampleFixtures.accessLog(
+                        (0..<5).map { k in
+                            ExampleFixtures.accessRow(
+                                at: k * 60, uri: "https://cdn.example.com/a/v\(k % 2 == 0 ? 8 : 4)/index.m3u8",
+                                watched: 60, observed: 9_000_000, indicated: k % 2 == 0 ? 8_000_000 : 4_000_000,
+                                startup: k == 0 ? 0.8 : nil)
+                        })
+                ]),
             RuleExample(
                 "near miss: four switches in a minute",
                 timeline: """
@@ -76,6 +98,7 @@ package struct ExcessiveSwitchingRule: Rule {
             guard let p = e.record.playerEvent else { return false }
             return p.kind == .variantSwitch && p.didSucceed != false && e.time != nil
         }
+        if switches.isEmpty, let fromRows = fromAccessLog(session) { return fromRows }
         var out: [Finding] = []
         var i = 0
         while i < switches.count {
@@ -100,5 +123,48 @@ package struct ExcessiveSwitchingRule: Rule {
             }
         }
         return out
+    }
+
+    /// From AVPlayer's access log alone (rules.md): each row is one stretch at one indicated
+    /// bitrate, so a change of `sc-indicated-bitrate` between rows is a switch; the rate is the
+    /// switches over the minutes watched. Nil when the session has no access-log rows.
+    func fromAccessLog(_ session: Session) -> [Finding]? {
+        var rows: [(index: Int, indicated: Double, watched: Double?)] = []
+        for (i, e) in session.entries.enumerated() {
+            guard case .accessLog(let a) = e.record.payload, let indicated = a.indicatedBitrate, indicated > 0 else {
+                continue
+            }
+            rows.append((i, indicated, a.durationWatched))
+        }
+        guard !rows.isEmpty else { return nil }
+        var switchRows: [Int] = []
+        for k in rows.indices.dropFirst() where rows[k].indicated != rows[k - 1].indicated {
+            switchRows.append(rows[k].index)
+        }
+        let watched = rows.reduce(0.0) { $0 + max(0, $1.watched ?? 0) }
+        // Less than a minute watched: the rate over one minute, so a short session is not
+        // judged on an extrapolated rate.
+        let minutes = max(1, watched / 60)
+        let rate = Double(switchRows.count) / minutes
+        guard switchRows.count > options.maxPerMinute, rate > Double(options.maxPerMinute) else { return [] }
+        let first = switchRows.first.flatMap { session.entries[$0].time }
+        let last = switchRows.last.flatMap { session.entries[$0].time }
+        return [
+            finding(
+                start: first, end: last,
+                title:
+                    "\(switchRows.count) variant switches in \(NumberFormat.seconds(watched)) watched (\(NumberFormat.trimmed(rate, decimals: 1)) a minute)",
+                explanation:
+                    "read from the access log: each row is one stretch at one indicated bitrate, and the indicated bitrate changed \(switchRows.count) times",
+                details: [
+                    "switches": .integer(switchRows.count), "watched_seconds": .seconds(watched),
+                    "switches_per_minute": .number((rate * 10).rounded() / 10),
+                    "threshold_per_minute": .integer(options.maxPerMinute),
+                ],
+                evidence: switchRows.prefix(30).map { Finding.Evidence(session, $0) },
+                advice:
+                    "Check the bitrate ladder (steps at least 1.5× apart), that declared BANDWIDTH matches the real peak bitrate, and the viewer's network stability."
+            )
+        ]
     }
 }

@@ -39,6 +39,21 @@ package struct PlaybackFailedRule: Rule {
                             comment: "HTTP 403: Forbidden", anchor: true)
                     ]),
                 ]),
+            RuleExample(
+                "access and error logs only: the content key refused (HTTP 403) until playback stopped",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 40, observed: 20_000_000,
+                            indicated: 8_000_000, startup: 0.8)
+                    ]),
+                    ExampleFixtures.errorLog(
+                        [20, 24, 28].map { t in
+                            ExampleFixtures.errorRow(
+                                at: t, uri: "https://keys.example.com/key/asset42", status: -12660,
+                                comment: "HTTP 403: Forbidden", anchor: t == 28)
+                        }),
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -56,6 +71,20 @@ package struct PlaybackFailedRule: Rule {
                     24.00 segment https://cdn.example.com/a/v5/s4.ts 503 0.050 dur=6
                     90.00 summary stalls=0 switches=0 duration=89
                     """),
+            RuleExample(
+                "near miss: access and error logs only, a key refused once while playing went on for minutes",
+                files: [
+                    ExampleFixtures.accessLog([
+                        ExampleFixtures.accessRow(
+                            at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 300, observed: 20_000_000,
+                            indicated: 8_000_000, startup: 0.8)
+                    ]),
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(
+                            at: 20, uri: "https://keys.example.com/key/asset42", status: -12660,
+                            comment: "HTTP 403: Forbidden")
+                    ]),
+                ]),
             RuleExample(
                 "near miss: access and error logs only, a 403 while playing went on",
                 files: [
@@ -104,6 +133,20 @@ package struct PlaybackFailedRule: Rule {
         ]
     }
 
+    /// An error-log row (or a request it was folded into) refusing a content key: HTTP 401/403 on
+    /// a key URI (`-12660` is CoreMedia's HTTP 403).
+    static func isKeyRefusal(_ e: TimelineEntry) -> Bool {
+        guard case .errorLog(let err, let uri) = e.record.payload else {
+            if let r = e.record.request, r.kind == .contentKey, let s = r.effectiveStatus {
+                return s == 401 || s == 403
+            }
+            return false
+        }
+        guard let uri, MediaRequest.guessKind(url: uri) == .contentKey else { return false }
+        let status = err.httpStatus ?? (err.code == -12660 ? 403 : nil)
+        return status == 401 || status == 403
+    }
+
     /// The error log does not say whether an error was fatal. With the access log beside it, it
     /// can be read off: the last error came after the last period of playing had ended (the last
     /// row's start plus the time it was watched), or nothing was ever watched.
@@ -126,7 +169,19 @@ package struct PlaybackFailedRule: Rule {
         }
         guard rows > 0, let error = lastError, let t = error.time else { return nil }
         let ended = watched == 0 || (lastPlaying.map { $0 + 2 < t } ?? false)
-        guard ended else { return nil }
+        // A code that ends the item (rules.md): a content key refused is the last thing the error
+        // log says — without its key, no segment of the item can be decrypted, however long the
+        // buffer lasted.
+        // …unless playing went on well past it (the key was fetched again and the item played on):
+        // the buffer lasts a minute at most, and no new stretch (row) may start after it.
+        let rowAfter = session.entries.contains { e in
+            if case .accessLog = e.record.payload, let rt = e.time { return rt > t }
+            return false
+        }
+        let keyRefused =
+            Self.isKeyRefusal(error) && !rowAfter
+            && (lastPlaying.map { $0.secondsSince1970 - t.secondsSince1970 <= 60 } ?? true)
+        guard ended || keyRefused else { return nil }
         let text: String
         if case .errorLog(let err, _) = error.record.payload {
             text = err.shortText
@@ -134,9 +189,11 @@ package struct PlaybackFailedRule: Rule {
             text = error.record.summary
         }
         let why =
-            watched == 0
-            ? "the access log shows nothing was ever played"
-            : "the access log shows playing had stopped at \(lastPlaying.map { $0.clockTime } ?? "?") before this error"
+            ended
+            ? (watched == 0
+                ? "the access log shows nothing was ever played"
+                : "the access log shows playing had stopped at \(lastPlaying.map { $0.clockTime } ?? "?") before this error")
+            : "the last error is a content key refused, and nothing plays without its key"
         return finding(
             start: t, end: t, title: "Playback failed: \(text)",
             explanation: why + "; the error log itself does not mark errors as fatal",

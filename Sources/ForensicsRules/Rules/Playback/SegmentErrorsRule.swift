@@ -55,6 +55,9 @@ package struct SegmentErrorsRule: Rule {
         ],
         nonTriggeringExamples: [
             RuleExample(
+                "near miss: three error-log rows -12888 (a live playlist unchanged) are no failed media requests",
+                files: ExampleFixtures.staleLiveLogs(anchor: false)),
+            RuleExample(
                 "near miss: two errors",
                 timeline: """
                     0.700 initial-ltku variant=8M

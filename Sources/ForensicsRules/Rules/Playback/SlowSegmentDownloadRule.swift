@@ -43,6 +43,22 @@ package struct SlowSegmentDownloadRule: Rule {
                     15.00 segment https://cdn.example.com/a/v8/s4.ts 200 2.5 dur=2
                     17.50 segment https://cdn.example.com/a/v8/s5.ts 200 2.5 dur=2
                     """),
+            RuleExample(
+                "HAR capture only: three 6 s segments of the captured media playlist taking 7 s each",
+                files: [
+                    ExampleFixtures.har([
+                        ExampleFixtures.HAREntry(
+                            at: 0, url: "https://cdn.example.com/a/v8/index.m3u8",
+                            body: ExampleFixtures.mediaPlaylist(["s1.ts", "s2.ts", "s3.ts", "s4.ts"])),
+                        ExampleFixtures.HAREntry(
+                            at: 0.1, url: "https://cdn.example.com/a/v8/s1.ts", seconds: 7, bytes: 6_000_000,
+                            anchor: true),
+                        ExampleFixtures.HAREntry(
+                            at: 7.1, url: "https://cdn.example.com/a/v8/s2.ts", seconds: 7, bytes: 6_000_000),
+                        ExampleFixtures.HAREntry(
+                            at: 14.1, url: "https://cdn.example.com/a/v8/s3.ts", seconds: 7, bytes: 6_000_000),
+                    ])
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -54,6 +70,21 @@ package struct SlowSegmentDownloadRule: Rule {
                     25.00 segment https://cdn.example.com/a/v8/s4.ts 200 5.9 dur=6
                     31.00 segment https://cdn.example.com/a/v8/s5.ts 200 7.0 dur=6
                     """),
+            RuleExample(
+                "near miss, HAR capture only: the same segments in 5 s each",
+                files: [
+                    ExampleFixtures.har([
+                        ExampleFixtures.HAREntry(
+                            at: 0, url: "https://cdn.example.com/a/v8/index.m3u8",
+                            body: ExampleFixtures.mediaPlaylist(["s1.ts", "s2.ts", "s3.ts", "s4.ts"])),
+                        ExampleFixtures.HAREntry(
+                            at: 0.1, url: "https://cdn.example.com/a/v8/s1.ts", seconds: 5, bytes: 6_000_000),
+                        ExampleFixtures.HAREntry(
+                            at: 5.1, url: "https://cdn.example.com/a/v8/s2.ts", seconds: 5, bytes: 6_000_000),
+                        ExampleFixtures.HAREntry(
+                            at: 10.1, url: "https://cdn.example.com/a/v8/s3.ts", seconds: 5, bytes: 6_000_000),
+                    ])
+                ]),
             RuleExample(
                 "fast segments",
                 timeline: """

@@ -93,6 +93,9 @@ package struct StallRule: Rule {
                             indicated: 8_000_000, stalls: 2, startup: 1.1, anchor: true)
                     ])
                 ], cause: "insufficient-bandwidth"),
+            RuleExample(
+                "access and error logs only: a live playlist unchanged (-12888) before a row counting a stall",
+                files: ExampleFixtures.staleLiveLogs(anchor: true), cause: "stale-live-playlist"),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -293,7 +296,10 @@ package struct StallRule: Rule {
         let media = failures[lo...].prefix { $0.index <= windowEnd }.filter { f in
             guard f.index != stall.index else { return false }
             if f.isMedia { return true }
-            if case .errorLog = session.entries[f.index].record.payload { return f.kind != .contentKey }
+            // Error-log rows about playlists are not failed media requests (rules.md).
+            if case .errorLog = session.entries[f.index].record.payload {
+                return f.kind != .contentKey && f.kind != .mediaPlaylist && f.kind != .multivariantPlaylist
+            }
             return false
         }
         let failed = media.map { session.entries[$0.index] }
@@ -364,6 +370,21 @@ package struct StallRule: Rule {
                 CauseEvidence(
                     cause: .staleLivePlaylist, first: t, entries: stale,
                     why: "the live media playlist did not advance for more than 1.5 × its target duration"))
+        } else {
+            // AVPlayer's own error log says so (-12888), with or without the playlists captured.
+            let unchanged = (window + (stall.fromAccessLog ? [session.entries[stall.index]] : [])).filter { e in
+                if case .errorLog(let err, _) = e.record.payload { return err.isStaleLivePlaylist }
+                if case .error(let err) = e.record.payload { return err.isStaleLivePlaylist }
+                return false
+            }
+            if let s = unchanged.first, let t = s.time {
+                found.append(
+                    CauseEvidence(
+                        cause: .staleLivePlaylist, first: t, entries: unchanged,
+                        why:
+                            "AVPlayer reported the live playlist unchanged for longer than 1.5 × its target duration (-12888)"
+                    ))
+            }
         }
         // Insufficient bandwidth: segments that took longer to download than they play.
         let slow = window.filter { e in
