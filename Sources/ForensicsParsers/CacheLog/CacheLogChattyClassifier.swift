@@ -121,6 +121,9 @@ enum CacheLogChattyClassifier {
             case .general:
                 return nil
             case .kind(let kind):
+                // A generic entry whose continuation holds an error dump is that error
+                // (`CacheLogClassifier.attachErrorDump`): the general classifier reads it.
+                if kind == .generic, hasErrorDump(in: all, entry: entry) { return nil }
                 e.kind = kind
             case .networkData:
                 e.kind = .networkData
@@ -132,6 +135,15 @@ enum CacheLogChattyClassifier {
             }
             return e
         }
+    }
+
+    /// Whether a continuation line starts with an NSError dump (`Error : Error Domain=…`).
+    static func hasErrorDump(in all: UnsafeBufferPointer<UInt8>, entry: CacheLogPendingEntry) -> Bool {
+        for i in entry.continuationLines {
+            let line = UnsafeBufferPointer(rebasing: all[entry.range(ofLine: i)])
+            if line.hasPrefix("Error : Error Domain=") || line.hasPrefix("Error Domain=") { return true }
+        }
+        return false
     }
 
     static func rule(for tag: UnsafeBufferPointer<UInt8>) -> Rule? {

@@ -74,7 +74,28 @@ enum CacheLogClassifier {
             if e.kind != .generic { return .proxy(e, hadPointer: false) }
         }
         classifyModern(&e, entry: entry, fullText: full)
+        attachErrorDump(&e, entry: entry, fullText: full)
         return .proxy(e, hadPointer: pointer != nil)
+    }
+
+    /// An `Error : Error Domain=…` dump among the continuation lines of an entry whose own
+    /// template carries no error (a reader's `Call close`, a source's teardown): the library logged
+    /// the failure there, with the origin's whole response. It is the entry's meaning, not chatter
+    /// (a 2.x log lost its only origin failure so). Entries that already read an error keep theirs.
+    static func attachErrorDump(_ e: inout ProxyEvent, entry: CacheLogEntry, fullText full: String) {
+        guard e.kind == .generic, e.error == nil,
+            entry.continuation.contains(where: {
+                $0.hasPrefix("Error : Error Domain=") || $0.hasPrefix("Error Domain=")
+            }),
+            let error = errorInfo(full)
+        else { return }
+        e.kind = .errorDump
+        e.error = error
+        e.status = e.status ?? statusCode(full)
+        e.url = e.url ?? errorURL(full)
+        if e.headers.isEmpty { e.headers = responseHeaders(entry.continuation) }
+        e.contentType = e.contentType ?? headerValue("Content-Type", in: entry.continuation)
+        e.contentLength = e.contentLength ?? headerValue("Content-Length", in: entry.continuation).flatMap { Int64($0) }
     }
 
     /// Text before the first entry of an excerpt: the tail of an entry, or a pasted error dump on

@@ -72,6 +72,21 @@ package struct ProxyOriginErrorsRule: Rule {
                         """)
                 ]),
             RuleExample(
+                "a 2.x error dump after a reader's teardown entry (the origin answered 200 with a form Content-Type)",
+                files: [
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
+                        2021-11-24 10:00:00 +0000  KTVHCDataReader         :   0x2813b0a00, Create reader
+                        2021-11-24 10:00:01 +0000  KTVHCDataReader         :   0x2813b0a00, Call close ◀
+                        Error : Error Domain=KTVHTTPCache error Code=-192701 "(null)" UserInfo={KTVHCErrorUserInfoKeyURL=https://media.example.com/vod/clip.mp4, KTVHCErrorUserInfoKeyResponse=<NSHTTPURLResponse: 0x281fdb340> { URL: https://media.example.com/vod/clip.mp4 } { Status Code: 200, Headers {
+                            "Content-Type" =     (
+                                "application/x-www-form-urlencoded"
+                            );
+                        } }}
+                        """)
+                ]),
+            RuleExample(
                 "origin timeout",
                 files: [
                     .init(
