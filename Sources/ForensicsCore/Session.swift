@@ -73,6 +73,16 @@ public struct ClockOffset: Sendable, Hashable, Codable {
     public var sameClockAsReference: Bool
     /// True for the files whose clock every other file is aligned to.
     public var isReference: Bool = false
+    /// True when the user's stated zone (`--timezone`) was kept although some requests matched:
+    /// too few to overrule what the user said.
+    public var statedZoneKept: Bool = false
+    /// True when the file writes device-local time in an unknown zone, the session's reference
+    /// is UTC, and no request of the file matched one of the reference's: its times cannot be
+    /// placed, so its records are kept off the session's timeline (never shown as UTC).
+    public var unaligned: Bool = false
+    /// True when the zone came from another file's own time stamps (an NSLog console prefix),
+    /// not from matched requests.
+    public var zoneFromConsole: Bool = false
 
     public init(
         file: String, format: InputFormat, offset: Double, matches: Int, spread: Double?, clock: SourceClock = .utc,

@@ -21,6 +21,9 @@ struct ClockAligner {
     /// A device-local log aligned against the same device's UTC clock is off by its zone, a whole
     /// number of quarter hours: an estimate this close to one is snapped to it.
     var zoneSnapTolerance: Double = 120
+    /// How many matched requests it takes to move a file whose zone the user stated: fewer is a
+    /// low-confidence alignment, and the user's statement stands (rules.md).
+    var minimumMatchesOverStatedZone = 3
 
     static let referencePreference: [InputFormat] = [.metricEvents, .har, .cacheLog, .accessLog, .errorLog, .playlist]
 
@@ -88,12 +91,23 @@ struct ClockAligner {
             // Two device-local logs of one device share its clock, whatever its zone.
             let sameDevice = file.clock != .utc && file.clock == referenceClock
             guard !diffs.isEmpty else {
-                return ClockOffset(
+                var none = ClockOffset(
                     file: file.path, format: file.format, offset: 0, matches: 0, spread: nil, clock: file.clock,
                     sameClockAsReference: sameDevice)
+                // Local times in an unknown zone, a UTC reference, nothing to align by: placing
+                // them as if UTC put findings at the wrong hour and stretched sessions by the zone.
+                none.unaligned = file.clock == .deviceLocalZoneUnknown && referenceClock != .deviceLocalZoneUnknown
+                return none
             }
             var offset = Self.median(diffs)
             let spread = Self.median(diffs.map { abs($0 - offset) })
+            if file.clock == .deviceLocalZoneStated, diffs.count < minimumMatchesOverStatedZone {
+                var kept = ClockOffset(
+                    file: file.path, format: file.format, offset: 0, matches: diffs.count, spread: spread,
+                    clock: file.clock)
+                kept.statedZoneKept = true
+                return kept
+            }
             var zone: Int?
             // A local-time log against the device's own UTC events: the offset is the zone.
             if file.clock == .deviceLocalZoneUnknown, referenceFormat == .metricEvents {

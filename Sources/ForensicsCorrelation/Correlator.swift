@@ -58,10 +58,20 @@ package struct Correlator: Sendable {
     func buildSession(
         id: String, fromLogs: Bool, parts: [(fileIndex: Int, records: [Record])], files: [SourceFile]
     ) -> (session: Session, diagnostics: [Diagnostic]) {
-        let offsets = ClockAligner().offsets(
+        var offsets = ClockAligner().offsets(
             files: parts.map {
                 (files[$0.fileIndex].path, files[$0.fileIndex].format, files[$0.fileIndex].clock, $0.records)
             })
+        // A local-time log nothing aligned, beside a file whose own time stamps tell the device's
+        // zone (an NSLog console): one device, so the log is in that zone.
+        if let zone = parts.lazy.compactMap({ files[$0.fileIndex].deviceZone }).first {
+            for p in offsets.indices where offsets[p].unaligned {
+                offsets[p].unaligned = false
+                offsets[p].offset = Double(-zone)
+                offsets[p].inferredZone = zone
+                offsets[p].zoneFromConsole = true
+            }
+        }
         let count = parts.reduce(0) { $0 + $1.records.count }
         // One array of entries, in part order (each part in file order), and one of formats:
         // ordered in place below, so the timeline is never copied on its way to the session.
@@ -72,9 +82,20 @@ package struct Correlator: Sendable {
         entries.reserveCapacity(count)
         formats.reserveCapacity(count)
         times.reserveCapacity(count)
+        var unplaced: [Diagnostic] = []
         for (p, part) in parts.enumerated() {
             let offset = offsets[p].offset
             let format = files[part.fileIndex].format
+            if offsets[p].unaligned {
+                if let first = part.records.first {
+                    unplaced.append(
+                        Diagnostic(
+                            SourceLocation(file: first.location.file, line: 0), .warning,
+                            "\(part.records.count) record\(part.records.count == 1 ? "" : "s") in device local time of an unknown zone, and no request matched the UTC sources: not placed on the session's timeline (state the zone with --timezone)"
+                        ))
+                }
+                continue
+            }
             var carry: Timestamp?
             for record in part.records {
                 var time = record.time.map { $0 + offset }
@@ -98,7 +119,7 @@ package struct Correlator: Sendable {
         times = []
         Self.permute(&entries, &formats, into: order)
         order = []
-        var diagnostics: [Diagnostic] = []
+        var diagnostics: [Diagnostic] = unplaced
         (entries, formats) = AccessLogDumpFolder.fold(entries, formats, diagnostics: &diagnostics)
         (entries, formats) = mergeRequests(entries, formats)
         (entries, formats) = mergeErrorLogRows(entries, formats)

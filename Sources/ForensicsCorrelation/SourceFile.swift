@@ -6,12 +6,19 @@ package struct SourceFile: Sendable {
     package var format: InputFormat
     package var records: [Record]
     package var clock: SourceClock
+    /// The device's zone (seconds east of UTC), when the file's own time stamps tell it (an NSLog
+    /// console prefix, `2026-11-21 18:00:00.123456+0800 App[…]`): the same device's local-time
+    /// logs are then in that zone.
+    package var deviceZone: Int?
 
-    package init(path: String, format: InputFormat, records: [Record], clock: SourceClock = .utc) {
+    package init(
+        path: String, format: InputFormat, records: [Record], clock: SourceClock = .utc, deviceZone: Int? = nil
+    ) {
         self.path = path
         self.format = format
         self.records = records
         self.clock = clock
+        self.deviceZone = deviceZone
     }
 }
 

@@ -94,6 +94,7 @@ package struct JSONReporter: Sendable {
                             ("confidence", .string(o.confidence)),
                             ("clock", .string(o.clock.rawValue)),
                             ("inferred_utc_offset", o.inferredZone.map { .integer($0) } ?? .null),
+                            ("placed", .bool(!o.unaligned)), ("stated_zone_kept", .bool(o.statedZoneKept)),
                         ])
                     })
             ),

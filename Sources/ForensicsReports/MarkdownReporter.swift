@@ -472,9 +472,16 @@ package struct MarkdownReporter: Sendable {
     static func clockText(_ o: ClockOffset) -> String {
         switch o.clock {
         case .utc: return "UTC"
-        case .deviceLocalZoneStated: return "device local, zone stated"
+        case .deviceLocalZoneStated:
+            return o.statedZoneKept
+                ? "device local, zone stated (kept: \(o.matches) matching request\(o.matches == 1 ? "" : "s") too few to overrule it)"
+                : "device local, zone stated"
         case .deviceLocalZoneUnknown:
-            if let z = o.inferredZone { return "device local, \(ZoneFormat.text(z)) (from alignment)" }
+            if o.unaligned { return "device local, zone unknown: not placed on this UTC timeline" }
+            if let z = o.inferredZone {
+                return
+                    "device local, \(ZoneFormat.text(z)) (\(o.zoneFromConsole ? "from the console's time stamps" : "from alignment"))"
+            }
             // The reference's own observations align nothing: its zone stays unknown.
             if o.isReference { return "device local, zone unknown" }
             if o.matches > 0 { return "device local, aligned" }

@@ -109,7 +109,9 @@ public struct Analyzer: Sendable {
                     diagnostics: count, producer: outcome.result?.producer, notRead: outcome.notRead))
             if let result = outcome.result {
                 sources.append(
-                    SourceFile(path: result.file, format: result.format, records: records, clock: result.clock))
+                    SourceFile(
+                        path: result.file, format: result.format, records: records, clock: result.clock,
+                        deviceZone: result.deviceZone))
             }
         }
         outcomes = []

@@ -108,6 +108,7 @@ package struct CacheLogParser {
                         Diagnostic(SourceLocation(file: file, line: number), .warning, "line too long, cut"))
                 }
                 if let head = CacheLogLine.head(bytes) {
+                    if result.deviceZone == nil, let zone = head.zone { result.deviceZone = zone }
                     flush(&pending, into: &result)
                     if result.reachedRecordLimit(maxRecords, line: number) { throw CacheLogRecordLimitReached() }
                     pending.start(
@@ -174,6 +175,8 @@ enum CacheLogLine {
         var prefix: String?
         /// Where the message body starts in the line.
         var bodyStart: Int
+        /// The device's zone from an NSLog prefix (`…+0800 App[…]`), seconds east of UTC.
+        var zone: Int?
     }
 
     /// Looks only at bytes; a text is made only of a console line's `App[pid:tid]` prefix.
@@ -193,7 +196,7 @@ enum CacheLogLine {
                 {
                     let prefix = String(
                         decoding: UnsafeBufferPointer(rebasing: u[rest.startIndex..<(close + 1)]), as: UTF8.self)
-                    return Head(time: time, prefix: prefix, bodyStart: close + 2)
+                    return Head(time: time, prefix: prefix, bodyStart: close + 2, zone: zone(u, end: space))
                 }
                 return Head(time: time, prefix: nil, bodyStart: rest.startIndex)
             }
@@ -206,6 +209,16 @@ enum CacheLogLine {
             return Head(time: nil, prefix: nil, bodyStart: 0)
         }
         return nil
+    }
+
+    /// `±HHMM` just before `end`: the NSLog time stamp's zone, seconds east of UTC.
+    static func zone(_ u: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
+        guard end >= 5, u[end - 5] == 43 || u[end - 5] == 45, isDigits(u, end - 4, 4) else { return nil }
+        let h = Int(u[end - 4] - 48) * 10 + Int(u[end - 3] - 48)
+        let m = Int(u[end - 2] - 48) * 10 + Int(u[end - 1] - 48)
+        guard h <= 14, m < 60 else { return nil }
+        let seconds = (h * 60 + m) * 60
+        return u[end - 5] == 45 ? -seconds : seconds
     }
 
     static func isDigits(_ u: UnsafeBufferPointer<UInt8>, _ from: Int, _ count: Int) -> Bool {

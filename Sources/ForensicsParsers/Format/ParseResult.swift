@@ -10,6 +10,9 @@ package struct ParseResult: Sendable {
     package var playlists: [Playlist] = []
     /// The clock the file's times are written in.
     package var clock: SourceClock = .utc
+    /// The device's zone, seconds east of UTC, when the file's time stamps tell it (an NSLog
+    /// console prefix carries the device's offset).
+    package var deviceZone: Int?
     /// What wrote the file, when the content tells (`KTVHTTPCache 1.1.x (…why…)`), for the inputs table.
     package var producer: String?
     /// For a KTVHTTPCache log: the library releases that could have written it, and why.

@@ -46,20 +46,20 @@ package struct ProxyUnreachableRule: Rule {
                     .init(
                         "KTVHTTPCache.log",
                         """
-                        2019-05-02 08:59:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
-                        2019-05-02 09:10:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, enter background and stop server
-                        2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, enter foreground
-                        2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, restart server
-                        2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
+                        2019-05-02 10:59:00.120311+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, Start server success
+                        2019-05-02 11:10:00.004512+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, enter background and stop server
+                        2019-05-02 11:20:00.000932+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, enter foreground
+                        2019-05-02 11:20:00.001044+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, restart server
+                        2019-05-02 11:20:00.002291+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         """),
                     .init(
                         "error.log",
                         """
                         #Version: 1.0
                         #Software: AppleCoreMedia/1.0.0.16E227 (iPhone; U; CPU OS 12_2 like Mac OS X; en_us)
-                        #Date: 2019/05/02 09:19:58.058
+                        #Date: 2019/05/02 11:19:58.058
                         #Fields: date time uri cs-guid s-ip status domain comment cs-iftype
-                        2019/05/02 09:19:58.058 http://localhost:80/request.m3u8?url=https%3A%2F%2Fcdn.example.com%2Flive%2Fmaster.m3u8 9A1E44C2-7D3B-4C55-8E21-0F6A2B9C1D88 127.0.0.1 -1004 "NSURLErrorDomain" "Could not connect to the server." en0 ◀
+                        2019/05/02 11:19:58.058 http://localhost:80/request.m3u8?url=https%3A%2F%2Fcdn.example.com%2Flive%2Fmaster.m3u8 9A1E44C2-7D3B-4C55-8E21-0F6A2B9C1D88 127.0.0.1 -1004 "NSURLErrorDomain" "Could not connect to the server." en0 ◀
                         """),
                 ]),
             RuleExample(
@@ -104,11 +104,11 @@ package struct ProxyUnreachableRule: Rule {
                     .init(
                         "KTVHTTPCache.log",
                         """
-                        2019-05-02 08:59:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
-                        2019-05-02 09:10:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, enter background and stop server
-                        2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, enter foreground
-                        2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, restart server
-                        2019-05-02 09:20:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
+                        2019-05-02 10:59:00.120311+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, Start server success
+                        2019-05-02 11:10:00.004512+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, enter background and stop server
+                        2019-05-02 11:20:00.000932+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, enter foreground
+                        2019-05-02 11:20:00.001044+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, restart server
+                        2019-05-02 11:20:00.002291+0200 Player[412:9003] KTVHCHTTPServer         :   0x2811c4f60, Start server success
                         2019-05-02 09:20:01 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Receive request
                         method : GET
                         path : /request.mp4?url=https%3A%2F%2Fmedia.example.com%2Fvod%2Fclip.mp4
