@@ -53,16 +53,20 @@ extension AnalysisReport {
             }
         }
         reasons.append(contentsOf: caveats)
+        // Input problems at warning level or above: each a reason of its own (the first few, one
+        // per distinct message), then how many more.
         let serious = diagnostics.filter { $0.severity >= .warning }
-        if !serious.isEmpty {
-            var examples: [String] = []
-            for d in serious where examples.count < 3 {
-                let text = "\(d.location): \(d.message.prefix(160))"
-                if !examples.contains(text) { examples.append(text) }
-            }
+        var shown: [String] = []
+        var messages: Set<String> = []
+        for d in serious where shown.count < 5 {
+            guard messages.insert(d.message).inserted else { continue }
+            shown.append("\(d.location): \(d.message.prefix(200))")
+        }
+        reasons.append(contentsOf: shown)
+        if serious.count > shown.count {
+            let more = serious.count - shown.count
             reasons.append(
-                "\(serious.count) input problem\(serious.count == 1 ? "" : "s") at warning level or above (\(examples.joined(separator: "; "))\(serious.count > examples.count ? "; …" : ""))"
-            )
+                "\(more) more input problem\(more == 1 ? "" : "s") at warning level or above (see the diagnostics)")
         }
         if inputs.allSatisfy({ $0.records == 0 }) {
             let notRead = inputs.compactMap { i in i.notRead.map { "\(i.path): \($0.reason)" } }
