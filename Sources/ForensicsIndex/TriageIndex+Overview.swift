@@ -29,6 +29,9 @@ extension TriageIndex {
         public var topRule: String?
         public var topFinding: String?
         public var kpis: KPIs
+        /// The bundle's verdict (`could-not-judge`…), so a session without findings in a bundle
+        /// that could not be judged is not listed as if all was well.
+        public var bundleVerdict: String?
     }
 
     public struct Counts: Sendable, Hashable {
@@ -105,7 +108,7 @@ extension TriageIndex {
                 db,
                 sql: """
                     SELECT b.name, s.bundle, s.session_id, s.worst_severity, s.top_rule_id, s.top_finding,
-                      \(Self.kpiColumnList)
+                      \(Self.kpiColumnList), b.verdict
                     FROM sessions s JOIN bundles b ON b.file = s.bundle
                     ORDER BY CASE s.worst_severity WHEN 'critical' THEN 3 WHEN 'error' THEN 2 WHEN 'warning' THEN 1
                       WHEN 'info' THEN 0 ELSE -1 END DESC, s.serious_findings DESC, coalesce(s.stall_duration, 0) DESC,
@@ -117,7 +120,7 @@ extension TriageIndex {
                     RankedSession(
                         bundle: row[0], file: row[1], sessionID: row[2],
                         worst: (row[3] as String?).flatMap(Severity.init(rawValue:)), topRule: row[4],
-                        topFinding: row[5], kpis: k))
+                        topFinding: row[5], kpis: k, bundleVerdict: row[row.count - 1]))
             }
         }
     }

@@ -61,7 +61,7 @@ public struct TriageReporter: Sendable {
             let k = r.kpis
             try write(
                 "| \(rank) | [\(text.escape(r.bundle))](bundles/\(r.file).md) | \(text.escape(r.sessionID)) | \(r.worst?.rawValue ?? "—") | "
-                    + "\(r.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.topFinding ?? "none")) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount.map(String.init) ?? "unknown") |\n"
+                    + "\(r.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.topFinding ?? (r.bundleVerdict == "could-not-judge" ? "none — could not judge everything (see below)" : "none"))) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount.map(String.init) ?? "unknown") |\n"
             )
         }
         var out = [""]

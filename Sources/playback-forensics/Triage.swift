@@ -142,6 +142,7 @@ struct TriageRun: ParsableCommand {
         if counts.unreadable > 0 {
             line += " (\(unreadable.joined(separator: ", "))\(counts.unreadable > 5 ? ", …" : ""))"
         }
+        if counts.couldNotJudge > 0 { line += ", \(counts.couldNotJudge) could not be judged" }
         if counts.skipped > 0 { line += ", \(counts.skipped) other file\(counts.skipped == 1 ? "" : "s") skipped" }
         if sinceIndex {
             line +=
@@ -149,8 +150,10 @@ struct TriageRun: ParsableCommand {
         }
         if let shard { line += "; shard \(shard) (\(statistics.otherShards) bundles in other shards)" }
         Output.stderr(line + "; wrote \(output)/index.md\n")
-        if let failOn, let worst = counts.worst, worst >= failOn {
-            throw ExitCode(2)
+        if let failOn {
+            if let worst = counts.worst, worst >= failOn { throw ExitCode(2) }
+            // A gate never passes a fleet part of which could not be judged.
+            if counts.couldNotJudge > 0 { throw ExitCode(3) }
         }
     }
 }
