@@ -54,7 +54,9 @@ struct TriageRun: ParsableCommand {
     var config: String?
 
     @Option(
-        name: .long, help: "Exit with status 2 when a finding at or above this severity exists.",
+        name: .long,
+        help:
+            "Exit with status 2 when a finding at or above this severity exists; 3 when none does but a bundle could not be judged.",
         completion: .list(Severity.allCases.map(\.rawValue)))
     var failOn: Severity?
 
