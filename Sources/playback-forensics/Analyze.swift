@@ -100,8 +100,10 @@ struct Analyze: ParsableCommand {
         let expected =
             "expected AVMetrics events (JSON), AVPlayer access or error logs, KTVHTTPCache logs, HLS playlists or HAR captures (see `playback-forensics formats`)"
         guard !analysis.inputs.isEmpty else { return "\(analysis.bundle): no files to read; \(expected)" }
+        // Each file with why it was not read, where that is known.
         let names =
-            analysis.inputs.prefix(3).map(\.path).joined(separator: ", ") + (analysis.inputs.count > 3 ? ", …" : "")
+            analysis.inputs.prefix(3).map { i in i.notRead.map { "\(i.path): \($0.reason)" } ?? i.path }.joined(
+                separator: "; ") + (analysis.inputs.count > 3 ? "; …" : "")
         let count = analysis.inputs.count
         return
             "\(analysis.bundle): read \(count) file\(count == 1 ? "" : "s") (\(names)); none holds a playback record: \(expected)"

@@ -32,6 +32,13 @@ struct Timeline: ParsableCommand {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
+        // Nothing playback-related read: said in one sentence, never an empty timeline and exit 0.
+        if analysis.inputs.allSatisfy({ $0.records == 0 }) {
+            Output.stderr(
+                "playback-forensics: " + Redactor(enabled: !noRedact).redact(Analyze.nothingRecognised(analysis)) + "\n"
+            )
+            throw ExitCode(1)
+        }
         let narrowing = try narrow.narrowing()
         let sessions = narrowing.apply(analysis).sessions
         if let session = narrow.session, sessions.isEmpty {

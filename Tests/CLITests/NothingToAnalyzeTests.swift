@@ -43,6 +43,12 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.contains("read 3 files"))
         #expect(r.stderr.contains("none holds a playback record"))
+        #expect(r.stderr.contains("notes.txt: text with none of a known format's evidence"))
+        // `timeline` too: one sentence and exit 1, never an empty timeline and exit 0.
+        let t = try CLIRunner.run(["timeline", dir.path])
+        #expect(t.status == 1)
+        #expect(t.stdout.isEmpty)
+        #expect(t.stderr.contains("none holds a playback record"))
     }
 
     /// A zip whose members are encrypted (general-purpose flag bit 0, APPNOTE 4.4.4): a bundle
