@@ -435,6 +435,96 @@ def case_held_years_and_zones():
                 os.environ["TZ"] = old
 
 
+def case_review_planted_index_rows():
+    """Found in review: an earlier index's rows are input too (a `../` report name, a BLOB)."""
+    fleet = sample_fleet("rows-fleet", 2)
+    out = triage_out("rows-out")
+    run("review: first run", ["triage", fleet, "--output", out])
+    victim = os.path.join(hb.WORK, "victim-notes")
+    for ext in (".md", ".json"):
+        open(victim + ext, "w").write("untouched")
+    rel = os.path.relpath(victim, os.path.join(out, "bundles"))
+    con = sqlite3.connect(os.path.join(out, "triage.sqlite"))
+    con.execute("INSERT INTO bundles (file, name, content_hash, analyzer, error, skipped, incomplete, verdict, could_not_judge, input_problems, session_count) VALUES (?, 'gone', 'h', 'x', NULL, 0, NULL, NULL, NULL, 0, 0)", (rel,))
+    con.commit()
+    con.close()
+    run("review: --since-index over a ../ report name", ["triage", fleet, "--output", out, "--since-index"],
+        statuses=(1,))
+    for ext in (".md", ".json"):
+        expect("review: ../ row", os.path.exists(victim + ext), "a file outside OUT was deleted: %s" % (victim + ext))
+    # A BLOB where the schema has text: refused, never a crash.
+    out2 = triage_out("rows-out2")
+    run("review: second output", ["triage", fleet, "--output", out2])
+    con = sqlite3.connect(os.path.join(out2, "triage.sqlite"))
+    con.execute("INSERT INTO meta VALUES ('x', X'FF')")
+    con.execute("UPDATE failed_requests SET host = X'FFFE'")
+    con.commit()
+    con.close()
+    run("review: BLOBs in an earlier index", ["triage", fleet, "--output", out2, "--since-index"], statuses=(0, 1))
+    shard = triage_out("rows-shard")
+    run("review: a shard", ["triage", fleet, "--output", shard, "--shard", "1/1"])
+    con = sqlite3.connect(os.path.join(shard, "triage.sqlite"))
+    con.execute("INSERT INTO meta VALUES ('y', X'FF')")
+    con.commit()
+    con.close()
+    run("review: merge of a shard with a BLOB", ["triage", "merge", shard, "--output", triage_out("rows-merged")],
+        statuses=(0, 1))
+
+
+def case_review_merge_beside_a_running_triage():
+    """A merge refused because another run holds OUT never removes that run's files."""
+    fleet = sample_fleet("busy-fleet", 2)
+    shard = triage_out("busy-shard")
+    run("review: shard", ["triage", fleet, "--output", shard, "--shard", "1/1"])
+    out = triage_out("busy-out")
+    os.makedirs(out)
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl, os, sys, time\n"
+        "fd = os.open(sys.argv[1] + '/triage.lock', os.O_RDWR | os.O_CREAT)\n"
+        "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+        "open(sys.argv[1] + '/triage.sqlite.new', 'w').write('in progress')\n"
+        "print('locked', flush=True)\n"
+        "time.sleep(30)\n"), out], stdout=subprocess.PIPE)
+    holder.stdout.readline()
+    try:
+        rc, _, err = run("review: merge while another run holds OUT", ["triage", "merge", shard, "--output", out],
+                         statuses=(1,))
+        expect("review: busy merge", "another triage is writing" in err, "message: %r" % err[-200:])
+        expect("review: busy merge", os.path.exists(os.path.join(out, "triage.sqlite.new")),
+               "the running triage's index was removed")
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def case_review_hard_link_in_bundles():
+    fleet = sample_fleet("hard-fleet", 1)
+    out = triage_out("hard-out")
+    run("review: first run", ["triage", fleet, "--output", out])
+    name = sorted(n for n in os.listdir(os.path.join(out, "bundles")) if n.endswith(".md"))[0]
+    victim = os.path.join(hb.WORK, "hard-victim.md")
+    open(victim, "w").write("untouched")
+    os.unlink(os.path.join(out, "bundles", name))
+    os.link(victim, os.path.join(out, "bundles", name))
+    run("review: a hard link planted in bundles/", ["triage", fleet, "--output", out, "--since-index"],
+        statuses=(0, 1))
+    expect("review: hard link", open(victim).read() == "untouched", "written through a hard link")
+
+
+def case_review_fail_on_unreadable_and_nested_output():
+    fleet = sample_fleet("gate-fleet", 1)
+    open(os.path.join(fleet, "broken.zip"), "wb").write(b"PK\x03\x04\x00\x00\x01")
+    out = os.path.join(hb.WORK, "gate", "deeper", "out")
+    rc, _, err = run("review: --fail-on with an unreadable bundle, nested --output",
+                     ["triage", fleet, "--output", out, "--fail-on", "critical"], statuses=(3,))
+    expect("review: nested output", os.path.exists(os.path.join(out, "index.md")), "no index in a nested output")
+    foreign = os.path.join(hb.WORK, "foreign")
+    os.makedirs(foreign)
+    open(os.path.join(foreign, "mine.txt"), "w").write("x")
+    run("review: a foreign output is refused", ["triage", fleet, "--output", foreign], statuses=(1,))
+    expect("review: foreign output", sorted(os.listdir(foreign)) == ["mine.txt"], "left %r" % os.listdir(foreign))
+
+
 CASES = [
     case_config_alias_bomb, case_config_deep_nesting, case_config_duplicate_keys, case_config_not_a_file,
     case_write_full_device, case_write_closed_and_broken_pipe, case_output_dash_is_stdout,
@@ -443,6 +533,8 @@ CASES = [
     case_triage_time_limit_named, case_triage_refused_merge_leaves_nothing, case_triage_concurrent_runs,
     case_held_index_not_sqlite_or_other_schema, case_held_sql_metacharacters_in_names, case_held_kill_then_since_index,
     case_held_years_and_zones,
+    case_review_planted_index_rows, case_review_merge_beside_a_running_triage, case_review_hard_link_in_bundles,
+    case_review_fail_on_unreadable_and_nested_output,
     # Last: reading its large outputs grows this process, and a child's peak memory (ru_maxrss)
     # starts from the parent's at fork, which would inflate every later case's figure.
     case_report_100k_sessions,

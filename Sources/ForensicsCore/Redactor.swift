@@ -473,7 +473,13 @@ struct RedactionScanner {
 
     /// `Name: value` and `"name": "value"` headers.
     mutating func colon(at i: Int) -> Int {
-        guard let header = headerName(before: i), withName(header.name, Redactor.isSecretHeader) else { return i + 1 }
+        guard let header = headerName(before: i) else { return i + 1 }
+        // A header, or a quoted key (JSON, a dictionary dump) naming a secret or personal datum:
+        // `"client_ip": "…"`, `"idfa": "…"`.
+        guard
+            withName(header.name, Redactor.isSecretHeader)
+                || (header.quoted && withName(header.name, Redactor.isSecretParameter))
+        else { return i + 1 }
         return headerValue(after: i, toEndOfLine: true)
     }
 
@@ -538,31 +544,47 @@ struct RedactionScanner {
         isTokenByte(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "%")
     }
 
-    /// `local@domain.tld`: a local part of e-mail bytes not opened by a path's `/`, a domain of
-    /// dot-separated labels ending in a top-level label of two or more letters.
+    /// `local@domain.tld`: a local part of e-mail bytes, a domain of dot-separated labels ending
+    /// in a top-level label of two or more letters (a sentence's closing full stop is not part of
+    /// it). In a path (`/poster@2x.png`) a name whose "domain" is a scale (`2x`) or ends in a file
+    /// extension is a file name, not an address.
     mutating func email(at i: Int) -> Int {
         var s = i
         while s > 0, i - s < 64, Self.isEmailLocalByte(b[s - 1]) { s -= 1 }
-        guard s < i, s == 0 || b[s - 1] != UInt8(ascii: "/") else { return i + 1 }
+        guard s < i else { return i + 1 }
         var e = i + 1
+        var labels: [Range<Int>] = []
         var labelStart = e
-        var dots = 0
-        var lastLabel = e..<e
         while e < b.count, e - i < 256 {
             let c = b[e]
             if c == UInt8(ascii: ".") {
                 guard e > labelStart else { break }
-                dots += 1
+                labels.append(labelStart..<e)
                 labelStart = e + 1
             } else if !(Redactor.isLetter(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-")) {
                 break
             }
             e += 1
-            lastLabel = labelStart..<e
         }
-        guard dots >= 1, lastLabel.count >= 2, b[lastLabel].allSatisfy(Redactor.isLetter) else { return i + 1 }
-        return replace(s..<lastLabel.upperBound)
+        if e > labelStart { labels.append(labelStart..<e) }
+        guard labels.count >= 2, let last = labels.last, last.count >= 2, b[last].allSatisfy(Redactor.isLetter)
+        else { return i + 1 }
+        if s > 0, b[s - 1] == UInt8(ascii: "/") {
+            let tld = String(decoding: b[last], as: UTF8.self).lowercased()
+            let first = b[labels[0]]
+            let isScale =
+                first.count >= 2 && first.last.map { $0 | 0x20 == UInt8(ascii: "x") } == true
+                && first.dropLast().allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            if isScale || Self.fileExtensions.contains(tld) { return i + 1 }
+        }
+        return replace(s..<last.upperBound)
     }
+
+    /// Extensions that make `name@x.ext` in a path a file name.
+    static let fileExtensions: Set<String> = [
+        "png", "jpg", "jpeg", "gif", "webp", "svg", "ico", "heic", "m3u8", "m3u", "ts", "mp4", "m4s", "m4a", "m4v",
+        "aac", "mp3", "vtt", "webvtt", "key", "json", "js", "css", "html", "htm", "xml", "txt", "cmfv", "cmfa",
+    ]
 
     /// `%3D` ending a parameter name that `%3F`, `%26`, `%23` or `%3B` opened: a URL carried
     /// percent-encoded inside another (a caching proxy's URL holds the origin URL so), or encoded
@@ -571,15 +593,30 @@ struct RedactionScanner {
     mutating func encodedEquals(at i: Int) -> Int {
         guard let equals = escape(at: i) else { return i + 1 }
         guard equals.code == UInt8(ascii: "=") else { return i + equals.length }
-        // Back over the name to the escape that opened it.
+        // Back over the name (escapes included: `token%5B%5D`) to the separator that opened it:
+        // an escape of `?`, `&`, `#` or `;` encoded as often as the `=`, or (once encoded) a raw one.
         var s = i
-        while s > 0, i - s < 256, b[s - 1] != UInt8(ascii: "%"), Self.isNameByte(b[s - 1]) { s -= 1 }
-        let opener = s - 1
-        guard opener >= 0, let open = escape(at: opener), open.depth == equals.depth,
-            [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(open.code)
-        else { return i + equals.length }
-        let nameStart = opener + open.length
-        guard nameStart < i, Redactor.isSecretParameter(UnsafeBufferPointer(rebasing: b[nameStart..<i]))
+        while s > 0, i - s < 256, Self.isNameByte(b[s - 1]) { s -= 1 }
+        var nameStart: Int?
+        var k = s
+        while k < i {
+            if b[k] == UInt8(ascii: "%"), let open = escape(at: k) {
+                if open.depth == equals.depth,
+                    [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(open.code)
+                {
+                    nameStart = k + open.length
+                }
+                k += open.length
+            } else {
+                k += 1
+            }
+        }
+        if nameStart == nil, equals.depth == 0, s > 0,
+            [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(b[s - 1])
+        {
+            nameStart = s
+        }
+        guard let start = nameStart, start < i, isSecretEncodedName(start..<i, depth: equals.depth)
         else { return i + equals.length }
         var e = i + equals.length
         while e < b.count {
@@ -599,6 +636,32 @@ struct RedactionScanner {
             e += 1
         }
         return replace((i + equals.length)..<e)
+    }
+
+    /// Whether a name encoded `depth` more times than its URL's own encoding names a secret: it is
+    /// undone that many times, then tested as any parameter name (which undoes one more level and
+    /// reads array forms such as `token[]`).
+    func isSecretEncodedName(_ range: Range<Int>, depth: Int) -> Bool {
+        guard range.count <= 256 else { return false }
+        var name = Array(b[range])
+        for _ in 0..<depth {
+            var out: [UInt8] = []
+            out.reserveCapacity(name.count)
+            var j = 0
+            while j < name.count {
+                if name[j] == UInt8(ascii: "%"), j + 2 < name.count, let h = Redactor.hexValue(name[j + 1]),
+                    let l = Redactor.hexValue(name[j + 2])
+                {
+                    out.append(h << 4 | l)
+                    j += 3
+                } else {
+                    out.append(name[j])
+                    j += 1
+                }
+            }
+            name = out
+        }
+        return name.withUnsafeBufferPointer { Redactor.isSecretParameter($0) }
     }
 
     /// A percent escape at `i`, undone as many times as it was encoded (`%3D`, `%253D`,

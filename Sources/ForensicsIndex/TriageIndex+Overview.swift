@@ -43,6 +43,9 @@ extension TriageIndex {
         public var incomplete = 0
         /// Bundles with no finding at warning level whose evidence could not all be judged.
         public var couldNotJudge = 0
+        /// Bundles any part of which was not judged: could-not-judge reasons (caveats of a bundle
+        /// with problems included), unreadable, or read in part — what `--fail-on` will not pass.
+        public var notFullyJudged = 0
         public var problems = 0
         /// The worst severity of any session's finding.
         public var worst: Severity?
@@ -59,6 +62,8 @@ extension TriageIndex {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.incomplete.sql)") ?? 0
             c.couldNotJudge =
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.couldNotJudge.sql)") ?? 0
+            c.notFullyJudged =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.notFullyJudged.sql)") ?? 0
             c.sessions = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0
             c.problems = try Int.fetchOne(db, sql: "SELECT count(*) FROM problems") ?? 0
             c.worst = try Int.fetchOne(db, sql: "SELECT max(severity_rank) FROM findings").flatMap(Severity.init(rank:))
@@ -68,7 +73,7 @@ extension TriageIndex {
 
     /// Which bundles `forEachBundle` lists.
     public enum BundleFilter: Sendable {
-        case all, skipped, unreadable, incomplete, couldNotJudge
+        case all, skipped, unreadable, incomplete, couldNotJudge, notFullyJudged
 
         var sql: String {
             switch self {
@@ -77,6 +82,8 @@ extension TriageIndex {
             case .unreadable: "error IS NOT NULL AND NOT skipped"
             case .incomplete: "incomplete IS NOT NULL"
             case .couldNotJudge: "verdict = 'could-not-judge'"
+            case .notFullyJudged:
+                "(could_not_judge IS NOT NULL OR (error IS NOT NULL AND NOT skipped) OR incomplete IS NOT NULL)"
             }
         }
     }

@@ -195,10 +195,27 @@ public final class TriageIndex: Sendable {
 
     // MARK: Merging
 
-    /// Closes the index (its write-ahead log is folded in and removed), so that the file can be
-    /// moved into place whole.
+    /// Closes the index (its write-ahead log is folded in and removed, and the file left in
+    /// rollback-journal mode, so that a later reader — a merge from read-only media — needs no
+    /// `-wal`/`-shm` beside it), so that the file can be moved into place whole.
     public func close() throws {
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
         try queue.close()
+    }
+
+    /// Whether a report file name is a plain name (`TriageRunner.safeFileName`, maybe `~N`):
+    /// letters, digits, `-`, `_`, `.`, `~`, not starting with a dot, at most 160 bytes.
+    public static func isSafeFileName(_ file: String) -> Bool {
+        guard !file.isEmpty, file.utf8.count <= 160, file.first != "." else { return false }
+        return file.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+                || c == 0x5F || c == 0x2E || c == 0x7E
+        }
+    }
+
+    /// The same test in SQL, on a column.
+    static func safeFileSQL(_ column: String) -> String {
+        "(typeof(\(column)) = 'text' AND length(\(column)) BETWEEN 1 AND 160 AND substr(\(column), 1, 1) <> '.' AND \(column) NOT GLOB '*[^A-Za-z0-9._~-]*')"
     }
 
     /// Copies every bundle row of another index (an earlier run's, or a shard's) into this one,
@@ -227,11 +244,24 @@ public final class TriageIndex: Sendable {
             let meta: [String: String]
             do {
                 try Self.verifySchema(of: "other", db)
+                // Read as text whatever was stored: a BLOB where text belongs must not trap decoding.
                 meta = try Dictionary(
-                    Row.fetchAll(db, sql: "SELECT key, value FROM other.meta").map {
-                        ($0[0] as String, $0[1] as String)
+                    Row.fetchAll(db, sql: "SELECT CAST(key AS TEXT), CAST(value AS TEXT) FROM other.meta").compactMap {
+                        row -> (String, String)? in
+                        guard let k = row[0] as String?, let v = row[1] as String? else { return nil }
+                        return (k, v)
                     },
                     uniquingKeysWith: { a, _ in a })
+                // Every bundle row names its reports' file under `bundles/`: a planted `../…`
+                // would make a later run delete or write files outside OUT.
+                let unsafe = try String.fetchOne(
+                    db,
+                    sql: "SELECT CAST(file AS TEXT) FROM other.bundles WHERE NOT \(Self.safeFileSQL("file")) LIMIT 1")
+                if let unsafe {
+                    throw IndexError(
+                        description:
+                            "a bundle row names the report file '\(unsafe.prefix(80))', which is not a plain name")
+                }
             } catch let error as IndexError {
                 throw IndexError(description: "\(other) is not a triage index this tool can use: \(error.description)")
             } catch {
@@ -254,10 +284,16 @@ public final class TriageIndex: Sendable {
                 }
                 for table in TriageIndexSchema.bundleTables {
                     let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map {
-                        $0["name"] as String
+                        (name: ($0["name"] as String?) ?? "", type: ($0["type"] as String?) ?? "")
                     }
-                    let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-                    try db.execute(sql: "INSERT INTO main.\(table) (\(list)) SELECT \(list) FROM other.\(table)")
+                    let list = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                    // Each value cast to its column's declared type: what another file stored (a
+                    // BLOB in a TEXT column) is copied as the type this tool reads, never as
+                    // something that traps when decoded.
+                    let values = columns.map { c in
+                        c.type.isEmpty ? "\"\(c.name)\"" : "CAST(\"\(c.name)\" AS \(c.type))"
+                    }.joined(separator: ", ")
+                    try db.execute(sql: "INSERT INTO main.\(table) (\(list)) SELECT \(values) FROM other.\(table)")
                 }
                 return .commit
             }
@@ -269,8 +305,11 @@ public final class TriageIndex: Sendable {
     static func verifySchema(of alias: String, _ db: Database) throws {
         let ours = try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'")
         var theirs: [String: (type: String, sql: String?)] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM \(alias).sqlite_master") {
-            theirs[row[1] as String] = (row[0] as String, row[2] as String?)
+        for row in try Row.fetchAll(
+            db, sql: "SELECT CAST(type AS TEXT), CAST(name AS TEXT), CAST(sql AS TEXT) FROM \(alias).sqlite_master")
+        {
+            guard let name = row[1] as String? else { continue }
+            theirs[name] = ((row[0] as String?) ?? "", row[2] as String?)
         }
         for row in ours {
             let name: String = row[0]

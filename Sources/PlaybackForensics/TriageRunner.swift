@@ -227,8 +227,13 @@ public struct TriageRunner: Sendable {
             report.inputs.isEmpty
             ? "no files in it"
             : "no playback record in \(report.inputs.count) file\(report.inputs.count == 1 ? "" : "s")"
+        // A stray file is skipped; a file a format claimed (its rows cut off) or one that may hold
+        // evidence that was not read (a forced format without its evidence) is not stray.
         bundle.skipped =
             !isDirectory.boolValue && !isArchive && report.diagnostics.allSatisfy { $0.severity < .error }
+            && !report.inputs.contains { i in
+                i.notRead.map { $0.hidesEvidence } ?? (i.format != nil)
+            }
     }
 
     /// Why an entry of the fleet directory is refused: a symbolic link whose target lies outside

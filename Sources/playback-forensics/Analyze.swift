@@ -90,8 +90,8 @@ struct Analyze: ParsableCommand {
         }
         if let failOn {
             if let worst = analysis.worstSeverity, worst >= failOn { throw ExitCode(2) }
-            // A gate never passes on evidence it could not judge.
-            if analysis.verdict.status == .couldNotJudge { throw ExitCode(3) }
+            // A gate never passes on evidence it could not judge (whatever else was found below it).
+            if !analysis.verdict.couldNotJudge.isEmpty { throw ExitCode(3) }
         }
     }
 

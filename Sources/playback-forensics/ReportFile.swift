@@ -22,11 +22,23 @@ enum ReportFile {
     /// Opens `path` once and hands `body` a function that appends text to it: a long overview is
     /// written as it is made, never held whole.
     static func streaming(to path: String, _ body: ((String) throws -> Void) throws -> Void) throws {
-        // O_NOFOLLOW: a symbolic link planted where a report goes is not written through.
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        // O_NOFOLLOW: a symbolic link planted where a report goes is not written through. Not
+        // O_TRUNC: a hard link planted there (its target outside the output) is refused before
+        // anything of it is cut.
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         var closed = false
         defer { if !closed { close(fd) } }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        if (info.st_mode & S_IFMT) == S_IFREG {
+            guard info.st_nlink <= 1 else {
+                throw WriteError(path: path, reason: "it is a hard link to another file: not written through")
+            }
+            guard ftruncate(fd, 0) == 0 else {
+                throw WriteError(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
         // Pieces are gathered to 64 KiB before a write: a line per session was a system call each.
         var pending = ""
         try body { text in

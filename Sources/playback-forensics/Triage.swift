@@ -107,8 +107,14 @@ struct TriageRun: ParsableCommand {
         let statistics: TriageRunner.RunStatistics
         do {
             let names = try TriageRunner.bundles(in: directory)
-            try TriageOutput.lock(output)
-            try TriageOutput.prepare(output, force: force, update: sinceIndex)
+            let lock = try TriageOutput.lock(output)
+            do {
+                try TriageOutput.prepare(output, force: force, update: sinceIndex)
+            } catch {
+                // Refused before anything was written: leave no lock file (or new directory) behind.
+                lock.undo()
+                throw error
+            }
             if TriageRunner.looksLikeOneBundle(directory, names: names) {
                 Output.stderr(
                     "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n"
@@ -155,7 +161,7 @@ struct TriageRun: ParsableCommand {
         if let failOn {
             if let worst = counts.worst, worst >= failOn { throw ExitCode(2) }
             // A gate never passes a fleet part of which could not be judged.
-            if counts.couldNotJudge > 0 { throw ExitCode(3) }
+            if counts.notFullyJudged > 0 { throw ExitCode(3) }
         }
     }
 }

@@ -26,8 +26,10 @@ struct TriageMerge: ParsableCommand {
         guard !inputs.isEmpty else { throw ValidationError("name at least one shard output to merge") }
         let index: TriageIndex
         let counts: TriageIndex.Counts
-        // What this run created, removed again if it is refused: a refused merge leaves nothing.
-        var created: [String] = []
+        // What taking the lock created, removed again if the merge is refused: a refused merge
+        // leaves the output as it was (and never touches another run's files: nothing is
+        // removed unless this run holds the lock).
+        var lock: TriageOutput.Lock?
         do {
             for input in inputs {
                 var info = stat()
@@ -39,8 +41,7 @@ struct TriageMerge: ParsableCommand {
                     throw TriageOutput.SetupError(description: "--output \(output) is one of the inputs")
                 }
             }
-            if !FileManager.default.fileExists(atPath: output) { created.append(output) }
-            try TriageOutput.lock(output)
+            lock = try TriageOutput.lock(output)
             // Checked first, changed only once every shard has been read: a refused merge leaves
             // the output as it was.
             try TriageOutput.prepare(output, force: force, checkOnly: true)
@@ -59,16 +60,29 @@ struct TriageMerge: ParsableCommand {
                 analyzer = analyzer ?? a
                 tool = tool ?? t
             }
-            if !FileManager.default.fileExists(atPath: output + "/bundles") { created.append(output + "/bundles") }
+            // The reports are gathered aside first: everything that can fail on a shard's content
+            // happens before the earlier output is touched.
+            let gathered = output + "/" + TriageOutput.newBundlesName
+            try? FileManager.default.removeItem(atPath: gathered)
+            try FileManager.default.createDirectory(atPath: gathered, withIntermediateDirectories: false)
+            for input in inputs { try copyReports(from: input + "/bundles", to: gathered) }
             try TriageOutput.prepare(output, force: force)
-            for input in inputs { try copyReports(from: input + "/bundles", to: output + "/bundles") }
+            rmdir(output + "/bundles")
+            guard rename(gathered, output + "/bundles") == 0 else {
+                throw TriageOutput.SetupError(
+                    description:
+                        "cannot move the merged reports into \(output)/bundles: \(String(cString: strerror(errno)))")
+            }
             if let analyzer { try index.setMeta("analyzer", analyzer) }
             if let tool { try index.setMeta("tool_version", tool) }
             try index.updateProblems()
             counts = try index.counts()
         } catch {
-            TriageOutput.removeNewIndex(output)
-            for path in created.reversed() { try? FileManager.default.removeItem(atPath: path) }
+            if let lock {
+                TriageOutput.removeNewIndex(output)
+                try? FileManager.default.removeItem(atPath: output + "/" + TriageOutput.newBundlesName)
+                lock.undo()
+            }
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }

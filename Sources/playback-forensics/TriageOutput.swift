@@ -19,16 +19,40 @@ enum TriageOutput {
     static let ours: Set<String> = [
         "index.md", "index.html", "triage.json", "bundles", indexName, indexName + "-journal", indexName + "-wal",
         indexName + "-shm", newIndexName, newIndexName + "-journal", newIndexName + "-wal", newIndexName + "-shm",
-        lockName,
+        lockName, newBundlesName,
     ]
 
-    /// Creates the output directory if missing and takes its lock for the rest of the process: two
-    /// runs on one output would delete and rewrite each other's index and reports.
-    static func lock(_ output: String) throws {
-        if mkdir(output, 0o755) != 0, errno != EEXIST {
-            throw SetupError(description: "cannot create \(output): \(String(cString: strerror(errno)))")
+    /// Where a merge gathers the shards' reports before they replace `bundles/` whole.
+    static let newBundlesName = "bundles.new"
+
+    /// What `lock` made, to be removed again when the run is refused before it wrote anything.
+    struct Lock {
+        var output: String
+        var createdDirectory: Bool
+        var createdLockFile: Bool
+
+        /// Removes what taking the lock created (the lock file; the directory, when it made it).
+        func undo() {
+            if createdLockFile { unlink(output + "/" + lockName) }
+            if createdDirectory { rmdir(output) }
         }
+    }
+
+    /// Creates the output directory if missing (and its parents) and takes its lock for the rest
+    /// of the process: two runs on one output would delete and rewrite each other's index and
+    /// reports.
+    @discardableResult
+    static func lock(_ output: String) throws -> Lock {
         var info = stat()
+        let existed = lstat(output, &info) == 0
+        if !existed {
+            do {
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            } catch {
+                throw SetupError(description: "cannot create \(output): \(String(cString: strerror(errno)))")
+            }
+        }
+        let lockExisted = lstat(output + "/" + lockName, &info) == 0
         guard stat(output, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
             throw SetupError(description: "--output \(output) is a file, not a directory")
         }
@@ -45,6 +69,7 @@ enum TriageOutput {
                     "another triage is writing to \(output) (it holds \(lockName)): wait for it to finish, or choose another --output"
             )
         }
+        return Lock(output: output, createdDirectory: !existed, createdLockFile: !lockExisted)
     }
 
     /// Refuses an output whose own entries are symbolic links: triage never writes or deletes
@@ -101,7 +126,7 @@ enum TriageOutput {
             }
             try refuseLinks(output)
             let existing = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter {
-                $0 != ".DS_Store" && $0 != lockName && !$0.hasPrefix(newIndexName)
+                $0 != ".DS_Store" && $0 != lockName && !$0.hasPrefix(newIndexName) && $0 != newBundlesName
             }
             if !existing.isEmpty {
                 guard force || update else {
@@ -124,7 +149,7 @@ enum TriageOutput {
                 }
                 if checkOnly { return }
                 if !update {
-                    for name in existing where !name.hasPrefix(newIndexName) {
+                    for name in existing where !name.hasPrefix(newIndexName) && name != newBundlesName {
                         try? FileManager.default.removeItem(atPath: output + "/" + name)
                     }
                 }
@@ -153,10 +178,13 @@ enum TriageOutput {
                 try ReportFile.write(bundle.json, to: "\(reports)/\(bundle.file).json")
             },
             remove: { file in
+                // A name from an index is a plain name, never a path (`TriageIndex.isSafeFileName`).
+                guard TriageIndex.isSafeFileName(file) else { return }
                 for ext in ["md", "json"] { unlink("\(reports)/\(file).\(ext)") }
             },
             exists: { file in
-                ["md", "json"].allSatisfy { ext in
+                guard TriageIndex.isSafeFileName(file) else { return false }
+                return ["md", "json"].allSatisfy { ext in
                     var info = stat()
                     return lstat("\(reports)/\(file).\(ext)", &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
                 }

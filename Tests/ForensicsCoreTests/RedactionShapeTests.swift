@@ -61,6 +61,14 @@ import Testing
         ("X-Forwarded-For: 198.51.100.23, PLANTED", "X-Forwarded-For"),
         ("True-Client-IP: PLANTED198.51.100.23", "True-Client-IP"),
         (#""CF-Connecting-IP": "PLANTED2001:db8::1""#, "CF-Connecting-IP"),
+        // Found in review: a sentence's full stop, an address in a path, array names and a raw `?`
+        // inside a nested URL, personal data as JSON keys.
+        ("write to PLANTEDjane@example.com.", "write to "),
+        ("https://api.example.com/users/PLANTEDjane.doe@gmail.com/profile", "/profile"),
+        ("https://p.example.com/r?u=https%3A%2F%2Fc%2Fa%3Ftoken%5B%5D%3DPLANTEDabc", "/r?u="),
+        ("https://p.example.com/r?u=https%3A%2F%2Fc%2Fa%3Fx%3D1%26auth%5Btoken%5D%3DPLANTEDabc", "%3Fx%3D1"),
+        ("https://cdn.example.com/a.m3u8?token%3DPLANTEDabc", "/a.m3u8?token"),
+        (#"{"client_ip": "PLANTED198.51.100.23", "idfa": "PLANTED-6D92"}"#, "client_ip"),
     ]
 
     @Test(arguments: shapes)
@@ -89,6 +97,9 @@ import Testing
         "https://cdn.example.com/keys/key1.key",
         "https://cdn.example.com/v/hash/a.m3u8",
         "https://cdn.example.com/img/poster@2x.png",
+        "https://cdn.example.com/img/icon@3x.webp",
+        "https://cdn.example.com/v/thumb@small.jpg",
+        "the user (not an address): example@ and @example.com",
         "HTTP 404: File Not Found",
         "the basic plan was used by the bearer of the ticket",
         "https://cdn.example.com/v/a.m3u8?spec=1&sex=2&sprite=3",

@@ -197,7 +197,7 @@ package struct Ingestor: Sendable {
                 let reason = UnclaimedContent.describe(prefix)
                 diagnostics.append(Diagnostic(location, .info, "not read: \(reason)"))
                 var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
-                out.notRead = NotRead(reason, hidesEvidence: false)
+                out.notRead = NotRead(reason, hidesEvidence: UnclaimedContent.mayHideEvidence(prefix))
                 return out
             }
             // A forced format reads only a file that shows its evidence: forcing the proxy-log

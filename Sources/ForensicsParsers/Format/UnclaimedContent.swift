@@ -2,6 +2,17 @@
 /// Markdown text"). Recognition stays on positive evidence — this only names what was seen, so
 /// that a user can tell a README from a log this tool should have read.
 package enum UnclaimedContent {
+    /// Whether an unclaimed text still names what our formats are made of (a KTVHTTPCache module,
+    /// AVPlayer's user agent or session column, an AVMetrics event type): it may be one of our logs
+    /// in a shape no reader recognises, so not reading it hides evidence.
+    package static func mayHideEvidence(_ prefix: [UInt8]) -> Bool {
+        guard let text = SniffText(prefix), !isBinary(prefix), !isMarkdown(text), cdnVendor(text) == nil else {
+            return false
+        }
+        return text.contains("KTVHC") || text.contains("AppleCoreMedia") || text.contains("cs-guid")
+            || text.contains("AVMetric")
+    }
+
     /// A short description of the file from its first bytes.
     package static func describe(_ prefix: [UInt8]) -> String {
         guard let text = SniffText(prefix) else { return "empty (white space only)" }
