@@ -68,13 +68,14 @@ public struct Redactor: Sendable {
     /// most log messages are such texts; they are then checked by one table look-up a byte.
     static func isInert(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         inertBytes.withUnsafeBufferPointer { table in
-            for (i, b) in bytes.enumerated() {
-                switch table[Int(b)] {
-                case 0: continue
-                // `b`/`B`: only `Bearer` or `Basic` (a credential in free text) can start here.
-                case 2: if RedactionScanner.startsCredentialScheme(bytes, at: i) { return false }
-                default: return false
+            var i = 0
+            while i < bytes.count {
+                let kind = table[Int(bytes[i])]
+                if kind != 0 {
+                    // `b`/`B`: only `Bearer` or `Basic` (a credential in free text) can start here.
+                    if kind == 1 || RedactionScanner.startsCredentialScheme(bytes, at: i) { return false }
                 }
+                i += 1
             }
             return true
         }
@@ -177,9 +178,6 @@ public struct Redactor: Sendable {
 
     static let secretHeaderParts: [[UInt8]] = [
         "authorization", "token", "secret", "password", "api-key", "apikey", "api_key",
-        // Client addresses are personal data (README, "Personal data"): the headers proxies and CDNs
-        // forward them in.
-        "client-ip", "forwarded-for", "real-ip", "connecting-ip", "forwarded",
     ].map { Array($0.utf8) }
 
     /// The fixed prefixes and suffixes the name tests use, made once.
@@ -191,6 +189,8 @@ public struct Redactor: Sendable {
         static let xAuth = Array("x-auth".utf8)
         static let signature = Array("signature".utf8)
         static let xAmzSecurity = Array("x-amz-security".utf8)
+        static let dashIP = Array("-ip".utf8)
+        static let forwarded = Array("forwarded".utf8)
     }
 
     /// Whether a header name names a credential. `X-Playback-Session-Id` is deliberately not one:
@@ -231,6 +231,10 @@ public struct Redactor: Sendable {
         name.isOne(of: headerOnlyNames) || name.hasByteSuffix(Names.dashAuth) || name.hasBytePrefix(Names.xAuth)
             || name.hasByteSuffix(Names.signature) || name.hasBytePrefix(Names.xAmzSecurity)
             || secretHeaderParts.contains { name.containsBytes($0) }
+            // Client addresses are personal data (README, "Personal data"): the headers proxies and
+            // CDNs forward them in (`X-Forwarded-For`, `Forwarded`, `X-Real-IP`, `True-Client-IP`,
+            // `CF-Connecting-IP`, every `*-Client-IP`).
+            || name.hasByteSuffix(Names.dashIP) || name.containsBytes(Names.forwarded)
     }
 
     /// A decoded parameter name: also without its surrounding underscores (`__token__`), and as
@@ -602,7 +606,7 @@ struct RedactionScanner {
         while k < i {
             if b[k] == UInt8(ascii: "%"), let open = escape(at: k) {
                 if open.depth == equals.depth,
-                    [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(open.code)
+                    Self.opensParameter(open.code)
                 {
                     nameStart = k + open.length
                 }
@@ -612,7 +616,7 @@ struct RedactionScanner {
             }
         }
         if nameStart == nil, equals.depth == 0, s > 0,
-            [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(b[s - 1])
+            Self.opensParameter(b[s - 1])
         {
             nameStart = s
         }
@@ -621,7 +625,7 @@ struct RedactionScanner {
         var e = i + equals.length
         while e < b.count {
             if b[e] == UInt8(ascii: "%"), let next = escape(at: e),
-                [UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";")].contains(next.code)
+                next.code != UInt8(ascii: "?"), Self.opensParameter(next.code)
             {
                 break
             }
@@ -636,6 +640,11 @@ struct RedactionScanner {
             e += 1
         }
         return replace((i + equals.length)..<e)
+    }
+
+    /// `?`, `&`, `#` or `;`: what a parameter's name follows.
+    static func opensParameter(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: "?") || c == UInt8(ascii: "&") || c == UInt8(ascii: "#") || c == UInt8(ascii: ";")
     }
 
     /// Whether a name encoded `depth` more times than its URL's own encoding names a secret: it is
@@ -741,14 +750,29 @@ struct RedactionScanner {
     ].map { Array($0.utf8) }
 
     mutating func pathSecret(at i: Int) -> Int {
-        // Called at every `/`: a segment of 2 to 12 name bytes closed by `/`, then the name test.
+        // Called at every `/`: almost every segment is ruled out by its first letter.
+        guard i + 3 < b.count else { return i + 1 }
+        // The names' first two letters: ks, to, au, ac, si, se, hm, jw, hd.
+        let second = b[i + 2] | 0x20
+        switch b[i + 1] | 0x20 {
+        case UInt8(ascii: "k"): guard second == UInt8(ascii: "s") else { return i + 1 }
+        case UInt8(ascii: "t"): guard second == UInt8(ascii: "o") else { return i + 1 }
+        case UInt8(ascii: "a"): guard second == UInt8(ascii: "u") || second == UInt8(ascii: "c") else { return i + 1 }
+        case UInt8(ascii: "s"): guard second == UInt8(ascii: "i") || second == UInt8(ascii: "e") else { return i + 1 }
+        case UInt8(ascii: "h"): guard second == UInt8(ascii: "m") || second == UInt8(ascii: "d") else { return i + 1 }
+        case UInt8(ascii: "j"): guard second == UInt8(ascii: "w") else { return i + 1 }
+        default: return i + 1
+        }
+        // A segment of 2 to 12 name bytes closed by `/`, compared without case with the names.
         var e = i + 1
         while e < b.count, e - i <= 13, Self.isTokenByte(b[e]) { e += 1 }
         guard e - i >= 3, e - i <= 13, e < b.count, b[e] == UInt8(ascii: "/") else { return i + 1 }
-        let isSecret = Redactor.withDecodedName(UnsafeBufferPointer(rebasing: b[(i + 1)..<e])) {
-            $0.isOne(of: Self.secretPathSegments)
+        let segment = (i + 1)..<e
+        let isSecret = Self.secretPathSegments.contains { name in
+            name.count == segment.count
+                && zip(b[segment], name).allSatisfy { c, n in (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) == n }
         }
-        guard isSecret == true else { return i + 1 }
+        guard isSecret else { return i + 1 }
         let s = e + 1
         var v = s
         while v < b.count,
@@ -764,20 +788,22 @@ struct RedactionScanner {
 
     /// Whether `Bearer ` or `Basic ` (any letter case, at a word's start) begins at `i`.
     static func startsCredentialScheme(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        // `be…` or `ba…`: the second byte rules out almost every `b` of a text.
+        guard i + 6 < b.count else { return false }
+        let second = b[i + 1] | 0x20
+        guard second == UInt8(ascii: "e") || second == UInt8(ascii: "a") else { return false }
         if i > 0, Redactor.isLetter(b[i - 1]) || (b[i - 1] >= 0x30 && b[i - 1] <= 0x39) { return false }
-        for word in [bearer, basic] where i + word.count < b.count {
-            var match = true
-            for k in 0..<word.count where b[i + k] | 0x20 != word[k] {
-                match = false
-                break
-            }
-            if match, b[i + word.count] == UInt8(ascii: " ") { return true }
-        }
-        return false
+        return startsWord(b, at: i, "bearer") || startsWord(b, at: i, "basic")
     }
 
-    static let bearer = Array("bearer".utf8)
-    static let basic = Array("basic".utf8)
+    /// The lower-case `word` (any letter case in the text) followed by a space, at `i`.
+    static func startsWord(_ b: UnsafeBufferPointer<UInt8>, at i: Int, _ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard i + n < b.count else { return false }
+        let w = word.utf8Start
+        for k in 0..<n where b[i + k] | 0x20 != w[k] { return false }
+        return b[i + n] == UInt8(ascii: " ")
+    }
 
     /// A credential in free text (`… sent Bearer abc123…`, `Basic dXNlcjpw…`): the token after the
     /// scheme word, when it looks like one (8 or more token68 bytes with a digit, a symbol or both
