@@ -89,9 +89,14 @@ struct Analyze: ParsableCommand {
             throw ExitCode(1)
         }
         if let failOn {
-            if let worst = analysis.worstSeverity, worst >= failOn { throw ExitCode(2) }
+            // The gate judges every finding of the sessions shown: `--min-severity` narrows what is
+            // printed, not what the exit status says.
+            var gateNarrowing = narrowing
+            gateNarrowing.minimumSeverity = nil
+            let gate = gateNarrowing.apply(whole)
+            if let worst = gate.worstSeverity, worst >= failOn { throw ExitCode(2) }
             // A gate never passes on evidence it could not judge (whatever else was found below it).
-            if !analysis.verdict.couldNotJudge.isEmpty { throw ExitCode(3) }
+            if !gate.verdict.couldNotJudge.isEmpty { throw ExitCode(3) }
         }
     }
 

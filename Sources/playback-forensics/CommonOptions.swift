@@ -11,8 +11,9 @@ struct InputOptions: ParsableArguments {
         completion: .list(FormatCatalog.all.map(\.format.rawValue)))
     var logFormat: String?
 
+    // `.unconditional`: `--timezone -05:00` reads the value although it starts with `-`.
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "Time zone of sources that write local time without an offset (access/error logs): +01:00, -05:00, or a zone name such as Europe/Berlin or CET (daylight saving applied per row). Default: unknown — found by clock alignment when another source shares requests, else reported as \"device local time, zone unknown\"."
     )

@@ -21,6 +21,11 @@ struct NarrowingOptions: ParsableArguments {
     func narrowing() throws -> ReportNarrowing {
         func time(_ text: String?, _ name: String) throws -> Timestamp? {
             guard let text else { return nil }
+            // A date alone (`2026-11-21`, valid ISO 8601) is that day's start in UTC; `--until`
+            // with a date alone reaches to the day's end.
+            if text.count == 10, let day = TimestampParser.parse(text + "T00:00:00Z", defaultOffsetSeconds: 0) {
+                return name == "until" ? day + 86_399.999 : day
+            }
             guard let t = TimestampParser.parse(text, defaultOffsetSeconds: 0) else {
                 throw ValidationError("invalid --\(name) '\(text)' (use ISO 8601, e.g. 2026-11-21T10:05:00Z)")
             }

@@ -113,3 +113,32 @@ import Testing
         #expect((first["report"] as? String)?.hasPrefix("bundles/") == true)
     }
 }
+
+/// Frictions a first user met (issue 34): a negative `--timezone` read as an option, a date alone
+/// refused by `--since`, and `--min-severity` changing what `--fail-on` exits with.
+@Suite struct NarrowingFrictionTests {
+    @Test func aNegativeTimezoneIsAValue() throws {
+        let r = try CLIRunner.run(["analyze", "SampleLogs/access-error-logs-only", "--timezone", "-05:00"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("from 2026-11-21T10:00:00.000Z"))
+    }
+
+    @Test func aDateAloneNarrowsToThatDay() throws {
+        let day = try CLIRunner.run([
+            "analyze", "SampleLogs/cdn-404-stall", "--since", "2026-11-21", "--until", "2026-11-21",
+        ])
+        #expect(day.status == 0, "\(day.stderr)")
+        #expect(day.stdout.contains("1 session"))
+        let before = try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--until", "2026-11-20"])
+        #expect(!before.stdout.contains("## Session"))
+    }
+
+    @Test func minSeverityDoesNotChangeTheGate() throws {
+        let shown = try CLIRunner.run([
+            "analyze", "SampleLogs/slow-key-startup", "--min-severity", "error", "--fail-on", "warning",
+        ])
+        #expect(shown.status == 2)
+        #expect(
+            try CLIRunner.run(["analyze", "SampleLogs/slow-key-startup", "--min-severity", "error"]).status == 0)
+    }
+}
