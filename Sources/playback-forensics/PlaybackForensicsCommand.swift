@@ -9,6 +9,14 @@ struct PlaybackForensicsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "playback-forensics",
         abstract: "Forensics on media-playback logs: why did the video start slowly, stall, or fail?",
+        discussion: """
+            EXIT STATUS
+              0   the report was written; no finding at or above --fail-on
+              1   a runtime error (a failed write, an unreadable bundle), or nothing playback-related was read
+              2   a finding at or above --fail-on
+              3   with --fail-on: no finding at or above it, but part of the evidence could not be judged
+              64  a usage error (a bad option, a refused --config file)
+            """,
         version: ToolInfo.version,
         subcommands: [Analyze.self, Triage.self, Timeline.self, Parse.self, Formats.self, Rules.self],
         defaultSubcommand: Analyze.self)
