@@ -525,6 +525,55 @@ def case_review_fail_on_unreadable_and_nested_output():
     expect("review: foreign output", sorted(os.listdir(foreign)) == ["mine.txt"], "left %r" % os.listdir(foreign))
 
 
+def case_held_million_member_zip():
+    """Held in round three's trial; kept: a zip of 1,000,000 empty members (the files-per-bundle
+    limit stops the walk; memory and time stay bounded)."""
+    import struct
+    path = os.path.join(hb.WORK, "million.zip")
+    locals_, central = [], []
+    offset = 0
+    for i in range(1000000):
+        name = b"f%07d" % i
+        local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0) + name
+        central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0, 0, 0,
+                                   0, 0, offset) + name)
+        locals_.append(local)
+        offset += len(local)
+    cd = b"".join(central)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, len(cd), offset, 0)
+    with open(path, "wb") as f:
+        f.write(b"".join(locals_))
+        f.write(cd)
+        f.write(end)
+    run("held: a zip of 1,000,000 members", ["analyze", path], time_limit=30)
+
+
+def case_held_million_entry_har():
+    """Held; kept: a HAR of 1,000,000 entries (read to the record limit, bounded)."""
+    path = os.path.join(hb.WORK, "million.har.gz")
+    entry = ('{"startedDateTime":"2026-11-21T10:00:00.000Z","time":1,"request":{"method":"GET","url":'
+             '"https://cdn.example.com/v/s%d.ts","headers":[]},"response":{"status":200,"headers":[],'
+             '"content":{"size":1,"mimeType":"video/mp2t"}}}')
+    with gzip.open(path, "wt", compresslevel=1) as f:
+        f.write('{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[')
+        f.write(",".join(entry % i for i in range(1000000)))
+        f.write("]}}")
+    run("held: a HAR of 1,000,000 entries", ["analyze", path], time_limit=60)
+
+
+def case_held_ten_thousand_bundles():
+    """Held; kept: 10,000 bundles with --jobs 64 (two cores: oversubscribed, never stuck)."""
+    fleet = new_fleet("ten-thousand")
+    row = access_row(0)
+    for i in range(10000):
+        with open(os.path.join(fleet, "b%05d.log" % i), "w") as f:
+            f.write(ACCESS_HEAD + row)
+    out = triage_out("ten-thousand-out")
+    run("held: 10,000 bundles, --jobs 64", ["triage", fleet, "--output", out, "--jobs", "64"], time_limit=180)
+    doc = json.load(open(os.path.join(out, "triage.json")))
+    expect("held: 10,000 bundles", len(doc["bundles"]) == 10000, "%d bundles" % len(doc["bundles"]))
+
+
 CASES = [
     case_config_alias_bomb, case_config_deep_nesting, case_config_duplicate_keys, case_config_not_a_file,
     case_write_full_device, case_write_closed_and_broken_pipe, case_output_dash_is_stdout,
@@ -535,6 +584,7 @@ CASES = [
     case_held_years_and_zones,
     case_review_planted_index_rows, case_review_merge_beside_a_running_triage, case_review_hard_link_in_bundles,
     case_review_fail_on_unreadable_and_nested_output,
+    case_held_million_member_zip, case_held_million_entry_har, case_held_ten_thousand_bundles,
     # Last: reading its large outputs grows this process, and a child's peak memory (ru_maxrss)
     # starts from the parent's at fork, which would inflate every later case's figure.
     case_report_100k_sessions,
