@@ -94,12 +94,16 @@ package enum ExampleFixtures {
         var bytes: Int
         var body: String?
         var anchor: Bool
+        /// `content.size` when it differs from the bytes on the wire (`bodySize`): a capture
+        /// that did not keep the body writes 0.
+        var contentSize: Int?
 
         package init(
             at: Double, url: String, status: Int = 200, seconds: Double = 0.05, bytes: Int = 1000, body: String? = nil,
-            anchor: Bool = false
+            anchor: Bool = false, contentSize: Int? = nil
         ) {
             self.anchor = anchor
+            self.contentSize = contentSize
             self.at = at
             self.url = url
             self.status = status
@@ -125,7 +129,7 @@ package enum ExampleFixtures {
                 "{\"startedDateTime\": \"\(started)\", \"time\": \(ms), "
                     + "\"request\": {\"method\": \"GET\", \"url\": \(json(e.url)), \"httpVersion\": \"HTTP/1.1\", \"headers\": [], \"queryString\": [], \"headersSize\": -1, \"bodySize\": 0}, "
                     + "\"response\": {\"status\": \(e.status), \"statusText\": \"\", \"httpVersion\": \"HTTP/1.1\", \"headers\": [{\"name\": \"Content-Type\", \"value\": \"\(type)\"}], "
-                    + "\"content\": {\"size\": \(e.bytes), \"mimeType\": \"\(type)\"\(content)}, \"redirectURL\": \"\", \"headersSize\": -1, \"bodySize\": \(e.bytes)}, "
+                    + "\"content\": {\"size\": \(e.contentSize ?? e.bytes), \"mimeType\": \"\(type)\"\(content)}, \"redirectURL\": \"\", \"headersSize\": -1, \"bodySize\": \(e.bytes)}, "
                     + "\"cache\": {}, \"timings\": {\"send\": 0, \"wait\": \(ms), \"receive\": 0}}"
                     + (i + 1 < entries.count ? "," : "") + (e.anchor ? " \(RuleExample.anchorMarker)" : ""))
         }

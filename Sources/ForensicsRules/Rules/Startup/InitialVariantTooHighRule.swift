@@ -94,6 +94,26 @@ package struct InitialVariantTooHighRule: Rule {
                             at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 4.0, bytes: 3_000_000),
                     ])
                 ]),
+            RuleExample(
+                "HAR capture only, bodies not kept (content.size 0): the bytes on the wire are the response's bodySize",
+                files: [
+                    ExampleFixtures.har([
+                        ExampleFixtures.HAREntry(
+                            at: 0, url: "https://cdn.example.com/a/master.m3u8",
+                            body: ExampleFixtures.multivariant([
+                                (20_000_000, "v20/index.m3u8"), (5_000_000, "v5/index.m3u8"),
+                            ])),
+                        ExampleFixtures.HAREntry(
+                            at: 0.2, url: "https://cdn.example.com/a/v20/index.m3u8",
+                            body: ExampleFixtures.mediaPlaylist(["s1.m4s", "s2.m4s"]), anchor: true),
+                        ExampleFixtures.HAREntry(
+                            at: 0.4, url: "https://cdn.example.com/a/v20/s1.m4s", seconds: 4.0, bytes: 3_000_000,
+                            contentSize: 0),
+                        ExampleFixtures.HAREntry(
+                            at: 4.5, url: "https://cdn.example.com/a/v20/s2.m4s", seconds: 4.0, bytes: 3_000_000,
+                            contentSize: 0),
+                    ])
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
