@@ -574,6 +574,48 @@ def case_held_ten_thousand_bundles():
     expect("held: 10,000 bundles", len(doc["bundles"]) == 10000, "%d bundles" % len(doc["bundles"]))
 
 
+# Eighteen markup payloads (HTML, SVG, attribute and URL-scheme breakouts, Markdown that becomes
+# markup), planted in every field a report shows.
+PAYLOADS = [
+    "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<svg onload=alert(1)>",
+    "<svg><script>alert(1)</script></svg>", "\"><script>alert(1)</script>", "'><img src=x onerror=alert(1)>",
+    "</title><script>alert(1)</script>", "</style><script>alert(1)</script>", "<iframe src=javascript:alert(1)>",
+    "<a href=javascript:alert(1)>x</a>", "[x](javascript:alert(1))", "![x](https://evil.example/p.png)",
+    "<details open ontoggle=alert(1)>", "<math><mi xlink:href=javascript:alert(1)>", "<!--", "]]><script>alert(1)</script>",
+    "<object data=javascript:alert(1)>", "<svg><foreignObject><body onload=alert(1)>",
+]
+
+
+def case_held_markup_payloads_in_every_field():
+    """Held; kept: eighteen markup payloads in URLs, hosts, headers, error texts, file names and
+    session ids make no element, attribute or link in the HTML or Markdown report."""
+    b = new_bundle("payloads", neighbour=False)
+    entries = []
+    for i, p in enumerate(PAYLOADS):
+        q = p.replace("\"", "%22")
+        entries.append({"startedDateTime": hb.iso(i), "time": 50,
+                        "request": {"method": "GET", "url": "https://cdn.example.com/v/%s/s%d.ts?x=%s" % (q, i, q),
+                                    "headers": [{"name": "X-Playback-Session-Id", "value": "S-" + p}]},
+                        "response": {"status": 503, "headers": [{"name": "Server", "value": p}],
+                                     "content": {"size": 0, "mimeType": "video/mp2t"}}})
+    open(os.path.join(b, "capture.har"), "w").write(json.dumps({"log": {"version": "1.2", "entries": entries}}))
+    rows = "".join(
+        '2026/11/21 10:00:%02d.000 https://cdn.example.com/v/s%d.ts %s 203.0.113.7 -12938 "CoreMediaErrorDomain" "%s" -\n'
+        % (i, i, GUID, p.replace('"', "'")) for i, p in enumerate(PAYLOADS))
+    open(os.path.join(b, "error.log"), "w").write(ERROR_HEAD + rows)
+    open(os.path.join(b, "<svg onload=alert(1)>.m3u8"), "w").write("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n<script>alert(1)</script>.ts\n")
+    rc, page, _ = run("held: markup payloads, HTML", ["analyze", b, "--report", "html"])
+    hb.check_html("held: markup payloads, HTML", page)
+    rc, md, _ = run("held: markup payloads, Markdown", ["analyze", b])
+    hb.check_markdown("held: markup payloads, Markdown", md)
+    fleet = new_fleet("payload-fleet")
+    shutil.copytree(b, os.path.join(fleet, "<img src=x onerror=alert(1)>"))
+    out = triage_out("payload-out")
+    run("held: markup payloads, triage", ["triage", fleet, "--output", out])
+    hb.check_html("held: markup payloads, triage index.html", open(os.path.join(out, "index.html")).read())
+    hb.check_markdown("held: markup payloads, triage index.md", open(os.path.join(out, "index.md")).read())
+
+
 CASES = [
     case_config_alias_bomb, case_config_deep_nesting, case_config_duplicate_keys, case_config_not_a_file,
     case_write_full_device, case_write_closed_and_broken_pipe, case_output_dash_is_stdout,
@@ -585,6 +627,7 @@ CASES = [
     case_review_planted_index_rows, case_review_merge_beside_a_running_triage, case_review_hard_link_in_bundles,
     case_review_fail_on_unreadable_and_nested_output,
     case_held_million_member_zip, case_held_million_entry_har, case_held_ten_thousand_bundles,
+    case_held_markup_payloads_in_every_field,
     # Last: reading its large outputs grows this process, and a child's peak memory (ru_maxrss)
     # starts from the parent's at fork, which would inflate every later case's figure.
     case_report_100k_sessions,
