@@ -87,7 +87,9 @@ public struct Analyzer: Sendable {
             // A captured media playlist with no segment cannot play: whatever else is judged,
             // the stream itself could not be (a malformed playlist read leniently ends so).
             for playlist in outcomes[i].result?.playlists ?? []
-            where !playlist.isMultivariant && playlist.hasHeader && playlist.segments.isEmpty {
+            where !playlist.isMultivariant && playlist.hasHeader && playlist.segments.isEmpty
+                && playlist.trailingPartCount == 0 && playlist.preloadHints.isEmpty && playlist.skip == nil
+            {
                 caveats.append(
                     "\(ingestor.redactor.clean(playlist.url ?? outcomes[i].path)) (in \(outcomes[i].path)): a media playlist with no playable segment"
                 )

@@ -105,6 +105,8 @@ package struct Playlist: Sendable {
     package var sessionData: [AttributeTag] = []
     package var dateRanges: [AttributeTag] = []
     package var preloadHints: [AttributeTag] = []
+    /// LL-HLS partial segments after the last whole segment (playable before their segment ends).
+    package var trailingPartCount = 0
     package var renditionReports: [AttributeTag] = []
     package var defines: [String: String] = [:]
     /// Tags not modelled above (vendor tags such as `EXT-X-CUE-OUT`), in order.

@@ -482,6 +482,7 @@ package struct PlaylistParser {
         }
 
         mutating func finish() {
+            playlist.trailingPartCount = pendingParts.count
             if !sawFirstLine { diag(1, .warning, "empty playlist") }
             if pendingStreamInf != nil {
                 diag(pendingStreamInf?.1 ?? 0, .warning, "EXT-X-STREAM-INF without a URI line after it")
