@@ -115,6 +115,13 @@ import Testing
         let fine = "#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg1.ts\n#EXT-X-ENDLIST\n"
         let judged = Analyzer().analyze(files: [("index.m3u8", Array(fine.utf8))])
         #expect(!judged.verdict.couldNotJudge.contains { $0.contains("no playable segment") })
+        // Near miss: a low-latency live playlist whose first segment is still being written has
+        // only parts, and plays.
+        let parts =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PART-INF:PART-TARGET=1.0\n"
+            + "#EXT-X-PART:DURATION=1.0,URI=\"p0.a.mp4\",INDEPENDENT=YES\n#EXT-X-PART:DURATION=1.0,URI=\"p0.b.mp4\"\n"
+        let live = Analyzer().analyze(files: [("live.m3u8", Array(parts.utf8))])
+        #expect(!live.verdict.couldNotJudge.contains { $0.contains("no playable segment") })
     }
 
     /// A console capture forced as a proxy log has none of the format's evidence: said so, no
