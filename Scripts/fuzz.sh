@@ -8,7 +8,7 @@
 # Usage: Scripts/fuzz.sh [SECONDS] [TARGET…]      (default 1800 s; every target: one per format of
 # FormatRegistry, named by the format's identifier, `bundle`, `configuration` and `triage-index`;
 # `PF_FUZZ_TARGET=list` lists them; Fuzz/seeds holds their seeds)
-# Environment: RUNS (default 10000000), MAX_LEN (default 16384 bytes; the bundle target 262144),
+# Environment: RUNS (default 10000000), MAX_LEN (default 16384 bytes; the bundle and triage-index targets 262144),
 # DICT (default Fuzz/bundle.dict, given to every target).
 #
 # Seeds: ../shared/corpus, SampleLogs/, Fuzz/regressions/ and the structure-aware inputs of
@@ -54,7 +54,7 @@ mv "$seeds"/structured/* "$seeds"/ && rmdir "$seeds/structured"
 for t in $targets; do
   mkdir -p "Fuzz/crashes/$t" "$scratch/corpus/$t"
   len=$max_len
-  if [ "$t" = bundle ]; then len=$bundle_max_len; fi
+  if [ "$t" = bundle ] || [ "$t" = triage-index ]; then len=$bundle_max_len; fi
   echo "== $t (at most $seconds s or $runs runs, max_len $len, dict $dict) at $commit"
   start=$(date +%s)
   PF_FUZZ_TARGET=$t "$bin" "$scratch/corpus/$t" "$seeds" -max_total_time="$seconds" -runs="$runs" \
