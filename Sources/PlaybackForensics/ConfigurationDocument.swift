@@ -27,14 +27,17 @@ public struct ConfigurationDocument: @unchecked Sendable {
 
     /// The decoded value: `[String: Any]`, `[Any]`, `String`, `Int`, `Double`, `Bool` or `NSNull`.
     public let value: Any?
-    /// The 1-based line of each mapping key, by its path (`rules/stall/severity`).
+    /// The 1-based line of each mapping key, by its path (`rules`, `stall`, `severity` joined by
+    /// `pathSeparator`, a control character no key in a configuration contains).
     public let keyLines: [String: Int]
+
+    static let pathSeparator = "\u{1F}"
 
     /// The line of a key path, or of its nearest ancestor that has one.
     public func line(of path: [String]) -> Int? {
         var path = path
         while !path.isEmpty {
-            if let line = keyLines[path.joined(separator: "/")] { return line }
+            if let line = keyLines[path.joined(separator: Self.pathSeparator)] { return line }
             path.removeLast()
         }
         return nil
@@ -183,7 +186,7 @@ public struct ConfigurationDocument: @unchecked Sendable {
                     guard let key = scalarKey else {
                         throw ReadError(line: line, reason: "a mapping key must be a plain text, not a list or mapping")
                     }
-                    let keyPath = (path + [key]).joined(separator: "/")
+                    let keyPath = (path + [key]).joined(separator: ConfigurationDocument.pathSeparator)
                     guard dict[key] == nil, keyLines[keyPath] == nil else {
                         let first = keyLines[keyPath].map { " (first at line \($0))" } ?? ""
                         throw ReadError(line: line, reason: "duplicate key '\(key.prefix(80))'\(first)")
