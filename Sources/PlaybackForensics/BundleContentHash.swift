@@ -20,8 +20,12 @@ public enum BundleContentHash {
         }
         // The bundle itself may be a link inside the fleet directory (triage refuses links out of
         // it): its target is what is analysed, so its target is what is hashed.
-        if (info.st_mode & S_IFMT) == S_IFLNK, stat(path, &info) != 0 {
-            throw TriageRunner.SetupError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        var path = path
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            guard lstat(path, &info) == 0 else {
+                throw TriageRunner.SetupError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
         }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
