@@ -26,6 +26,18 @@ import Testing
         #expect(try BundleContentHash.of(path: dir) != edited)
     }
 
+    /// A bundle that is a link inside the fleet directory is hashed by its target's bytes: an edit
+    /// of the same size is seen (it was hashed by the target's size alone).
+    @Test func aLinkedBundleIsHashedByItsTarget() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/linked.log", withDestinationPath: "errors.log")
+        let first = try BundleContentHash.of(path: dir + "/linked.log")
+        #expect(first == (try BundleContentHash.of(path: dir + "/errors.log")))
+        try "c\n".write(toFile: dir + "/errors.log", atomically: false, encoding: .utf8)
+        #expect(try BundleContentHash.of(path: dir + "/linked.log") != first)
+    }
+
     /// A FIFO (beside the bundles or inside one) is never read: reading it would wait forever.
     @Test func aFIFOIsNotRead() throws {
         let dir = try folder()
