@@ -654,7 +654,10 @@ CASES = [
     case_secrets, case_injection,
 ]
 
-if __name__ == "__main__":
+def main(cases, done_message):
+    """Runs the cases named on the command line (all by default) against BINARY; exits 1 listing
+    the failures. Shared by this suite and Scripts/hostile_round3.py."""
+    global KEEP, ONLY, BIN, WORK, NEIGHBOUR_RECORDS
     args = sys.argv[1:]
     KEEP = "--keep" in args
     ONLY = args[args.index("--only") + 1:] if "--only" in args else []
@@ -667,7 +670,7 @@ if __name__ == "__main__":
     NEIGHBOUR_RECORDS = neighbour_records()
     started = time.monotonic()
     try:
-        for case in CASES:
+        for case in cases:
             if ONLY and case.__name__ not in ONLY:
                 continue
             t = time.monotonic()
@@ -675,7 +678,7 @@ if __name__ == "__main__":
                 case()
             except Exception as e:  # a generator bug is a failure too, never a silent pass
                 failures.append("%s: the case itself failed: %r" % (case.__name__, e))
-            print("%-40s %5.1f s" % (case.__name__, time.monotonic() - t), flush=True)
+            print("%-45s %5.1f s" % (case.__name__, time.monotonic() - t), flush=True)
     finally:
         if not KEEP:
             for root, dirs, files in os.walk(WORK):
@@ -694,4 +697,8 @@ if __name__ == "__main__":
         for f in failures:
             print("  - " + f)
         sys.exit(1)
-    print("every hostile case held")
+    print(done_message)
+
+
+if __name__ == "__main__":
+    main(CASES, "every hostile case held")

@@ -634,36 +634,4 @@ CASES = [
 ]
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    keep = "--keep" in args
-    only = args[args.index("--only") + 1:] if "--only" in args else []
-    positional = [a for a in args if not a.startswith("--") and a not in only]
-    if positional:
-        hb.BIN = os.path.abspath(positional[0])
-    hb.WORK = tempfile.mkdtemp(prefix="pf-hostile3-")
-    if not os.path.exists(hb.BIN):
-        sys.exit("no binary at %s: swift build -c release --product playback-forensics" % hb.BIN)
-    started = time.monotonic()
-    try:
-        for case in CASES:
-            if only and case.__name__ not in only:
-                continue
-            t = time.monotonic()
-            try:
-                case()
-            except Exception as e:  # a generator bug is a failure too, never a silent pass
-                hb.failures.append("%s: the case itself failed: %r" % (case.__name__, e))
-            print("%-45s %5.1f s" % (case.__name__, time.monotonic() - t), flush=True)
-    finally:
-        if not keep:
-            shutil.rmtree(hb.WORK, ignore_errors=True)
-    worst_time = max(hb.results, key=lambda r: r[2])
-    worst_mem = max(hb.results, key=lambda r: r[3])
-    print("%d runs in %.0f s; slowest %.1f s (%s); largest %d MiB (%s)" % (
-        len(hb.results), time.monotonic() - started, worst_time[2], worst_time[0][:70], worst_mem[3], worst_mem[0][:70]))
-    if hb.failures:
-        print("\n%d failure%s:" % (len(hb.failures), "" if len(hb.failures) == 1 else "s"))
-        for f in hb.failures:
-            print("  - " + f)
-        sys.exit(1)
-    print("every round-three case held")
+    hb.main(CASES, "every round-three case held")
