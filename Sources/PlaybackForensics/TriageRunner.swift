@@ -146,6 +146,8 @@ public struct TriageRunner: Sendable {
         statistics.removed = gone.count
         try index.setMeta("tool_version", ToolInfo.version)
         try index.setMeta("analyzer", fingerprint)
+        // Which share of the fleet this is (`1/1` for a whole run): a merge knows when one is missing.
+        try index.setMeta("shard", shard.map { "\($0.index)/\($0.count)" } ?? "1/1")
 
         let results = WorkQueue(count: names.count)
         let markdown = MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version)

@@ -22,6 +22,11 @@ struct TriageMerge: ParsableCommand {
     @Flag(name: .long, help: "Do not redact secrets in the overview (as the shard runs were made).")
     var noRedact = false
 
+    @Flag(
+        name: .long,
+        help: "Merge even when the outputs are not every shard of one split (some K of the N are missing).")
+    var allowIncomplete = false
+
     func run() throws {
         guard !inputs.isEmpty else { throw ValidationError("name at least one shard output to merge") }
         let index: TriageIndex
@@ -48,8 +53,10 @@ struct TriageMerge: ParsableCommand {
             index = try TriageOutput.openNewIndex(output, carryOver: false)
             var analyzer: String?
             var tool: String?
+            var shards: [String: String] = [:]
             for input in inputs {
                 let meta = try index.absorb(input + "/" + TriageOutput.indexName)
+                if let shard = meta["shard"] { shards[shard] = input }
                 let (a, t) = (meta["analyzer"], meta["tool_version"])
                 if let analyzer, let a, a != analyzer {
                     throw TriageOutput.SetupError(
@@ -59,6 +66,13 @@ struct TriageMerge: ParsableCommand {
                 }
                 analyzer = analyzer ?? a
                 tool = tool ?? t
+            }
+            // Every shard of one split, or the merge is not what one run over the fleet writes.
+            if !allowIncomplete, let missing = Self.missingShards(Array(shards.keys)) {
+                throw TriageOutput.SetupError(
+                    description:
+                        "the outputs are not every shard of one split: \(missing) (add --allow-incomplete to merge them anyway)"
+                )
             }
             // The reports are gathered aside first: everything that can fail on a shard's content
             // happens before the earlier output is touched.
@@ -74,6 +88,8 @@ struct TriageMerge: ParsableCommand {
                         "cannot move the merged reports into \(output)/bundles: \(String(cString: strerror(errno)))")
             }
             if let analyzer { try index.setMeta("analyzer", analyzer) }
+            // A complete merge is one run over the whole fleet.
+            if Self.missingShards(Array(shards.keys)) == nil { try index.setMeta("shard", "1/1") }
             if let tool { try index.setMeta("tool_version", tool) }
             try index.updateProblems()
             counts = try index.counts()
@@ -96,6 +112,20 @@ struct TriageMerge: ParsableCommand {
         Output.stderr(
             "triage merge: \(inputs.count) outputs, \(counts.bundles) bundles, \(counts.sessions) sessions, \(counts.problems) problems; wrote \(output)/index.md\n"
         )
+    }
+
+    /// What is missing from a set of `K/N` shard names, in words, or nil when they are `1/N` … `N/N`.
+    static func missingShards(_ shards: [String]) -> String? {
+        let parsed = shards.compactMap(TriageShard.init)
+        let counts = Set(parsed.map(\.count))
+        guard counts.count == 1, let n = counts.first else {
+            return shards.isEmpty ? nil : "shards of different splits (\(shards.sorted().joined(separator: ", ")))"
+        }
+        let have = Set(parsed.map(\.index))
+        let missing = (1...n).filter { !have.contains($0) }
+        guard !missing.isEmpty else { return nil }
+        let listed = missing.prefix(10).map { "\($0)/\(n)" }.joined(separator: ", ")
+        return "missing \(listed)\(missing.count > 10 ? " and \(missing.count - 10) more" : "")"
     }
 
     /// Copies every report file (plain files only: a link planted in a shard output is not followed).

@@ -127,6 +127,17 @@ import Testing
         let twice = try CLIRunner.run(["triage", "merge", shards[0], shards[0], "--output", fleet.output("twice").path])
         #expect(twice.status == 1)
         #expect(twice.stderr.contains("more than one of the outputs"))
+
+        // Three of four shards are not the fleet: refused, naming the missing one, and nothing is
+        // written; told otherwise, merged.
+        let partial = fleet.output("partial")
+        let three = try CLIRunner.run(["triage", "merge"] + shards.dropLast() + ["--output", partial.path])
+        #expect(three.status == 1)
+        #expect(three.stderr.contains("missing 4/4"), "\(three.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+        let allowed = try CLIRunner.run(
+            ["triage", "merge"] + shards.dropLast() + ["--output", partial.path, "--allow-incomplete"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
     }
 
     @Test func anIncrementalRunAnalysesOnlyTheNewBundles() throws {
