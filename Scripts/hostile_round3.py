@@ -400,7 +400,7 @@ def case_held_sql_metacharacters_in_names():
 def case_held_kill_then_since_index():
     fleet = sample_fleet("held-kill-fleet", 4)
     out = triage_out("held-kill-out")
-    for delay in (0.05, 0.2, 0.5):
+    for delay in (0.01, 0.03, 0.05, 0.1, 0.2, 0.5):
         p = subprocess.Popen([hb.BIN, "triage", fleet, "--output", out, "--force", "--jobs", "1"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(delay)

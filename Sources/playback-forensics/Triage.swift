@@ -108,8 +108,9 @@ struct TriageRun: ParsableCommand {
         do {
             let names = try TriageRunner.bundles(in: directory)
             let lock = try TriageOutput.lock(output)
+            let carryOver: Bool
             do {
-                try TriageOutput.prepare(output, force: force, update: sinceIndex)
+                carryOver = try TriageOutput.prepare(output, force: force, update: sinceIndex)
             } catch {
                 // Refused before anything was written: leave no lock file (or new directory) behind.
                 lock.undo()
@@ -120,7 +121,7 @@ struct TriageRun: ParsableCommand {
                     "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n"
                 )
             }
-            index = try TriageOutput.openNewIndex(output, carryOver: sinceIndex)
+            index = try TriageOutput.openNewIndex(output, carryOver: carryOver)
             statistics = try runner.run(
                 directory: directory, index: index, store: TriageOutput.reportStore(output), incremental: sinceIndex,
                 progress: { done, total in

@@ -118,8 +118,14 @@ enum TriageOutput {
     /// own earlier output is refused, and with `force` triage's earlier files are removed first
     /// (so no stale report of an earlier run is mixed in). With `update` (`--since-index`) an
     /// earlier triage's output is kept, to be brought up to date.
-    static func prepare(_ output: String, force: Bool, update: Bool = false, checkOnly: Bool = false) throws {
+    ///
+    /// Returns whether an earlier index is there to bring up to date (`update` only). A run killed
+    /// before it moved its index into place leaves only `triage.sqlite.new`: `--since-index` then
+    /// starts afresh, as `--force` would, and writes what a clean run writes.
+    @discardableResult
+    static func prepare(_ output: String, force: Bool, update: Bool = false, checkOnly: Bool = false) throws -> Bool {
         var isDirectory: ObjCBool = false
+        var carryOver = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw SetupError(description: "--output \(output) is a file, not a directory")
@@ -141,22 +147,26 @@ enum TriageOutput {
                             "--output \(output) holds files triage did not write; --force and --since-index work only on an earlier triage's output"
                     )
                 }
-                if update, !existing.contains(indexName) {
+                let all = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+                let interrupted = all.contains { $0.hasPrefix(newIndexName) }
+                if update, !existing.contains(indexName), !interrupted {
                     throw SetupError(
                         description:
                             "--output \(output) has no \(indexName) (made by an older version?): triage it again without --since-index"
                     )
                 }
-                if checkOnly { return }
-                if !update {
+                if checkOnly { return false }
+                carryOver = update && existing.contains(indexName)
+                if !carryOver {
                     for name in existing where !name.hasPrefix(newIndexName) && name != newBundlesName {
                         try? FileManager.default.removeItem(atPath: output + "/" + name)
                     }
                 }
-                if update { removeNewIndex(output) }
+                // A stale `triage.sqlite.new` of a killed run is removed by `openNewIndex`; a
+                // merge's, made before this call, is its result and stays.
             }
         }
-        if checkOnly { return }
+        if checkOnly { return false }
         do {
             try FileManager.default.createDirectory(atPath: output + "/bundles", withIntermediateDirectories: true)
         } catch {
@@ -167,6 +177,7 @@ enum TriageOutput {
         guard access(output, W_OK) == 0 else {
             throw SetupError(description: "cannot write to \(output): \(String(cString: strerror(errno)))")
         }
+        return carryOver
     }
 
     /// Each bundle's reports as `bundles/FILE.md` and `bundles/FILE.json`.
