@@ -194,10 +194,10 @@ package struct Ingestor: Sendable {
                 return out
             }
             guard let format = forcedFormat ?? registry.sniff(prefix) else {
-                let reason = UnclaimedContent.describe(prefix)
-                diagnostics.append(Diagnostic(location, .info, "not read: \(reason)"))
+                let notRead = UnclaimedContent.describe(prefix)
+                diagnostics.append(Diagnostic(location, .info, "not read: \(notRead.reason)"))
                 var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
-                out.notRead = NotRead(reason, hidesEvidence: UnclaimedContent.mayHideEvidence(prefix))
+                out.notRead = notRead
                 return out
             }
             // A forced format reads only a file that shows its evidence: forcing the proxy-log

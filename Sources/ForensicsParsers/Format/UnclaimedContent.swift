@@ -1,37 +1,48 @@
+import ForensicsCore
+
 /// What a file that no format claims looks like, in the words the inputs list shows ("not read:
 /// Markdown text"). Recognition stays on positive evidence — this only names what was seen, so
-/// that a user can tell a README from a log this tool should have read.
+/// that a user can tell a README from a log this tool should have read (and whether not reading it
+/// hides evidence).
 package enum UnclaimedContent {
-    /// Whether an unclaimed text still names what our formats are made of (a KTVHTTPCache module,
-    /// AVPlayer's user agent or session column, an AVMetrics event type): it may be one of our logs
-    /// in a shape no reader recognises, so not reading it hides evidence.
-    package static func mayHideEvidence(_ prefix: [UInt8]) -> Bool {
-        guard let text = SniffText(prefix), !isBinary(prefix), !isMarkdown(text), cdnVendor(text) == nil else {
-            return false
+    /// Why the file is not read, from its first bytes, and whether that hides evidence: only text
+    /// of no recognised kind that still names what playback evidence is made of (a KTVHTTPCache
+    /// module, AVPlayer's user agent or session column, an AVMetrics event, a CoreMedia or
+    /// AVFoundation error) may be a log of ours in a shape no reader knows, or a console paste
+    /// this tool cannot read yet. A README, another server's log or a web page never hides any.
+    package static func describe(_ prefix: [UInt8]) -> NotRead {
+        guard let text = SniffText(prefix) else { return NotRead("empty (white space only)", hidesEvidence: false) }
+        if isBinary(prefix) { return NotRead("binary data, not a text log", hidesEvidence: false) }
+        if let vendor = cdnVendor(text) {
+            return NotRead("CDN access log — \(vendor) (a server's log, not a playback source)", hidesEvidence: false)
         }
-        return text.contains("KTVHC") || text.contains("AppleCoreMedia") || text.contains("cs-guid")
-            || text.contains("AVMetric")
-    }
-
-    /// A short description of the file from its first bytes.
-    package static func describe(_ prefix: [UInt8]) -> String {
-        guard let text = SniffText(prefix) else { return "empty (white space only)" }
-        if isBinary(prefix) { return "binary data, not a text log" }
-        if let vendor = cdnVendor(text) { return "CDN access log — \(vendor) (a server's log, not a playback source)" }
         if case .fields = text.headerDirective {
-            return "W3C extended log of another program (no AppleCoreMedia #Software line, no AVPlayer fields)"
+            return NotRead(
+                "W3C extended log of another program (no AppleCoreMedia #Software line, no AVPlayer fields)",
+                hidesEvidence: false)
         }
-        if text.looksLikeJSON { return "JSON of no known kind (not AVMetrics events, not a HAR capture)" }
+        if text.looksLikeJSON {
+            return NotRead("JSON of no known kind (not AVMetrics events, not a HAR capture)", hidesEvidence: false)
+        }
         if text.hasPrefix("<!DOCTYPE") || text.hasPrefix("<!doctype") || text.hasPrefix("<html")
             || text.hasPrefix("<?xml")
         {
-            return "markup (HTML or XML), not a log"
+            return NotRead("markup (HTML or XML), not a log", hidesEvidence: false)
         }
-        if isMarkdown(text) { return "Markdown text" }
+        if isMarkdown(text) { return NotRead("Markdown text", hidesEvidence: false) }
         if text.anyLine(isCombinedLogLine) {
-            return "web server access log (common/combined format), not a playback source"
+            return NotRead(
+                "web server access log (common/combined format), not a playback source", hidesEvidence: false)
         }
-        return "text with none of a known format's evidence"
+        let names =
+            text.contains("KTVHC") || text.contains("AppleCoreMedia") || text.contains("cs-guid")
+            || text.contains("AVMetric") || text.contains("CoreMediaErrorDomain")
+            || text.contains("AVFoundationErrorDomain")
+        return NotRead(
+            names
+                ? "text that names playback evidence (an error domain, a player or proxy) in no format this tool reads"
+                : "text with none of a known format's evidence",
+            hidesEvidence: names)
     }
 
     /// NUL bytes, or many bytes that are neither text nor UTF-8.

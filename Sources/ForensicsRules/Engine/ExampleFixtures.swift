@@ -13,11 +13,13 @@ package enum ExampleFixtures {
         c-observed-min-bitrate c-observed-max-bitrate c-observed-bitrate-sd s-playback-type sc-wwan-count c-switch-bitrate
         """
 
+    /// `#Date` is when the app wrote the log out: after every row of the examples (an hour past
+    /// their base time), as Apple's writer dates it.
     static func header(_ fields: String) -> String {
         """
         #Version: 1.0
         #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
-        #Date: 2026/11/21 10:00:00.000
+        #Date: 2026/11/21 11:00:00.000
         #Fields: \(fields)
         """
     }

@@ -72,6 +72,23 @@ package struct PlaybackFailedRule: Rule {
                     90.00 summary stalls=0 switches=0 duration=89
                     """),
             RuleExample(
+                "near miss: access and error logs only, the error came after the access log was dumped",
+                files: [
+                    RuleExample.File(
+                        "access.log",
+                        ExampleFixtures.accessLog([
+                            ExampleFixtures.accessRow(
+                                at: 0, uri: "https://cdn.example.com/a/v8/index.m3u8", watched: 30,
+                                observed: 20_000_000, indicated: 8_000_000, startup: 0.8)
+                        ]).text.replacingOccurrences(
+                            of: "#Date: 2026/11/21 11:00:00.000", with: "#Date: 2026/11/21 10:00:31.000")),
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(
+                            at: 45, uri: "https://cdn.example.com/a/v8/s9.m4s", status: -12660,
+                            comment: "HTTP 403: Forbidden")
+                    ]),
+                ]),
+            RuleExample(
                 "near miss: access and error logs only, a key refused once while playing went on for minutes",
                 files: [
                     ExampleFixtures.accessLog([
@@ -168,6 +185,14 @@ package struct PlaybackFailedRule: Rule {
             for v in e.otherViews where v.format == .errorLog { if e.time != nil { lastError = e } }
         }
         guard rows > 0, let error = lastError, let t = error.time else { return nil }
+        // The access log knows only what happened before it was dumped (`#Date`): an error after
+        // the last dump says nothing about whether playing went on.
+        let accessOffset = session.clockOffsets.first { $0.format == .accessLog }?.offset ?? 0
+        let lastDump = session.entries.compactMap { e -> Timestamp? in
+            if case .accessLog(let a) = e.record.payload, let d = a.dump?.date { return d + accessOffset }
+            return nil
+        }.max()
+        if let lastDump, t > lastDump + 2 { return nil }
         let ended = watched == 0 || (lastPlaying.map { $0 + 2 < t } ?? false)
         // A code that ends the item (rules.md): a content key refused is the last thing the error
         // log says — without its key, no segment of the item can be decrypted, however long the
