@@ -553,6 +553,83 @@ def ktvhttpcache_2x_ijkplayer():
     write("ktvhttpcache-2x-ijkplayer/console.log", "\n".join(lines) + "\n")
 
 
+CLOUDFRONT_FIELDS = ("date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) "
+                     "cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header "
+                     "cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher "
+                     "x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields c-port "
+                     "time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start "
+                     "sc-range-end")
+
+
+def cloudfront_row(end, pop, nbytes, ip, path, status, result, rid, taken, ttfb, detailed=None, ua="AppleCoreMedia/1.0.0.22B83%20(iPhone;%20U;%20CPU%20OS%2018_1%20like%20Mac%20OS%20X;%20en_us)",
+                   query="-", host="video.example.com", ctype="video/mp4"):
+    """One CloudFront standard-log row: written when the response ended, UTC, to the second."""
+    stamp = dt.datetime(2026, 11, 21, tzinfo=dt.timezone.utc) + dt.timedelta(seconds=10 * 3600 + end)
+    cells = [stamp.strftime("%Y-%m-%d"), stamp.strftime("%H:%M:%S"), pop, str(nbytes), ip, "GET",
+             "d111111abcdef8.cloudfront.net", path, status, "-", ua, query, "-", result, rid, host, "https",
+             "412", "%.3f" % taken, "-", "TLSv1.3", "TLS_AES_128_GCM_SHA256", result, "HTTP/2.0", "-", "-",
+             "53211", "%.3f" % ttfb, detailed or result, ctype, str(nbytes), "-", "-"]
+    return "\t".join(cells)
+
+
+def cdn_slow_origin():
+    """The server side of a stall: one segment missed the CloudFront cache and its origin took
+    4.1 s to a first byte; every other segment was a hit in milliseconds. The device's metric
+    events carry CloudFront's `x-amz-cf-id` in each response; the hourly CloudFront log holds
+    other viewers' rows too."""
+    sid = "7E1B0C55-3A9D-4F1B-B7C2-90D6A4E3F218"
+    cdn = "https://video.example.com/vod/film"
+    d = Dump(sid)
+    rows = []
+    d.ev("AVMetricPlayerItemRateChangeEvent", 0.000, rate=1.0, previousRate=0.0, mediaTime=0)
+
+    def served(kind, path, t, dur, nbytes, rid, result="Hit", ttfb=0.004, extra=None, status=200):
+        # The device's clock is 0.8 s ahead of CloudFront's; the edge sees the request 20 ms after it left.
+        d.req(kind, cdn + path, t, dur, status=status, nbytes=nbytes, headers={"x-amz-cf-id": rid, "x-cache": result + " from cloudfront"},
+              extra=extra)
+        rows.append((t - 0.8 + 0.02 + dur - 0.03, cloudfront_row(t - 0.8 + 0.02 + dur - 0.03, "FRA56-P3", nbytes, "198.51.100.23",
+                                              "/vod/film" + path, str(status), result, rid, dur - 0.03, ttfb,
+                                              ctype="application/vnd.apple.mpegurl" if path.endswith(".m3u8") else "video/mp4")))
+
+    served("multivariant", "/master.m3u8", 0.010, 0.060, 1900, "mA1x9Q2mR0cFzJt3kY7uVbN8wPq4sLd6eHg5iOa2Tc1==")
+    served("playlist", "/v8/index.m3u8", 0.080, 0.050, 2400, "pB2y8R3nS1dGaKu4lZ8vWcO9xQr5tMe7fIh6jPb3Ud2==")
+    served("segment", "/v8/init.mp4", 0.140, 0.040, 900, "iC3z7S4oT2eHbLv5mA9wXdP0yRs6uNf8gJi7kQc4Ve3==",
+           extra={"isMapSegment": True, "indexFileURL": cdn + "/v8/index.m3u8"})
+    t = 0.2
+    for i in range(1, 13):
+        slow = i == 6
+        dur = 4.45 if slow else 0.9
+        served("segment", "/v8/s%d.m4s" % i, t, dur, 6000000, "s%02dD4a6T5pU3fIcMw6nB0xYeQ1zSt7vOg9hKj8lRd5Wf%d==" % (i, i % 10),
+               result="Miss" if slow else "Hit", ttfb=4.1 if slow else 0.004,
+               extra={"segmentDuration": 6.0, "indexFileURL": cdn + "/v8/index.m3u8"})
+        if i == 1:
+            d.ev("AVMetricPlayerItemInitialLikelyToKeepUpEvent", 1.15, mediaTime=0, variant=variant(8000000), timeTaken=1.14)
+        t += 2.0 if i < 5 else 6.0
+    # Segment 6 arrived 4.45 s after it was asked for: the buffer ran out.
+    stall_at = 4 * 2.0 + 0.2 + 6 * 1 + 2.3
+    d.ev("AVMetricPlayerItemStallEvent", 16.5, mediaTime=14.5, rate=0.0, previousRate=1.0, variant=variant(8000000))
+    d.ev("AVMetricPlayerItemLikelyToKeepUpEvent", 18.7, mediaTime=14.5, variant=variant(8000000), timeTaken=2.2)
+    d.ev("AVMetricPlayerItemRateChangeEvent", 60.0, rate=0.0, previousRate=1.0, mediaTime=57.8)
+    d.ev("AVMetricPlayerItemPlaybackSummaryEvent", 60.2, errorEvent=None, recoverableErrorCount=0, stallCount=1,
+         variantSwitchCount=0, playbackDuration=57.8, mediaResourceRequestCount=15, timeSpentRecoveringFromStall=2.2,
+         timeSpentInInitialStartup=1.14, timeWeightedAverageBitrate=8000000, timeWeightedPeakBitrate=8000000)
+    write("cdn-slow-origin/metrics.jsonl", d.text())
+    # Other viewers on the same distribution: another client on the same segments, one on another film.
+    for k, (end, path, result, ttfb) in enumerate([(3.0, "/vod/film/v8/s1.m4s", "Hit", 0.003),
+                                                    (16.0, "/vod/film/v8/s6.m4s", "Hit", 0.002),
+                                                    (20.5, "/vod/film/v8/s7.m4s", "Hit", 0.003),
+                                                    (9.0, "/vod/other/v4/s2.m4s", "Miss", 0.350),
+                                                    (30.0, "/vod/other/v4/s3.m4s", "Error", 0.001)]):
+        rows.append((end, cloudfront_row(end, "FRA56-P3" if k % 2 else "AMS1-C1", 3000000, "203.0.113.%d" % (50 + k), path,
+                                         "502" if result == "Error" else "200", result,
+                                         "oV%dx2Lq8Nw4Ey6Rz1Tb3Yc5Ud7Ie9Of0Pg2Qh4Ri6Sj8Tk%d==" % (k, k), 0.4, ttfb,
+                                         detailed="OriginConnectError" if result == "Error" else None)))
+    # CloudFront writes rows as responses end, not sorted; hourly files, gzipped.
+    rows.sort(key=lambda r: (int(r[0]) % 7, r[0]))
+    text = "#Version: 1.0\n#Fields: " + CLOUDFRONT_FIELDS + "\n" + "\n".join(r for _, r in rows) + "\n"
+    write("cdn-slow-origin/cloudfront/E2QWRUHEXAMPLE.2026-11-21-10.a1b2c3d4.gz", gz(text.encode()))
+
+
 if __name__ == "__main__":
     access_error_logs_only()
     slow_key_startup()
@@ -561,4 +638,5 @@ if __name__ == "__main__":
     clean_session()
     three_sessions()
     ktvhttpcache_2x_ijkplayer()
+    cdn_slow_origin()
     print("wrote", ROOT)

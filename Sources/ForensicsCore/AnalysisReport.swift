@@ -44,6 +44,10 @@ public struct AnalysisReport: Sendable {
     /// What the analysis itself could not judge (a captured media playlist with no playable
     /// segment, …): reasons for `verdict`.
     public var caveats: [String] = []
+    /// Server rows (CDN and origin logs) read, and how many joined no session: other viewers'
+    /// rows, or requests the bundle does not show.
+    public var serverRows = 0
+    public var unjoinedServerRows = 0
 
     public init(
         bundle: String, inputs: [Input], sessions: [SessionResult], diagnostics: [Diagnostic], unassignedRecords: Int

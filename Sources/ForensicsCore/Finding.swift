@@ -25,6 +25,15 @@ public struct Finding: Sendable, Hashable {
             self.init(location: entry.location, time: entry.time, summary: entry.record.summary, timelineIndex: index)
         }
 
+        /// A server row joined to a request: its own file and line, its time on the session's
+        /// clock, and what it says (the CDN's request id first among its facts).
+        public init(serverRow: JoinedServerRow) {
+            self.init(
+                location: serverRow.record.location, time: serverRow.alignedStart,
+                summary:
+                    "\(serverRow.record.summary) [\(serverRow.confidence.rawValue) join by \(serverRow.key.rawValue)]")
+        }
+
         /// The entry and every other source's view of the same request (HAR entry, proxy line),
         /// so a finding names each record it relied on.
         public static func all(_ entry: TimelineEntry) -> [Evidence] {

@@ -4,7 +4,8 @@
 /// A struct rather than an enum so that a format is declared where it is read (its folder in
 /// `ForensicsParsers` and one line of `FormatRegistry`), not also here: rules and reports name
 /// the built-in ones below when they need to tell sources apart, and any other format passes
-/// through the pipeline under its own identifier.
+/// through the pipeline under its own identifier. What a format *is* (role, clock, capabilities)
+/// is declared with it (`SourceSemantics`), never listed here.
 public struct InputFormat: RawRepresentable, Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
@@ -17,9 +18,6 @@ public struct InputFormat: RawRepresentable, Hashable, Comparable, Codable, Send
     public static let cacheLog = InputFormat("cache-log")
     public static let playlist = InputFormat("playlist-capture")
     public static let har = InputFormat("har-capture")
-
-    /// The formats rules know by name, in the order reports list them ("what was missing").
-    public static let builtIn: [InputFormat] = [.metricEvents, .accessLog, .errorLog, .cacheLog, .playlist, .har]
 
     public static func < (lhs: InputFormat, rhs: InputFormat) -> Bool { lhs.rawValue < rhs.rawValue }
 

@@ -15,6 +15,8 @@ public struct Record: Sendable {
         /// A line of another component in a console capture (player, system, app).
         case console(ConsoleLine)
         case playlist(PlaylistSnapshot)
+        /// A request as a server (CDN edge, origin) logged it: joined to sessions, never one itself.
+        case serverRequest(ServerRequest)
         /// An event of a kind the tool does not model (kept so nothing is dropped).
         case unknown(String)
     }
@@ -47,6 +49,11 @@ public struct Record: Sendable {
 
     public var consoleLine: ConsoleLine? {
         if case .console(let c) = payload { return c }
+        return nil
+    }
+
+    public var serverRequest: ServerRequest? {
+        if case .serverRequest(let r) = payload { return r }
         return nil
     }
 
@@ -104,6 +111,12 @@ public struct Record: Sendable {
             return p.isMultivariant
                 ? "multivariant playlist \(p.url ?? "") with \(p.variants.count) variants"
                 : "media playlist \(p.url ?? "") with \(p.segmentCount) segments"
+        case .serverRequest(let r):
+            var s = "server \(r.method ?? "GET") \(r.path) → \(r.status.map(String.init) ?? "000")"
+            if let c = r.cacheResultRaw { s += " \(c)" }
+            if let p = r.pop { s += " at \(p)" }
+            if let id = r.requestID { s += " id \(id)" }
+            return s
         case .unknown(let t):
             return "unknown event \(t)"
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Cleaning as a pipeline stage: every text a record carries — URLs, headers, messages, error
 /// descriptions, console lines, the file name in its location — is cleaned once, right after
 /// parsing (`clean(_:)`: control and bidi characters made visible always, secrets redacted unless
@@ -38,9 +40,36 @@ extension Redactor {
             p.variants = p.variants.map(clean)
             p.segmentURIs = p.segmentURIs.map(clean)
             r.payload = .playlist(p)
+        case .serverRequest(let s): r.payload = .serverRequest(clean(s))
         case .unknown(let t): r.payload = .unknown(clean(t))
         }
         return r
+    }
+
+    /// A server row's texts, and its client's address: a CDN log names every viewer's IP, which
+    /// is personal data; with redaction on it is replaced in the row and in the raw line.
+    public func clean(_ s: ServerRequest) -> ServerRequest {
+        var out = s
+        var raw = s.raw
+        if enabled, let ip = s.clientIP, !ip.isEmpty, ip != "-" {
+            raw = raw.replacingOccurrences(of: ip, with: Self.placeholder)
+            out.clientIP = Self.placeholder
+        }
+        out.raw = clean(raw)
+        out.path = clean(s.path)
+        out.query = s.query.map(clean)
+        out.host = s.host.map(clean)
+        out.userAgent = s.userAgent.map(clean)
+        out.detail = s.detail.map(clean)
+        out.sessionHeader = s.sessionHeader.map(clean)
+        out.requestID = s.requestID.map(clean)
+        out.cacheResultRaw = s.cacheResultRaw.map(clean)
+        out.pop = s.pop.map(clean)
+        out.method = s.method.map(clean)
+        var cmcd: [String: String] = [:]
+        for (k, v) in s.cmcd { cmcd[clean(k)] = clean(v) }
+        out.cmcd = cmcd
+        return out
     }
 
     /// Whether `clean(_:)` may change the record: the same texts, read and not rebuilt. The
@@ -67,6 +96,12 @@ extension Redactor {
         case .playlist(let p):
             return mayChange(p.url) || p.variants.contains(where: { mayChange($0.url) })
                 || p.segmentURIs.contains(where: mayChange)
+        case .serverRequest(let s):
+            return (enabled && s.clientIP.map { !$0.isEmpty && $0 != "-" && $0 != Self.placeholder } ?? false)
+                || mayChange(s.raw) || mayChange(s.path) || mayChange(s.query) || mayChange(s.host)
+                || mayChange(s.userAgent) || mayChange(s.detail) || mayChange(s.sessionHeader)
+                || mayChange(s.requestID) || mayChange(s.cacheResultRaw) || mayChange(s.pop) || mayChange(s.method)
+                || s.cmcd.contains { mayChange($0.key) || mayChange($0.value) }
         case .unknown(let t): return mayChange(t)
         }
     }

@@ -31,7 +31,7 @@ extension Session {
     /// whose `c-stalls` is above 0 — one stall record per row, its count as the row says, its
     /// duration and recovery unknown.
     var computedStalls: [Stall] {
-        if sources.contains(.metricEvents) { return playerStalls }
+        if capabilities.contains(.playerEvents) { return playerStalls }
         let fromPlayer = playerStalls
         return fromPlayer.isEmpty ? accessLogStalls : fromPlayer
     }
@@ -213,7 +213,7 @@ extension Session {
     /// HAR or proxy capture: the variant of each media playlist and segment requested, by the
     /// captured multivariant playlist).
     var computedVariantSwitches: [VariantSwitch]? {
-        if sources.contains(.metricEvents) {
+        if capabilities.contains(.playerEvents) {
             return entries.indices.compactMap { i in
                 guard let p = entries[i].record.playerEvent, p.kind == .variantSwitch, p.didSucceed != false,
                     let t = entries[i].time, let from = p.fromVariant?.bandwidth, let to = p.toVariant?.bandwidth

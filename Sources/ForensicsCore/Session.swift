@@ -15,6 +15,13 @@ public struct Session: Sendable {
     public var timeBasis: TimeBasis = .utc
     /// Startup, stalls, failures and switches, derived once by the correlator.
     public var analysis = SessionAnalysis()
+    /// What the present sources can measure, together (their declared capabilities).
+    public var capabilities: SourceSemantics.Capabilities = []
+    /// Session-making formats the tool reads that this session has no file of, in catalog order
+    /// (the report's "missing").
+    public var absentSources: [InputFormat] = []
+    /// What joining server logs found, when the bundle came with any.
+    public var serverJoin: ServerJoin?
 
     public init(
         id: String, idIsFromLogs: Bool, assetURL: String?, entries: [TimelineEntry], sources: [InputFormat],
@@ -42,6 +49,8 @@ public struct TimelineEntry: Sendable {
     public var endTime: Timestamp?
     /// Other sources' views of the same request (same URL and range, close in time).
     public var otherViews: [Record]
+    /// Server rows (CDN, origin) joined to this request, each with its label and its own time.
+    public var serverViews: [JoinedServerRow] = []
 
     public init(record: Record, time: Timestamp?, endTime: Timestamp?, otherViews: [Record] = []) {
         self.record = record

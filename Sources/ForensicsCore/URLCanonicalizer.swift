@@ -46,6 +46,19 @@ public enum URLCanonicalizer {
         return c
     }
 
+    /// The path of a URL, without scheme, host, query and fragment, percent-decoded once (a
+    /// path as a server logs it): what a client's request and a server's row are joined on.
+    /// A path that does not decode is kept as written.
+    public static func path(_ url: String) -> String {
+        var rest = Substring(withoutQuery(url))
+        if let scheme = rest.range(of: "://") {
+            rest = rest[scheme.upperBound...]
+            rest = rest[(rest.firstIndex(of: "/") ?? rest.endIndex)...]
+        }
+        if rest.isEmpty { return "/" }
+        return rest.removingPercentEncoding ?? String(rest)
+    }
+
     /// The host part of a URL (`cdn.example.com`), or nil.
     public static func host(_ url: String) -> String? {
         guard let scheme = url.range(of: "://") else { return nil }

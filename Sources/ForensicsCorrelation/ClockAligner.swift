@@ -2,8 +2,10 @@ import ForensicsCore
 
 /// Estimates each source file's clock offset against the session's reference clock.
 ///
-/// The reference is the most trustworthy clock present: metric events (device UTC), then a HAR
-/// capture, then the proxy log, then the access/error logs (local time, one-second resolution).
+/// The reference is the most trustworthy clock present, by the formats' declared
+/// `clockPrecedence` (for the built-in formats: metric events, a HAR capture, the proxy log,
+/// then the access/error logs in local time to the second); a format that declares none is never
+/// the reference.
 /// For every other file, what it says about requests is paired with the reference's requests for
 /// the same `RequestKey`, and the offset is the median of the pairwise time differences — robust
 /// to a few wrong pairs. Offsets are constant per file: events of one source are never reordered
@@ -25,8 +27,6 @@ struct ClockAligner {
     /// low-confidence alignment, and the user's statement stands (rules.md).
     var minimumMatchesOverStatedZone = 3
 
-    static let referencePreference: [InputFormat] = [.metricEvents, .har, .cacheLog, .accessLog, .errorLog, .playlist]
-
     /// One time a file states about a request.
     struct Observation {
         enum Role {
@@ -47,14 +47,17 @@ struct ClockAligner {
         var failed: Bool
     }
 
-    func offsets(files: [(path: String, format: InputFormat, clock: SourceClock, records: [Record])]) -> [ClockOffset] {
+    func offsets(
+        files: [(path: String, format: InputFormat, semantics: SourceSemantics, clock: SourceClock, records: [Record])]
+    ) -> [ClockOffset] {
         // Every file of the best format present is on the reference clock (one device's dumps
         // split over several files share its clock).
-        guard let referenceFormat = Self.referenceFormat(files.map { ($0.format, $0.records) }) else {
+        guard let reference = Self.reference(files.map { ($0.format, $0.semantics, $0.records) }) else {
             return files.map {
                 ClockOffset(file: $0.path, format: $0.format, offset: 0, matches: 0, spread: nil, clock: $0.clock)
             }
         }
+        let referenceFormat = reference.format
         let referenceClock = files.first { $0.format == referenceFormat }?.clock ?? .utc
         // Each file's observations are built once. The reference table is needed only when some
         // file is on another clock (a bundle with one metric dump has nothing to align).
@@ -109,8 +112,8 @@ struct ClockAligner {
                 return kept
             }
             var zone: Int?
-            // A local-time log against the device's own UTC events: the offset is the zone.
-            if file.clock == .deviceLocalZoneUnknown, referenceFormat == .metricEvents {
+            // A local-time log against the device's own UTC clock: the offset is the zone.
+            if file.clock == .deviceLocalZoneUnknown, reference.semantics.clock == .deviceUTC {
                 let quarter = (offset / 900).rounded() * 900
                 if abs(offset - quarter) <= zoneSnapTolerance, abs(quarter) <= 14 * 3600 {
                     offset = quarter
@@ -124,11 +127,20 @@ struct ClockAligner {
         }
     }
 
-    /// The best format present with any timed record: its files are the reference clock.
-    static func referenceFormat(_ files: [(format: InputFormat, records: [Record])]) -> InputFormat? {
-        referencePreference.first { format in
-            files.contains { $0.format == format && $0.records.contains { $0.time != nil } }
+    /// The best clock present with any timed record, by declared precedence (then identifier,
+    /// so the choice never depends on file order): its files are the reference clock.
+    static func reference(
+        _ files: [(format: InputFormat, semantics: SourceSemantics, records: [Record])]
+    ) -> (format: InputFormat, semantics: SourceSemantics)? {
+        var best: (format: InputFormat, semantics: SourceSemantics, rank: Int)?
+        for f in files {
+            guard let rank = f.semantics.clockPrecedence, f.records.contains(where: { $0.time != nil }) else {
+                continue
+            }
+            if let b = best, b.rank < rank || (b.rank == rank && b.format <= f.format) { continue }
+            best = (f.format, f.semantics, rank)
         }
+        return best.map { ($0.format, $0.semantics) }
     }
 
     /// Reference time minus file time for every pair of observations of the same request.

@@ -16,6 +16,10 @@ package struct Correlator: Sendable {
     package func correlate(_ input: consuming [SourceFile]) -> CorrelationResult {
         var files = consume input
         files.sort { $0.path < $1.path || ($0.path == $1.path && $0.format < $1.format) }
+        // Server logs hold every viewer's rows: they are joined to the sessions below, never
+        // sessionized.
+        let serverFiles = files.filter { !$0.semantics.role.makesSessions }
+        files.removeAll { !$0.semantics.role.makesSessions }
         let assignment = Sessionizer().assign(files)
         var unassigned: [UnassignedRecord] = []
         var perSession: [[(fileIndex: Int, records: [Record])]] = Array(
@@ -52,7 +56,11 @@ package struct Correlator: Sendable {
         for u in unassigned {
             diagnostics.append(Diagnostic(u.record.location, .warning, "record not assigned to a session: \(u.reason)"))
         }
-        return CorrelationResult(sessions: sessions, unassigned: unassigned, diagnostics: diagnostics)
+        let unjoined = RequestJoiner().join(&sessions, serverFiles: serverFiles)
+        var result = CorrelationResult(sessions: sessions, unassigned: unassigned, diagnostics: diagnostics)
+        result.serverRows = serverFiles.reduce(0) { $0 + $1.records.count }
+        result.unjoinedServerRows = unjoined
+        return result
     }
 
     func buildSession(
@@ -60,8 +68,15 @@ package struct Correlator: Sendable {
     ) -> (session: Session, diagnostics: [Diagnostic]) {
         var offsets = ClockAligner().offsets(
             files: parts.map {
-                (files[$0.fileIndex].path, files[$0.fileIndex].format, files[$0.fileIndex].clock, $0.records)
+                let file = files[$0.fileIndex]
+                return (file.path, file.format, file.semantics, file.clock, $0.records)
             })
+        // Which source's view of a request is the primary one, as each format declares.
+        var viewRank: [InputFormat: Int] = [:]
+        for part in parts {
+            let file = files[part.fileIndex]
+            viewRank[file.format] = min(viewRank[file.format] ?? .max, file.semantics.viewPrecedence)
+        }
         // A local-time log nothing aligned, beside a file whose own time stamps tell the device's
         // zone (an NSLog console): one device, so the log is in that zone.
         if let zone = parts.lazy.compactMap({ files[$0.fileIndex].deviceZone }).first {
@@ -111,8 +126,8 @@ package struct Correlator: Sendable {
         var order = Array(entries.indices)
         order.sort { a, b in
             if times[a] != times[b] { return times[a] < times[b] }
-            let ra = ClockAligner.rank(formats[a])
-            let rb = ClockAligner.rank(formats[b])
+            let ra = viewRank[formats[a]] ?? .max
+            let rb = viewRank[formats[b]] ?? .max
             if ra != rb { return ra < rb }
             return a < b
         }
@@ -121,7 +136,7 @@ package struct Correlator: Sendable {
         order = []
         var diagnostics: [Diagnostic] = unplaced
         (entries, formats) = AccessLogDumpFolder.fold(entries, formats, diagnostics: &diagnostics)
-        (entries, formats) = mergeRequests(entries, formats)
+        (entries, formats) = mergeRequests(entries, formats, viewRank: viewRank)
         (entries, formats) = mergeErrorLogRows(entries, formats)
         let sources = Array(Set(parts.map { files[$0.fileIndex].format })).sorted()
         let asset = Self.assetURL(entries)
@@ -130,8 +145,10 @@ package struct Correlator: Sendable {
             id: sessionID, idIsFromLogs: fromLogs, assetURL: asset, entries: entries, sources: sources,
             clockOffsets: offsets, kpis: KPIs())
         entries = []
+        session.capabilities = parts.reduce(into: []) { $0.formUnion(files[$1.fileIndex].semantics.capabilities) }
         // The reference clock decides how every time of the timeline reads.
-        let referenceFormat = ClockAligner.referenceFormat(parts.map { (files[$0.fileIndex].format, $0.records) })
+        let referenceFormat = ClockAligner.reference(
+            parts.map { (files[$0.fileIndex].format, files[$0.fileIndex].semantics, $0.records) })?.format
         if parts.contains(where: {
             files[$0.fileIndex].format == referenceFormat && files[$0.fileIndex].clock == .deviceLocalZoneUnknown
         }) {
@@ -163,7 +180,7 @@ package struct Correlator: Sendable {
     /// Folds other sources' views of the same request into the best source's entry.
     /// `formats[i]` is the source format of `entries[i]`; both come back in the same shape.
     func mergeRequests(
-        _ entries: [TimelineEntry], _ formats: [InputFormat]
+        _ entries: [TimelineEntry], _ formats: [InputFormat], viewRank: [InputFormat: Int] = [:]
     ) -> ([TimelineEntry], [InputFormat]) {
         // Only views from different sources merge: with one source there is nothing to pair.
         guard let firstFormat = formats.first, formats.contains(where: { $0 != firstFormat }) else {
@@ -189,7 +206,7 @@ package struct Correlator: Sendable {
                         formatOf[i] != format && out[i].otherViews.allSatisfy { $0.format != format }
                     })
             {
-                if ClockAligner.rank(format) < ClockAligner.rank(formatOf[match]) {
+                if viewRank[format] ?? .max < viewRank[formatOf[match]] ?? .max {
                     // The new view is from a better source: it becomes the primary.
                     var replacement = entry
                     replacement.otherViews = [out[match].record] + out[match].otherViews
@@ -318,12 +335,5 @@ package struct Correlator: Sendable {
         }
         let hex = String(hash, radix: 16)
         return "derived-" + String(repeating: "0", count: max(0, 16 - hex.count)) + hex
-    }
-}
-
-extension ClockAligner {
-    /// Source preference (lower is better) for primaries and tie-breaking.
-    static func rank(_ format: InputFormat) -> Int {
-        referencePreference.firstIndex(of: format) ?? referencePreference.count
     }
 }

@@ -34,7 +34,7 @@ struct KPICalculator {
         let sessionEnd = s.end
         // A player's own stall events (metric events, ijkplayer's buffering lines) are timed.
         let timedStalls = !stalls.isEmpty && !stalls.contains(where: \.fromAccessLog)
-        if timedStalls || (s.sources.contains(.metricEvents) && summary?.stallCount == nil) {
+        if timedStalls || (s.capabilities.contains(.playerEvents) && summary?.stallCount == nil) {
             k.stallCount = stalls.count
             var total = 0.0
             for st in stalls { total += st.duration ?? sessionEnd.map { max(0, $0 - st.start) } ?? 0 }
@@ -79,12 +79,11 @@ struct KPICalculator {
             k.provenance["variant_switch_count"] = (switches.first?.basis ?? Self.switchBasis(s)).provenance
         }
         // Errors: known wherever a source reports failures (an access log alone does not).
-        let reporting: [InputFormat] = [.metricEvents, .errorLog, .har, .cacheLog]
-        if s.sources.contains(where: reporting.contains) {
+        if s.capabilities.contains(.failures) {
             k.errorCount = s.analysis.failures.count
             k.provenance["error_count"] = "timeline"
         }
-        if s.sources.contains(.metricEvents) {
+        if s.capabilities.contains(.fatalErrors) {
             k.fatalError =
                 s.entries.contains { e in
                     if case .error(let err) = e.record.payload { return err.didRecover == false }
@@ -114,8 +113,8 @@ struct KPICalculator {
 
     /// Which source a count of no switches comes from.
     static func switchBasis(_ s: Session) -> Session.VariantSwitch.Basis {
-        if s.sources.contains(.metricEvents) { return .player }
-        return s.sources.contains(.accessLog) ? .accessLog : .requests
+        if s.capabilities.contains(.playerEvents) { return .player }
+        return s.capabilities.contains(.variantPeriods) ? .accessLog : .requests
     }
 
     static func saturatingAdd(_ a: Int, _ b: Int) -> Int {

@@ -10,15 +10,20 @@ package struct SourceFile: Sendable {
     /// console prefix, `2026-11-21 18:00:00.123456+0800 App[…]`): the same device's local-time
     /// logs are then in that zone.
     package var deviceZone: Int?
+    /// What the format declares it is: whether its rows make sessions or are joined to them,
+    /// how its clock and its view of a request rank.
+    package var semantics: SourceSemantics
 
     package init(
-        path: String, format: InputFormat, records: [Record], clock: SourceClock = .utc, deviceZone: Int? = nil
+        path: String, format: InputFormat, semantics: SourceSemantics, records: [Record], clock: SourceClock = .utc,
+        deviceZone: Int? = nil
     ) {
         self.path = path
         self.format = format
         self.records = records
         self.clock = clock
         self.deviceZone = deviceZone
+        self.semantics = semantics
     }
 }
 
@@ -33,4 +38,7 @@ package struct CorrelationResult: Sendable {
     package var sessions: [Session]
     package var unassigned: [UnassignedRecord]
     package var diagnostics: [Diagnostic]
+    /// Server rows read (every viewer's), and how many joined no session's request.
+    package var serverRows = 0
+    package var unjoinedServerRows = 0
 }

@@ -76,29 +76,68 @@ package struct JSONReporter: Sendable {
 
     package func session(_ r: AnalysisReport.SessionResult) -> JSONOut {
         let s = r.session
+        return .object(
+            [
+                ("session_id", .string(s.id)),
+                ("session_id_source", .string(s.idIsFromLogs ? "logs" : "derived")),
+                ("start", .time(s.start, s.timeBasis)), ("end", .time(s.end, s.timeBasis)),
+                ("time_basis", .string(s.timeBasis.rawValue)),
+                ("asset_url", .optional(s.assetURL.map(redactor.redact))),
+                ("sources", .array(s.sources.map { .string($0.rawValue) })),
+                ("kpis", kpis(s.kpis)),
+                (
+                    "clock_offsets",
+                    .array(
+                        s.clockOffsets.map { o in
+                            .object([
+                                ("file", .string(redactor.redact(o.file))), ("format", .string(o.format.rawValue)),
+                                ("offset", .number((o.offset * 1000).rounded() / 1000)),
+                                ("matches", .integer(o.matches)),
+                                ("confidence", .string(o.confidence)),
+                                ("clock", .string(o.clock.rawValue)),
+                                ("inferred_utc_offset", o.inferredZone.map { .integer($0) } ?? .null),
+                                ("placed", .bool(!o.unaligned)), ("stated_zone_kept", .bool(o.statedZoneKept)),
+                            ])
+                        })
+                ),
+                ("findings", .array(r.findings.map { finding($0, basis: s.timeBasis) })),
+            ] + (s.serverJoin.map { [("server_join", serverJoin($0, s))] } ?? []))
+    }
+
+    /// What joining server logs found: the offset, the counts, the caveats, and per request the
+    /// rows joined to it with their label, key and own time (present only with server logs).
+    package func serverJoin(_ j: ServerJoin, _ s: Session) -> JSONOut {
+        func ms(_ v: Double?) -> JSONOut { .optional(v.map { ($0 * 1000).rounded() / 1000 }) }
+        let requests: [JSONOut] = s.entries.compactMap { e in
+            guard !e.serverViews.isEmpty else { return nil }
+            return .object([
+                ("url", .optional(e.record.request.map { redactor.redact($0.url) })),
+                ("time", .time(e.time, s.timeBasis)), ("file", .string(redactor.redact(e.location.file))),
+                ("line", .integer(e.location.line)),
+                (
+                    "rows",
+                    .array(
+                        e.serverViews.map { v in
+                            .object([
+                                ("confidence", .string(v.confidence.rawValue)), ("key", .string(v.key.rawValue)),
+                                ("aligned_start", .time(v.alignedStart, s.timeBasis)),
+                                ("aligned_end", .time(v.alignedEnd, s.timeBasis)),
+                                ("record", RecordJSON.record(v.record)),
+                            ])
+                        })
+                ),
+            ])
+        }
         return .object([
-            ("session_id", .string(s.id)),
-            ("session_id_source", .string(s.idIsFromLogs ? "logs" : "derived")),
-            ("start", .time(s.start, s.timeBasis)), ("end", .time(s.end, s.timeBasis)),
-            ("time_basis", .string(s.timeBasis.rawValue)),
-            ("asset_url", .optional(s.assetURL.map(redactor.redact))),
-            ("sources", .array(s.sources.map { .string($0.rawValue) })),
-            ("kpis", kpis(s.kpis)),
+            ("offset", ms(j.offset)), ("spread", ms(j.spread)), ("pairs", .integer(j.pairs)),
             (
-                "clock_offsets",
-                .array(
-                    s.clockOffsets.map { o in
-                        .object([
-                            ("file", .string(redactor.redact(o.file))), ("format", .string(o.format.rawValue)),
-                            ("offset", .number((o.offset * 1000).rounded() / 1000)), ("matches", .integer(o.matches)),
-                            ("confidence", .string(o.confidence)),
-                            ("clock", .string(o.clock.rawValue)),
-                            ("inferred_utc_offset", o.inferredZone.map { .integer($0) } ?? .null),
-                            ("placed", .bool(!o.unaligned)), ("stated_zone_kept", .bool(o.statedZoneKept)),
-                        ])
-                    })
+                "joined",
+                .object(JoinConfidence.allCases.map { ($0.rawValue, .integer(j.joined[$0] ?? 0)) })
             ),
-            ("findings", .array(r.findings.map { finding($0, basis: s.timeBasis) })),
+            ("unmatched_requests", .integer(j.unmatchedRequests)), ("server_rows", .integer(j.serverRows)),
+            ("rows_in_window", .integer(j.rowsInWindow)),
+            ("caveats", .array(j.caveats.map { .string(redactor.redact($0)) })),
+            ("no_match", .optional(j.noMatch.map(redactor.redact))), ("requests", .array(requests)),
         ])
     }
 

@@ -451,7 +451,7 @@ package struct MarkdownReporter: Sendable {
     func sources(_ s: Session) -> [String] {
         var out = ["### Sources", ""]
         let present = s.sources.map(\.rawValue)
-        let missing = InputFormat.builtIn.filter { !s.sources.contains($0) }.map(\.rawValue)
+        let missing = s.absentSources.map(\.rawValue)
         out.append(
             "Present: \(present.joined(separator: ", ")). Missing: \(missing.isEmpty ? "none" : missing.joined(separator: ", "))."
         )

@@ -35,6 +35,7 @@ package enum RecordJSON {
         case .proxy: "proxy-event"
         case .console: "console-line"
         case .playlist: "playlist"
+        case .serverRequest: "server-request"
         case .unknown: "unknown"
         }
     }
@@ -139,9 +140,30 @@ package enum RecordJSON {
                     ])
                 )
             ]
+        case .serverRequest(let s):
+            return [("server_request", serverRequest(s))]
         case .unknown(let t):
             return [("text", .string(t))]
         }
+    }
+
+    /// A server row: what the CDN partner asks for first (its request id, the POP), the join's
+    /// facts, and the raw line as it is in the file (redacted).
+    static func serverRequest(_ s: ServerRequest) -> JSONOut {
+        .object([
+            ("request_id", .optional(s.requestID)), ("pop", .optional(s.pop)), ("tier", .string(s.tier.rawValue)),
+            ("method", .optional(s.method)), ("host", .optional(s.host)), ("path", .string(s.path)),
+            ("query", .optional(s.query)), ("byte_range", range(s.byteRange)), ("status", .optional(s.status)),
+            ("bytes", int64(s.bytes)), ("start", .time(s.start)), ("end", .time(s.end)),
+            ("anchor_known", .bool(s.anchorKnown)), ("resolution", .number(s.resolution)),
+            ("cache_result", .string(s.cacheResult.rawValue)), ("cache_result_raw", .optional(s.cacheResultRaw)),
+            ("first_byte", .optional(s.firstByte)), ("last_byte", .optional(s.lastByte)),
+            ("origin_first_byte", .optional(s.originFirstByte)), ("origin_status", .optional(s.originStatus)),
+            ("detail", .optional(s.detail)), ("client_ip", .optional(s.clientIP)),
+            ("user_agent", .optional(s.userAgent)), ("session_header", .optional(s.sessionHeader)),
+            ("cmcd", .object(s.cmcd.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("client_aborted", .bool(s.clientAborted)), ("raw", .string(s.raw)),
+        ])
     }
 
     static func error(_ e: ErrorInfo?) -> JSONOut {

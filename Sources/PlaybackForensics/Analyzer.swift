@@ -112,21 +112,28 @@ public struct Analyzer: Sendable {
             if let result = outcome.result {
                 sources.append(
                     SourceFile(
-                        path: result.file, format: result.format, records: records, clock: result.clock,
-                        deviceZone: result.deviceZone))
+                        path: result.file, format: result.format,
+                        semantics: ingestor.registry.semantics(of: result.format), records: records,
+                        clock: result.clock, deviceZone: result.deviceZone))
             }
         }
         outcomes = []
         let correlation = Correlator().correlate(consume sources)
         diagnostics.append(contentsOf: correlation.diagnostics)
+        // The session-making formats a session has no file of: what its report says is missing.
+        let clientFormats = ingestor.registry.descriptors.filter(\.semantics.role.makesSessions).map(\.format)
         let sessions = correlation.sessions.map { session in
-            AnalysisReport.SessionResult(session: session, findings: rules.evaluate(session))
+            var session = session
+            session.absentSources = clientFormats.filter { !session.sources.contains($0) }
+            return AnalysisReport.SessionResult(session: session, findings: rules.evaluate(session))
         }
         diagnostics.sort { $0.location < $1.location }
         var report = AnalysisReport(
             bundle: ingestor.redactor.clean(bundle), inputs: inputs, sessions: sessions, diagnostics: diagnostics,
             unassignedRecords: correlation.unassigned.count)
         report.caveats = caveats
+        report.serverRows = correlation.serverRows
+        report.unjoinedServerRows = correlation.unjoinedServerRows
         return report
     }
 }

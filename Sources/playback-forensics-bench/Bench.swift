@@ -129,7 +129,14 @@ struct Bench {
             BundleMember(path: path, open: { try FileByteSource(path: path) }))
         lap("ingest")
         let records = outcome.result?.records ?? []
-        let sources = outcome.result.map { [SourceFile(path: $0.file, format: $0.format, records: $0.records)] } ?? []
+        let sources =
+            outcome.result.map {
+                [
+                    SourceFile(
+                        path: $0.file, format: $0.format, semantics: FormatRegistry.standard.semantics(of: $0.format),
+                        records: $0.records)
+                ]
+            } ?? []
         let correlation = Correlator().correlate(consume sources)
         lap("correlate")
         let engine = RuleEngine()

@@ -10,6 +10,7 @@ struct Formats: ParsableCommand {
         for d in FormatCatalog.all {
             out.append("\(d.format.rawValue) — \(d.displayName)")
             out.append("  \(d.summary)")
+            out.append("  \(d.semanticsLine)")
             for s in d.samples {
                 out.append("  sample:")
                 for line in s.split(separator: "\n", omittingEmptySubsequences: false) { out.append("    \(line)") }

@@ -1,4 +1,5 @@
 import Foundation
+import PlaybackForensics
 import Testing
 
 /// Every JSON output of every command validates against `Documentation/playback-forensics.schema.json`:
@@ -8,7 +9,7 @@ import Testing
     static let schema = CLIRunner.repository.appendingPathComponent("Documentation/playback-forensics.schema.json")
     static let bundles = [
         "access-error-logs-only", "cdn-404-stall", "clean-session.zip", "ktvhttpcache-2x-ijkplayer",
-        "proxy-octet-stream", "slow-key-startup", "three-sessions.tar.gz",
+        "proxy-octet-stream", "slow-key-startup", "three-sessions.tar.gz", "cdn-slow-origin",
     ]
 
     func expectValid(_ text: String, _ definition: String, _ label: String) throws {
@@ -50,6 +51,25 @@ import Testing
                 try String(contentsOf: out.appendingPathComponent("bundles/\(report)"), encoding: .utf8), "report",
                 report)
         }
+    }
+
+    /// Every enum of format identifiers in the schema is the registry's list: the schema follows
+    /// the formats' declarations, never a list of its own.
+    @Test func theSchemasFormatEnumsAreTheRegistrysFormats() throws {
+        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schema))
+        var enums: [[String]] = []
+        func walk(_ v: Any) {
+            if let o = v as? [String: Any] {
+                if let e = o["enum"] as? [String], e.contains("metric-events") { enums.append(e) }
+                o.values.forEach(walk)
+            } else if let a = v as? [Any] {
+                a.forEach(walk)
+            }
+        }
+        walk(schema)
+        #expect(enums.count >= 4)
+        let formats = FormatCatalog.all.map(\.format.rawValue)
+        for e in enums { #expect(e == formats) }
     }
 
     /// The check can fail: a wrong type, an undeclared field and a missing one are each caught.

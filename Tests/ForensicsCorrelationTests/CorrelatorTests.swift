@@ -20,7 +20,9 @@ import Testing
 
     func source(_ name: String, _ text: String) throws -> SourceFile {
         let result = try #require(ingest(name, text).result)
-        return SourceFile(path: name, format: result.format, records: result.records, clock: result.clock)
+        return SourceFile(
+            path: name, format: result.format, semantics: FormatRegistry.standard.semantics(of: result.format),
+            records: result.records, clock: result.clock)
     }
 
     @Test func oneRequestSeenByTwoSourcesIsOneEntryWithBothViews() throws {
@@ -55,7 +57,9 @@ import Testing
             2026/11/21 10:00:10.000 https://h/a/v2/index.m3u8 G1 - - 10
             """
         let result = try #require(ingest("access.log", log).result)
-        let source = SourceFile(path: "access.log", format: result.format, records: result.records, clock: result.clock)
+        let source = SourceFile(
+            path: "access.log", format: result.format, semantics: FormatRegistry.standard.semantics(of: result.format),
+            records: result.records, clock: result.clock)
         let session = try #require(Correlator().correlate([source]).sessions.first)
         #expect(session.kpis.stallCount == nil)
         #expect(session.kpis.stallDuration == nil)
@@ -71,7 +75,9 @@ import Testing
             2026/11/21 10:00:10.000 https://h/a/v2/index.m3u8 G1 - - 10
             """
         let result = try #require(ingest("access.log", log).result)
-        let source = SourceFile(path: "access.log", format: result.format, records: result.records, clock: result.clock)
+        let source = SourceFile(
+            path: "access.log", format: result.format, semantics: FormatRegistry.standard.semantics(of: result.format),
+            records: result.records, clock: result.clock)
         let session = try #require(Correlator().correlate([source]).sessions.first)
         #expect(session.kpis.stallCount == 0)
         #expect(session.kpis.variantSwitchCount == 0)

@@ -77,6 +77,10 @@ import Testing
     }
 
     @Test func theListingKeepsItsOrder() {
-        #expect(FormatRegistry.standard.formats == InputFormat.builtIn)
+        #expect(
+            FormatRegistry.standard.formats.map(\.rawValue) == [
+                "metric-events", "access-log", "error-log", "cache-log", "playlist-capture", "har-capture",
+                "cloudfront-standard",
+            ])
     }
 }

@@ -32,6 +32,6 @@ import Testing
             #expect(members > 0)
             #expect(diagnostics.isEmpty)
         }
-        #expect(formats == Set(InputFormat.builtIn), "SampleLogs covers every format")
+        #expect(formats == Set(FormatRegistry.standard.formats), "SampleLogs covers every format")
     }
 }

@@ -18,8 +18,10 @@ import Testing
     func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
 
     /// A README (with a table that names a KTVHTTPCache module, a URL and an error number), a
-    /// CloudFront log with three 502 `OriginDnsError` rows, a browser HAR without media and a real
-    /// access log: the same findings as the access log alone, the other three not read, with why.
+    /// CloudFront log of other viewers with three 502 `OriginDnsError` rows, a browser HAR without
+    /// media and a real access log: the same findings as the access log alone; the README and the
+    /// HAR not read, with why; the CloudFront log read as what it is, its rows joined to nothing,
+    /// and why.
     @Test func unrelatedFilesBesideARealAccessLogChangeNothing() throws {
         let readme = """
             # Support bundle
@@ -48,10 +50,17 @@ import Testing
         #expect(mixed.verdict.status == alone.verdict.status)
         let notRead = Dictionary(uniqueKeysWithValues: mixed.inputs.map { ($0.path, $0.notRead?.reason) })
         #expect(notRead["README.md"] == "Markdown text")
-        #expect(notRead["cloudfront.log"]??.hasPrefix("CDN access log — CloudFront") == true)
+        #expect(notRead["cloudfront.log"] == .some(nil))
+        #expect(mixed.inputs.first { $0.path == "cloudfront.log" }?.format == InputFormat("cloudfront-standard"))
+        #expect(mixed.serverRows == 9)
+        #expect(mixed.unjoinedServerRows == 9)
+        let join = try #require(mixed.sessions.first?.session.serverJoin)
+        #expect(join.joined.isEmpty)
+        #expect(join.noMatch?.contains("no individual request") == true, "\(join.noMatch ?? "-")")
         #expect(notRead["web.har"]??.hasPrefix("HTTP capture without media requests") == true)
         #expect(notRead["access.log"] == .some(nil))
         #expect(mixed.inputs.filter { $0.notRead != nil }.allSatisfy { $0.records == 0 })
+        #expect(mixed.sessions.allSatisfy { !$0.session.sources.contains(InputFormat("cloudfront-standard")) })
     }
 
     /// Near miss: the same table line with the module in log-line position is a proxy log.

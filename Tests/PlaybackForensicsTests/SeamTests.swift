@@ -10,7 +10,11 @@ import Testing
 /// imaginary player SDK might write them. It is the whole of what adding a format takes.
 enum ToyBeaconFormat: FormatReader {
     static let declaration = FormatDeclaration(
-        format: InputFormat("toy-beacon"), displayName: "Toy beacon log", summary: "One player event per line.",
+        format: InputFormat("toy-beacon"), displayName: "Toy beacon log",
+        semantics: SourceSemantics(
+            role: .player, clock: .deviceUTC, anchor: .event, resolution: 1, clockPrecedence: 10, viewPrecedence: 10,
+            capabilities: [.playerEvents]),
+        summary: "One player event per line.",
         samples: [.init(text: "BEACON 1795255200 S1 play\n", expectedSummaries: ["rate-change rate 1"])])
 
     static func sniff(_ text: SniffText) -> Bool { text.hasPrefix("BEACON ") }
@@ -38,6 +42,20 @@ enum ToyBeaconFormat: FormatReader {
             return result
         }
     }
+}
+
+/// A server log this test declares: a few lines of field names, units and time semantics, as an
+/// imaginary CDN writes them (one JSON object per line). With one registry line its rows are read,
+/// and joined to the bundle's sessions by the correlator.
+enum ToyEdgeLog: ServerLogVendor {
+    static let declaration = ServerLogDeclaration(
+        format: InputFormat("toy-edge"), displayName: "Toy edge log", summary: "One served request per line.",
+        layout: .jsonLines,
+        fields: [
+            ("startMs", .timestamp), ("tookMs", .duration(.milliseconds)), ("uri", .pathAndQuery),
+            ("code", .status), ("rid", .requestID), ("sess", .sessionHeader), ("pop", .pop),
+        ],
+        anchor: .requestStart, resolution: 0.001, requestIDHeader: "x-toy-id", evidence: ["startMs", "rid", "uri"])
 }
 
 /// A rule this test declares: a session that stalled more than once. Its options are declared once.
@@ -121,6 +139,79 @@ struct ToyRepeatedStallRule: Rule {
         let report = Analyzer().analyze(files: [("beacons.txt", Array(Self.beacons.utf8))])
         #expect(report.inputs.map(\.format) == [nil])
         #expect(report.sessions.isEmpty)
+    }
+
+    /// The device's session: four segments; the first answered with the edge's request id.
+    static let events = [
+        request("s1.ts", start: "00.000", end: "00.500", header: #""X-Toy-Id":"r-1""#),
+        request("s2.ts", start: "02.000", end: "02.600"), request("s3.ts", start: "04.000", end: "04.400"),
+        request("s4.ts", start: "06.000", end: "06.300"),
+    ].joined(separator: "\n")
+
+    static func request(_ name: String, start: String, end: String, header: String = "") -> String {
+        let url = "https://cdn.example.com/a/\(name)"
+        return #"{"type":"AVMetricHLSMediaSegmentRequestEvent","date":"2026-11-21T10:00:"#
+            + end + #"Z","sessionID":"S1","url":""# + url + #"","mediaResourceRequestEvent":{"url":""# + url
+            + #"","requestStartTime":"2026-11-21T10:00:"# + start + #"Z","responseEndTime":"2026-11-21T10:00:"#
+            + end + #"Z","networkTransactionMetrics":{"transactionMetrics":[{"response":{"statusCode":200,"headers":{"#
+            + header + "}}}]}}}"
+    }
+
+    /// The edge saw the device's requests 0.25 s earlier on its clock, and other viewers' too.
+    static let edge = """
+        {"startMs":1795255199750,"tookMs":400,"uri":"/a/s1.ts","code":200,"rid":"r-1","pop":"FRA1"}
+        {"startMs":1795255199800,"tookMs":400,"uri":"/a/s1.ts","code":200,"rid":"o-1","sess":"OTHER","pop":"FRA1"}
+        {"startMs":1795255201760,"tookMs":500,"uri":"/a/s2.ts","code":200,"rid":"o-2","sess":"OTHER","pop":"FRA1"}
+        {"startMs":1795255201750,"tookMs":500,"uri":"/a/s2.ts","code":200,"rid":"r-2","sess":"s1","pop":"FRA1"}
+        {"startMs":1795255203750,"tookMs":300,"uri":"/a/s3.ts?t=1","code":200,"rid":"r-3","pop":"FRA1"}
+        {"startMs":1795255205700,"tookMs":200,"uri":"/a/s4.ts","code":200,"rid":"r-4a","pop":"FRA1"}
+        {"startMs":1795255205800,"tookMs":200,"uri":"/a/s4.ts","code":200,"rid":"r-4b","pop":"FRA1"}
+        {"startMs":1795258800000,"tookMs":200,"uri":"/a/s3.ts","code":200,"rid":"o-3","pop":"FRA1"}
+        """
+
+    @Test func aToyServerLogIsJoinedToTheSessionWithoutMakingOne() throws {
+        var ingestor = Ingestor()
+        ingestor.registry = FormatRegistry(
+            readers: FormatRegistry.standard.readers + [ServerLogFormat<ToyEdgeLog>.self])
+        let report = Analyzer(ingestor: ingestor).analyze(files: [
+            ("events.jsonl", Array(Self.events.utf8)), ("edge.log", Array(Self.edge.utf8)),
+        ])
+        #expect(report.inputs.map(\.format) == [InputFormat("toy-edge"), .metricEvents])
+        #expect(report.sessions.count == 1, "server rows make no session")
+        let session = try #require(report.sessions.first?.session)
+        #expect(!session.sources.contains(InputFormat("toy-edge")))
+        func joined(_ name: String) -> [(String, JoinConfidence, JoinKey)] {
+            session.entries.first { $0.record.request?.url.hasSuffix(name) == true }?.serverViews.map {
+                ($0.serverRequest?.requestID ?? "", $0.confidence, $0.key)
+            } ?? []
+        }
+        #expect(joined("s1.ts").map(\.0) == ["r-1"])
+        #expect(joined("s1.ts").map(\.1) == [.exact])
+        #expect(joined("s2.ts").map(\.0) == ["r-2"])
+        #expect(joined("s2.ts").map(\.1) == [.strong])
+        #expect(joined("s3.ts").map(\.0) == ["r-3"])
+        #expect(joined("s3.ts").map(\.1) == [.probable])
+        #expect(joined("s4.ts").map(\.0) == ["r-4a", "r-4b"])
+        #expect(joined("s4.ts").map(\.1) == [.ambiguous, .ambiguous])
+        let cited = Set(session.entries.flatMap(\.serverViews).compactMap { $0.serverRequest?.requestID })
+        #expect(cited.isDisjoint(with: ["o-1", "o-2", "o-3"]), "no other viewer's row is cited")
+        let join = try #require(session.serverJoin)
+        #expect(join.pairs == 2)
+        #expect(abs((join.offset ?? 0) - 0.25) < 0.001)
+        #expect(join.joined == [.exact: 1, .strong: 1, .probable: 1, .ambiguous: 1])
+        #expect(report.serverRows == 8)
+        #expect(report.unjoinedServerRows == 5)
+        // Each joined row keeps its own time, on the session's clock.
+        let s1 = try #require(session.entries.first { $0.record.request?.url.hasSuffix("s1.ts") == true })
+        #expect(abs((s1.serverViews.first?.alignedStart?.secondsSince1970 ?? 0) - 1_795_255_200) < 0.001)
+    }
+
+    @Test func withoutTheRegistryLineTheServerLogIsNotRead() {
+        let report = Analyzer().analyze(files: [
+            ("events.jsonl", Array(Self.events.utf8)), ("edge.log", Array(Self.edge.utf8)),
+        ])
+        #expect(report.inputs.first { $0.path == "edge.log" }?.format == nil)
+        #expect(report.sessions.count == 1)
     }
 
     @Test func theToyFormatsOwnSampleSniffsAndReads() throws {

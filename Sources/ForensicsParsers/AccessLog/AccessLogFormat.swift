@@ -7,6 +7,9 @@ import ForensicsCore
 package enum AccessLogFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .accessLog, displayName: "AVPlayer access log (W3C extended)",
+        semantics: SourceSemantics(
+            role: .player, clock: .deviceLocal, anchor: .periodStart, resolution: 1, clockPrecedence: 3,
+            viewPrecedence: 3, capabilities: [.stallCounts, .variantPeriods]),
         summary: "AVPlayerItemAccessLog extendedLogData (W3C extended log format, #Fields driven).",
         samples: [
             FormatDeclaration.Sample(

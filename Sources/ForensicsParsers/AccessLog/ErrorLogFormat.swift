@@ -5,6 +5,9 @@ import ForensicsCore
 package enum ErrorLogFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .errorLog, displayName: "AVPlayer error log (W3C extended)",
+        semantics: SourceSemantics(
+            role: .player, clock: .deviceLocal, anchor: .event, resolution: 1, clockPrecedence: 4, viewPrecedence: 4,
+            capabilities: [.failures]),
         summary: "AVPlayerItemErrorLog extendedLogData (W3C extended log format; quoted domain and comment).",
         samples: [
             FormatDeclaration.Sample(

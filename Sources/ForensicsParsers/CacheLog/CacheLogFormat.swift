@@ -8,6 +8,9 @@ import ForensicsCore
 package enum CacheLogFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .cacheLog, displayName: "KTVHTTPCache full-path log",
+        semantics: SourceSemantics(
+            role: .proxy, clock: .deviceUTC, anchor: .requestStart, resolution: 0.001, clockPrecedence: 2,
+            viewPrecedence: 2, capabilities: [.failures, .requestTimings, .cacheResult]),
         summary:
             "KTVHTTPCache full-path log, record-log file or console (1.x–3.x); see shared/spec/ktvhttpcache-log.md.",
         samples: [

@@ -36,18 +36,28 @@ package struct FormatDeclaration: Sendable {
 
     package var format: InputFormat
     package var displayName: String
+    /// What the source is: role, clock, what a row's time means, precedence, capabilities.
+    package var semantics: SourceSemantics
     package var summary: String
     package var samples: [Sample]
     /// When the format is asked to sniff, relative to the others (lower first; equal ones in
     /// registry order). Only formats whose evidence can overlap another's need one.
     package var sniffPriority: Int
 
-    package init(format: InputFormat, displayName: String, summary: String, samples: [Sample], sniffPriority: Int = 0) {
+    package init(
+        format: InputFormat, displayName: String, semantics: SourceSemantics, summary: String, samples: [Sample],
+        sniffPriority: Int = 0
+    ) {
         self.format = format
         self.displayName = displayName
+        self.semantics = semantics
         self.summary = summary
         self.samples = samples
         self.sniffPriority = sniffPriority
+    }
+
+    package var descriptor: SourceDescriptor {
+        SourceDescriptor(format: format, displayName: displayName, semantics: semantics)
     }
 }
 

@@ -33,9 +33,17 @@ package struct FormatRegistry: Sendable {
         CacheLogFormat.self,
         PlaylistFormat.self,
         HARFormat.self,
+        ServerLogFormat<CloudFrontStandardLog>.self,
     ])
     package var declarations: [FormatDeclaration] { readers.map { $0.declaration } }
     package var formats: [InputFormat] { readers.map { $0.declaration.format } }
+    /// What each format is, for the correlator, the KPIs and the reports.
+    package var descriptors: [SourceDescriptor] { readers.map { $0.declaration.descriptor } }
+
+    /// What a format declares it is; `.undeclared` for a format this registry does not list.
+    package func semantics(of format: InputFormat) -> SourceSemantics {
+        reader(for: format)?.declaration.semantics ?? .undeclared
+    }
 
     package func reader(for format: InputFormat) -> (any FormatReader.Type)? {
         readers.first { $0.declaration.format == format }

@@ -84,6 +84,16 @@ package struct SniffText: Sendable {
 
     package func contains(_ needle: StaticString) -> Bool { withText { $0.contains(needle) } }
 
+    /// The first line (without its CR), possibly cut by the prefix's end.
+    package var firstLine: [UInt8] {
+        withText { text in
+            var end = 0
+            while end < text.count, text[end] != 0x0A { end += 1 }
+            if end > 0, text[end - 1] == 0x0D { end -= 1 }
+            return Array(text[0..<end])
+        }
+    }
+
     private static func headerDirective(_ text: UnsafeBufferPointer<UInt8>) -> HeaderDirective? {
         var lineStart = 0
         var seen = 0

@@ -5,6 +5,10 @@ import ForensicsCore
 package enum HARFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .har, displayName: "HTTP Archive (HAR 1.2)",
+        semantics: SourceSemantics(
+            role: .capture, clock: .captureUTC, anchor: .requestStart, resolution: 0.001, clockPrecedence: 1,
+            viewPrecedence: 1,
+            capabilities: [.failures, .requestTimings, .requestHeaders, .responseHeaders, .playlists]),
         summary: "HTTP Archive 1.2 (.har, .har.gz) from proxies and browsers; playlist bodies are parsed too.",
         samples: [
             FormatDeclaration.Sample(

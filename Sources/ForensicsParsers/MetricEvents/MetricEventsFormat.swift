@@ -5,6 +5,10 @@ import ForensicsCore
 package enum MetricEventsFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .metricEvents, displayName: "AVMetrics event dump (JSON)",
+        semantics: SourceSemantics(
+            role: .player, clock: .deviceUTC, anchor: .requestStart, resolution: 0.001, clockPrecedence: 0,
+            viewPrecedence: 0,
+            capabilities: [.playerEvents, .failures, .fatalErrors, .requestTimings, .responseHeaders]),
         summary:
             "AVMetrics events serialized as JSON (JSON Lines, an array, or {\"events\": [...]}); see shared/spec/metric-event-dump.md.",
         samples: [

@@ -5,6 +5,9 @@ import ForensicsCore
 package enum PlaylistFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .playlist, displayName: "HLS playlist (m3u8)",
+        semantics: SourceSemantics(
+            role: .stream, clock: .none, anchor: .none, resolution: 1, clockPrecedence: 5, viewPrecedence: 5,
+            capabilities: [.playlists]),
         summary: "HLS playlist (RFC 8216 and draft), multivariant or media, raw or gzip.",
         samples: [
             FormatDeclaration.Sample(

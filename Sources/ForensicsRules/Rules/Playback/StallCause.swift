@@ -10,6 +10,8 @@ package enum StallCause: String, CaseIterable, Sendable {
     case proxyFailure = "proxy-failure"
     case slowContentKey = "slow-content-key"
     case staleLivePlaylist = "stale-live-playlist"
+    case slowOrigin = "slow-origin"
+    case slowCDNEdge = "slow-cdn-edge"
     case insufficientBandwidth = "insufficient-bandwidth"
     case unknown
 
@@ -32,6 +34,10 @@ package enum StallCause: String, CaseIterable, Sendable {
             "Playback waited on a content key: speed up the key server and fetch keys ahead (EXT-X-SESSION-KEY, preloadsEligibleContentKeys, longer key rotation periods)."
         case .staleLivePlaylist:
             "The live playlist stopped advancing: check the packager/encoder and CDN caching of live playlists (cache TTL should be below the target duration)."
+        case .slowOrigin:
+            "The CDN missed its cache and waited on the origin: hand the CDN partner the request ids quoted; check origin capacity and latency, origin shield, and cache keys/TTLs that make segments miss."
+        case .slowCDNEdge:
+            "The CDN edge answered from cache but slowly: hand the CDN partner the request ids and the POP quoted, and check whether other viewers on that POP were slow at the same time."
         case .insufficientBandwidth:
             "Segments arrived slower than they play: the network could not sustain the variant. Offer lower variants, check CDN throughput for the viewer's region, and consider a lower preferredPeakBitRate."
         case .unknown:

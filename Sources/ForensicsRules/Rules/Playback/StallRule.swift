@@ -7,6 +7,8 @@ package struct StallRule: Rule {
         package var errorSeconds: Double = 5
         package var slowKeySeconds: Double = 0.5
         package var seekSeconds: Double = 5
+        package var slowServerSeconds: Double = 1
+        package var serverShare: Double = 0.5
 
         package init() {}
 
@@ -16,6 +18,12 @@ package struct StallRule: Rule {
                 .seconds("error-seconds", \.errorSeconds, "a stall longer than this, or unrecovered, is an error"),
                 .seconds("slow-key-seconds", \.slowKeySeconds, "a key request slower than this can cause a stall"),
                 .seconds("seek-seconds", \.seekSeconds, "a seek this close before the stall explains it"),
+                .seconds(
+                    "slow-server-seconds", \.slowServerSeconds,
+                    "with CDN logs joined: a wait on the origin (miss) or the edge (hit) this long can cause a stall"),
+                .ratio(
+                    "server-share", \.serverShare,
+                    "with CDN logs joined: the share of the client's download time the server's wait must take"),
             ]
         }
     }
@@ -119,13 +127,6 @@ package struct StallRule: Rule {
                 files: ExampleFixtures.cdn404Logs(stallsInLowerRow: 0)),
         ])
 
-    struct CauseEvidence {
-        var cause: StallCause
-        var first: Timestamp
-        var entries: [TimelineEntry]
-        var why: String
-    }
-
     package func findings(in session: Session) -> [Finding] {
         var out: [Finding] = []
         let stalls = session.analysis.stalls
@@ -149,6 +150,8 @@ package struct StallRule: Rule {
             if let fixed = cause.severity { severity = fixed }
             var evidence = [Finding.Evidence(stallEntry)]
             evidence.append(contentsOf: (chosen?.entries ?? []).flatMap(Finding.Evidence.all))
+            // The server rows behind the cause, quoted: what a CDN partner asks for.
+            evidence.append(contentsOf: (chosen?.serverRows ?? []).map(Finding.Evidence.init(serverRow:)))
             if let end = stall.endIndex { evidence.append(Finding.Evidence(session, end)) }
             var details: [String: DetailValue] = [
                 "duration": .seconds(duration), "recovered": stall.recovered.map { .bool($0) } ?? .null,
@@ -234,9 +237,8 @@ package struct StallRule: Rule {
     /// The most timeline entries a stall's look-back (and its in-flight search) reads.
     package static let maxWindowEntries = 1000
 
-    func causes(for stall: Session.Stall, in session: Session, failures: [Session.Failure]) -> [CauseEvidence] {
+    func causes(for stall: Session.Stall, in session: Session, failures: [Session.Failure]) -> [StallCauseEvidence] {
         var from = stall.start + -options.lookBackSeconds
-        var found: [CauseEvidence] = []
         // Entries are in time order: walk back from the stall to the start of the window.
         var first = stall.index
         // An access-log stall happened somewhere in its row's period: the window reaches from the
@@ -274,18 +276,9 @@ package struct StallRule: Rule {
             k -= 1
         }
         inFlight.reverse()
-        // Seek.
-        if let seek = window.last(where: { $0.record.playerEvent?.kind == .seek }), let t = seek.time,
-            stall.start - t <= options.seekSeconds
-        {
-            found.append(
-                CauseEvidence(
-                    cause: .seek, first: t, entries: [seek],
-                    why: "a seek \(NumberFormat.seconds(stall.start - t)) before the stall"))
-        }
-        // Segment errors: the session's distinct failures (one per request, however many
-        // sources saw it) of media requests, or error-log rows, inside the window.
-        // Binary search for the window's first failure: no rescan of the session per stall.
+        // The window's distinct failures of media requests (one per request, however many
+        // sources saw it), or error-log rows about media. Binary search for the window's first
+        // failure: no rescan of the session per stall.
         var lo = 0
         var hi = failures.count
         while lo < hi {
@@ -302,116 +295,9 @@ package struct StallRule: Rule {
             }
             return false
         }
-        let failed = media.map { session.entries[$0.index] }
-        if let f = failed.first, let t = f.time {
-            let statuses = media.compactMap(\.status).map(String.init)
-            found.append(
-                CauseEvidence(
-                    cause: .segmentErrors, first: t, entries: failed,
-                    why: "\(failed.count) media request\(failed.count == 1 ? "" : "s") failed before the stall"
-                        + (statuses.isEmpty ? "" : " (HTTP \(Array(Set(statuses)).sorted().joined(separator: ", ")))")))
-        }
-        // Proxy failure.
-        let proxyKinds: Set<ProxyEvent.Kind> = [
-            .downloadInvalidResponse, .networkFailed, .responseFailed, .serverStartFailed, .serverRestart,
-            .serverRestartFailed, .readerFailed, .sourceManagerFailure,
-        ]
-        let proxyFailures = window.filter { e in
-            guard let p = e.record.proxyEvent else { return false }
-            if p.kind == .downloadComplete, let err = p.error, err.code != -999 { return true }
-            return proxyKinds.contains(p.kind)
-        }
-        if let f = proxyFailures.first, let t = f.time {
-            found.append(
-                CauseEvidence(
-                    cause: .proxyFailure, first: t, entries: proxyFailures,
-                    why:
-                        "the local caching proxy reported \(proxyFailures.count) failure\(proxyFailures.count == 1 ? "" : "s")"
-                ))
-        }
-        // Slow content key.
-        let slowKeys = (inFlight + window).filter { e in
-            guard let r = e.record.request, r.kind == .contentKey else { return false }
-            let end = e.endTime ?? stall.start
-            let d = r.duration ?? (stall.start - (e.time ?? stall.start))
-            return d > options.slowKeySeconds && end >= stall.start + -2
-        }
-        if let k = slowKeys.first, let t = k.time {
-            found.append(
-                CauseEvidence(
-                    cause: .slowContentKey, first: t, entries: slowKeys,
-                    why:
-                        "a content-key request took \(NumberFormat.seconds(k.record.request?.duration ?? 0)) and ended around the stall"
-                ))
-        }
-        // Stale live playlist: the same media playlist fetched again without new segments.
-        var lastByURL: [String: (TimelineEntry, PlaylistSnapshot)] = [:]
-        var stale: [TimelineEntry] = []
-        for e in window {
-            guard case .playlist(let p) = e.record.payload, !p.isMultivariant, !p.endList, let url = p.url else {
-                continue
-            }
-            let key = URLCanonicalizer.withoutQuery(url)
-            if let (prev, snap) = lastByURL[key], let t0 = prev.time, let t1 = e.time,
-                snap.mediaSequence == p.mediaSequence, snap.segmentCount == p.segmentCount,
-                t1 - t0 > 1.5 * (p.targetDuration ?? 6)
-            {
-                stale.append(contentsOf: [prev, e])
-            }
-            // Keep the first snapshot of an unchanged playlist: staleness is measured from it.
-            if let prev = lastByURL[key], prev.1.mediaSequence == p.mediaSequence, prev.1.segmentCount == p.segmentCount
-            {
-                continue
-            }
-            lastByURL[key] = (e, p)
-        }
-        if let s = stale.first, let t = s.time {
-            found.append(
-                CauseEvidence(
-                    cause: .staleLivePlaylist, first: t, entries: stale,
-                    why: "the live media playlist did not advance for more than 1.5 × its target duration"))
-        } else {
-            // AVPlayer's own error log says so (-12888), with or without the playlists captured.
-            let unchanged = (window + (stall.fromAccessLog ? [session.entries[stall.index]] : [])).filter { e in
-                if case .errorLog(let err, _) = e.record.payload { return err.isStaleLivePlaylist }
-                if case .error(let err) = e.record.payload { return err.isStaleLivePlaylist }
-                return false
-            }
-            if let s = unchanged.first, let t = s.time {
-                found.append(
-                    CauseEvidence(
-                        cause: .staleLivePlaylist, first: t, entries: unchanged,
-                        why:
-                            "AVPlayer reported the live playlist unchanged for longer than 1.5 × its target duration (-12888)"
-                    ))
-            }
-        }
-        // Insufficient bandwidth: segments that took longer to download than they play.
-        let slow = window.filter { e in
-            guard let r = session.mergedRequest(e), r.kind == .segment, !r.failed, let d = r.duration else {
-                return false
-            }
-            if let sd = r.segmentDuration, sd > 0 { return d > sd }
-            return false
-        }
-        if let s = slow.first, let t = s.time {
-            found.append(
-                CauseEvidence(
-                    cause: .insufficientBandwidth, first: t, entries: slow,
-                    why: "\(slow.count) segment\(slow.count == 1 ? "" : "s") downloaded slower than real time"))
-        } else if let lowObserved = ((stall.fromAccessLog ? [session.entries[stall.index]] : []) + window).first(
-            where: { e in
-                if case .accessLog(let a) = e.record.payload, let o = a.observedBitrate, let i = a.indicatedBitrate {
-                    return o < i
-                }
-                return false
-            }), let t = lowObserved.time
-        {
-            found.append(
-                CauseEvidence(
-                    cause: .insufficientBandwidth, first: t, entries: [lowObserved],
-                    why: "observed throughput below the playing variant's bitrate"))
-        }
+        let context = StallContext(
+            session: session, stall: stall, options: options, window: window, inFlight: inFlight, mediaFailures: media)
+        let found = StallCauseDetectors.all.compactMap { $0.detect(context) }
         return found.sorted { $0.cause.precedence < $1.cause.precedence }
     }
 }

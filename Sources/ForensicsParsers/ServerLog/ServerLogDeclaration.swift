@@ -1,0 +1,130 @@
+import ForensicsCore
+
+/// A server log format declared as data (the way lnav declares formats): how its rows are laid
+/// out, which of its fields fill which part of the vendor-neutral `ServerRequest`, in what unit,
+/// what a row's time means, and which fields must be present before a file is taken for it.
+///
+/// A vendor is one such declaration; `ServerLogFormat` reads every one of them. Fields are
+/// applied in the order declared, and the first one with a value sets a part of the row, so a
+/// vendor lists its preferred field first (CloudFront's response result type before its result
+/// type).
+package struct ServerLogDeclaration: Sendable {
+    /// How a file's rows are laid out.
+    package enum Layout: Sendable {
+        /// W3C extended log: `#Fields:` names the columns, rows are split at `separator` (a row
+        /// without one is split at spaces, the W3C default). `#Fields:` may come again mid-file
+        /// (hourly files concatenated): the newest one applies.
+        case w3c(separator: UInt8)
+        /// One JSON object per line; a field name is a key, `a.b` a key inside an object.
+        case jsonLines
+    }
+
+    /// A unit for a duration field.
+    package enum Unit: Sendable {
+        case seconds, milliseconds, microseconds, nanoseconds
+
+        var seconds: Double {
+            switch self {
+            case .seconds: 1
+            case .milliseconds: 1e-3
+            case .microseconds: 1e-6
+            case .nanoseconds: 1e-9
+            }
+        }
+    }
+
+    /// What a field is.
+    package enum Field: Sendable {
+        /// A W3C `date` column (UTC); with `time`, the row's anchor time.
+        case date
+        /// A W3C `time` column (UTC).
+        case time
+        /// The row's anchor time, whole: RFC 3339, or seconds, milliseconds or nanoseconds since
+        /// 1970 (told apart by magnitude; numbers written as strings too).
+        case timestamp
+        /// The request's start, or its end, when the log writes both.
+        case start, end
+        /// Accepting the request to its last byte sent.
+        case duration(Unit)
+        /// Accepting the request to its first byte sent.
+        case firstByte(Unit)
+        /// The origin's time to its first byte.
+        case originFirstByte(Unit)
+        case method, host
+        /// The path, percent-encoded as logged (decoded once).
+        case path
+        /// The query, without `?`.
+        case query
+        /// Path and query together (`/a/b.ts?x=1`).
+        case pathAndQuery
+        case status, originStatus, bytes, clientIP, userAgent, pop, requestID
+        /// The vendor's cache result (normalised; the vendor's words kept).
+        case cacheResult
+        case detail
+        case rangeStart, rangeEnd
+        /// An HTTP `Range` header value (`bytes=0-99`).
+        case rangeHeader
+        /// The `X-Playback-Session-Id` request header's value.
+        case sessionHeader
+        /// A CMCD payload (`br=3200,sid="…"`), as a vendor column or header.
+        case cmcd
+        /// Request headers, as a JSON object or `name: value` text: the session header and
+        /// `CMCD-*` are read from them.
+        case requestHeaders
+        /// A tier name (`edge`, `shield`, `origin`).
+        case tier
+        /// URL-encoded text (CloudFront's `cs(User-Agent)`) for `userAgent`.
+        case encodedUserAgent
+    }
+
+    package var format: InputFormat
+    package var displayName: String
+    package var summary: String
+    package var layout: Layout
+    /// Field name in the log → what it is, in the order applied.
+    package var fields: [(name: String, field: Field)]
+    /// What the row's time means.
+    package var anchor: SourceSemantics.Anchor
+    /// Seconds: the smallest step of the log's times.
+    package var resolution: Double
+    /// The response header the client sees the request id in (`x-amz-cf-id`).
+    package var requestIDHeader: String?
+    /// Field names that must all be present (in `#Fields:`, or as keys of the first JSON line)
+    /// before a file is read as this format: positive evidence, never a guess.
+    package var evidence: [String]
+    package var samples: [FormatDeclaration.Sample]
+    package var capabilities: SourceSemantics.Capabilities
+
+    package init(
+        format: InputFormat, displayName: String, summary: String, layout: Layout,
+        fields: [(name: String, field: Field)], anchor: SourceSemantics.Anchor, resolution: Double,
+        requestIDHeader: String? = nil, evidence: [String], samples: [FormatDeclaration.Sample] = [],
+        capabilities: SourceSemantics.Capabilities = [.failures, .requestTimings, .cacheResult, .serverTimings]
+    ) {
+        self.format = format
+        self.displayName = displayName
+        self.summary = summary
+        self.layout = layout
+        self.fields = fields
+        self.anchor = anchor
+        self.resolution = resolution
+        self.requestIDHeader = requestIDHeader
+        self.evidence = evidence
+        self.samples = samples
+        self.capabilities = capabilities
+    }
+
+    /// What every server log is: the server's clock, never a session's, and never the primary
+    /// view of a request (the client's is).
+    package var semantics: SourceSemantics {
+        SourceSemantics(
+            role: .server, clock: .serverUTC, anchor: anchor, resolution: resolution, clockPrecedence: nil,
+            viewPrecedence: 100, capabilities: capabilities)
+    }
+}
+
+/// A vendor: one declaration. `ServerLogFormat<Vendor>` is then its reader, and the vendor is
+/// added by one line in `FormatRegistry.standard`.
+package protocol ServerLogVendor: Sendable {
+    static var declaration: ServerLogDeclaration { get }
+}

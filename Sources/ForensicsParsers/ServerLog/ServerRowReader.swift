@@ -1,0 +1,307 @@
+import ForensicsCore
+import Foundation
+
+/// Turns one server log's lines into `ServerRequest` records by its declaration's field map.
+struct ServerRowReader {
+    let declaration: ServerLogDeclaration
+    let file: String
+    var result: ParseResult
+    /// The current `#Fields:` columns, each with the declared field it fills and that field's
+    /// place in the declaration (nil: not used).
+    var columns: [(field: ServerLogDeclaration.Field, order: Int)?] = []
+    var columnCount = 0
+    /// Rows with fewer columns than `#Fields:` names, and with more: diagnosed once each, counted.
+    var shortRows = 0
+    var longRows = 0
+    var cmcdNonConformant = 0
+    let fieldsByName: [String: (field: ServerLogDeclaration.Field, order: Int)]
+
+    init(declaration: ServerLogDeclaration, file: String) {
+        self.declaration = declaration
+        self.file = file
+        self.result = ParseResult(file: file, format: declaration.format)
+        var byName: [String: (field: ServerLogDeclaration.Field, order: Int)] = [:]
+        for (order, (name, field)) in declaration.fields.enumerated() where byName[name.lowercased()] == nil {
+            byName[name.lowercased()] = (field, order)
+        }
+        self.fieldsByName = byName
+    }
+
+    /// The names of a `#Fields:` line.
+    static func fieldNames(_ line: ArraySlice<UInt8>) -> [Substring] {
+        let text = String(decoding: line, as: UTF8.self)
+        guard let colon = text.firstIndex(of: ":") else { return [] }
+        return text[text.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\t" })
+    }
+
+    /// A value by name; `a.b` reads key `b` of the object at key `a`.
+    static func value(_ object: JSONValue, _ name: String) -> JSONValue? {
+        if let direct = object[name] { return direct }
+        var current = object
+        for part in name.split(separator: ".") {
+            guard let next = current[String(part)] else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    mutating func read(_ line: LineReader.Line) {
+        let location = SourceLocation(file: file, line: line.number)
+        if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        var values: [(ServerLogDeclaration.Field, String)] = []
+        switch declaration.layout {
+        case .w3c(let separator):
+            if line.bytes.first == UInt8(ascii: "#") {
+                if line.bytes.starts(with: "#Fields:".utf8) {
+                    let names = Self.fieldNames(line.bytes)
+                    columns = []
+                    for name in names { columns.append(fieldsByName[name.lowercased()]) }
+                    columnCount = names.count
+                }
+                return
+            }
+            guard columnCount > 0 else {
+                result.diagnose(Diagnostic(location, .warning, "row before any #Fields: line: not read"))
+                return
+            }
+            var bytes = line.bytes
+            if bytes.last == 0x0D { bytes = bytes.dropLast() }
+            let splitter: UInt8 = bytes.contains(separator) ? separator : 0x20
+            let cells = bytes.split(separator: splitter, omittingEmptySubsequences: false)
+            if cells.count < columnCount {
+                shortRows += 1
+                if shortRows == 1 {
+                    result.diagnose(
+                        Diagnostic(
+                            location, .warning,
+                            "row has \(cells.count) of the \(columnCount) fields #Fields: names (truncated?): the missing ones are unknown"
+                        ))
+                }
+            } else if cells.count > columnCount, cells[columnCount...].contains(where: { !$0.isEmpty }) {
+                // (A trailing separator leaves one empty cell: nothing is lost.)
+                longRows += 1
+                if longRows == 1 {
+                    result.diagnose(
+                        Diagnostic(
+                            location, .warning,
+                            "row has \(cells.count) fields, #Fields: names \(columnCount): the extra ones are not read")
+                    )
+                }
+            }
+            var ordered: [(order: Int, field: ServerLogDeclaration.Field, text: String)] = []
+            for (i, cell) in cells.prefix(columnCount).enumerated() {
+                guard let column = columns[i] else { continue }
+                let text = String(decoding: cell, as: UTF8.self)
+                if text.isEmpty || text == "-" { continue }
+                ordered.append((column.order, column.field, text))
+            }
+            // Applied in declaration order, so the vendor's preferred field wins where two fill one part.
+            ordered.sort { $0.order < $1.order }
+            values = ordered.map { ($0.field, $0.text) }
+        case .jsonLines:
+            guard let object = try? JSONValue.parse(line.bytes), case .object = object else {
+                result.diagnose(Diagnostic(location, .warning, "not a JSON object: line not read"))
+                return
+            }
+            for (name, field) in declaration.fields {
+                guard let v = Self.value(object, name) else { continue }
+                switch v {
+                case .string(let s): if !s.isEmpty && s != "-" { values.append((field, s)) }
+                case .number(let n): values.append((field, Self.numberText(n)))
+                case .bool(let b): values.append((field, b ? "true" : "false"))
+                case .object(let o):
+                    // Request headers as an object: `name: value` lines.
+                    let text = o.members.compactMap { m in m.value.string.map { "\(m.key): \($0)" } }
+                        .joined(separator: "\n")
+                    values.append((field, text))
+                case .null, .array: continue
+                }
+            }
+        }
+        let raw = String(decoding: line.bytes.last == 0x0D ? line.bytes.dropLast() : line.bytes, as: UTF8.self)
+        if let record = build(values, raw: raw, location: location) { result.records.append(record) }
+    }
+
+    static func numberText(_ n: Double) -> String {
+        if n.rounded() == n, abs(n) < 1e18 { return String(Int64(n)) }
+        return String(n)
+    }
+
+    /// The row from its values, or nil (diagnosed) when it has no time or no path.
+    mutating func build(
+        _ values: [(ServerLogDeclaration.Field, String)], raw: String, location: SourceLocation
+    ) -> Record? {
+        var date: String?
+        var time: String?
+        var anchor: Timestamp?
+        var start: Timestamp?
+        var end: Timestamp?
+        var duration: Double?
+        var path: String?
+        var rangeStart: Int64?
+        var rangeEnd: Int64?
+        var cmcd = CMCDPayload()
+        var r = ServerRequest(path: "", raw: raw)
+        r.resolution = declaration.resolution
+        r.requestIDHeader = declaration.requestIDHeader
+        var cacheSet = false
+        for (field, text) in values {
+            switch field {
+            case .date: if date == nil { date = text }
+            case .time: if time == nil { time = text }
+            case .timestamp: if anchor == nil { anchor = Self.timestamp(text) }
+            case .start: if start == nil { start = Self.timestamp(text) }
+            case .end: if end == nil { end = Self.timestamp(text) }
+            case .duration(let unit): if duration == nil { duration = Self.duration(text, unit) }
+            case .firstByte(let unit): if r.firstByte == nil { r.firstByte = Self.duration(text, unit) }
+            case .originFirstByte(let unit):
+                if r.originFirstByte == nil { r.originFirstByte = Self.duration(text, unit) }
+            case .method: if r.method == nil { r.method = text }
+            case .host: if r.host == nil { r.host = text }
+            case .path: if path == nil { path = text }
+            case .query: if r.query == nil { r.query = text }
+            case .pathAndQuery:
+                if path == nil {
+                    let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+                    path = parts.first.map(String.init)
+                    if parts.count == 2, r.query == nil { r.query = String(parts[1]) }
+                }
+            case .status: if r.status == nil { r.status = Self.status(text) }
+            case .originStatus: if r.originStatus == nil { r.originStatus = Self.status(text) }
+            case .bytes: if r.bytes == nil { r.bytes = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
+            case .clientIP: if r.clientIP == nil { r.clientIP = text }
+            case .userAgent: if r.userAgent == nil { r.userAgent = text }
+            case .encodedUserAgent: if r.userAgent == nil { r.userAgent = text.removingPercentEncoding ?? text }
+            case .pop: if r.pop == nil { r.pop = text }
+            case .requestID: if r.requestID == nil { r.requestID = text }
+            case .cacheResult:
+                if !cacheSet {
+                    cacheSet = true
+                    r.cacheResultRaw = text
+                    r.cacheResult = Self.cacheResult(text)
+                }
+            case .detail: if r.detail == nil { r.detail = text }
+            case .rangeStart: if rangeStart == nil { rangeStart = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
+            case .rangeEnd: if rangeEnd == nil { rangeEnd = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
+            case .rangeHeader: if r.byteRange == nil { r.byteRange = ByteRange(httpRangeHeader: text) }
+            case .sessionHeader: if r.sessionHeader == nil { r.sessionHeader = text }
+            case .cmcd: cmcd.merge(CMCDPayload(Substring(text)))
+            case .requestHeaders: Self.readHeaders(text, into: &r, cmcd: &cmcd)
+            case .tier: r.tier = ServerRequest.Tier(rawValue: text.lowercased()) ?? .unknown
+            }
+        }
+        if let q = r.query, let fromQuery = CMCDPayload.fromQuery(Substring(q)) { cmcd.merge(fromQuery) }
+        r.cmcd = cmcd.values
+        cmcdNonConformant += cmcd.nonConformant
+        if r.sessionHeader == nil, let sid = cmcd.values["sid"], !sid.isEmpty { r.sessionHeader = sid }
+        if r.byteRange == nil, let s = rangeStart {
+            let length = rangeEnd.flatMap { e in e >= s ? (e - s).addingReportingOverflow(1).partialValue : nil }
+            r.byteRange = ByteRange(offset: s, length: length)
+        }
+        if anchor == nil, let date, let time { anchor = TimestampParser.parse("\(date) \(time)") }
+        r.lastByte = duration
+        switch declaration.anchor {
+        case .requestEnd:
+            end = end ?? anchor
+            if start == nil, let end { start = duration.map { end + -$0 } }
+        default:
+            start = start ?? anchor
+            if end == nil, let start { end = duration.map { start + $0 } }
+        }
+        if start == nil, end == nil {
+            result.diagnose(Diagnostic(location, .warning, "server row without a readable time: not read"))
+            return nil
+        }
+        if start == nil || end == nil {
+            r.anchorKnown = false
+            start = start ?? end
+            end = end ?? start
+        }
+        r.start = start
+        r.end = end
+        guard let rawPath = path, !rawPath.isEmpty else {
+            result.diagnose(Diagnostic(location, .warning, "server row without a path: not read"))
+            return nil
+        }
+        r.path = rawPath.removingPercentEncoding ?? rawPath
+        return Record(
+            time: start, location: location, format: declaration.format, sessionID: nil, payload: .serverRequest(r))
+    }
+
+    mutating func finish() {
+        if shortRows > 1 || longRows > 1 {
+            result.diagnose(
+                Diagnostic(
+                    SourceLocation(file: file, line: 0), .info,
+                    "\(shortRows) rows shorter and \(longRows) rows longer than their #Fields: line"))
+        }
+        if cmcdNonConformant > 0 {
+            result.diagnose(
+                Diagnostic(
+                    SourceLocation(file: file, line: 0), .info,
+                    "\(cmcdNonConformant) CMCD pairs not conformant to CTA-5004 (duplicate keys, unbalanced quotes, empty keys): read leniently"
+                ))
+        }
+    }
+
+    /// RFC 3339 / W3C date-time text, or a number of seconds, milliseconds, microseconds or
+    /// nanoseconds since 1970, told apart by magnitude. Nil outside years 0001–9999.
+    static func timestamp(_ text: String) -> Timestamp? {
+        if let t = TimestampParser.parse(text) { return t }
+        guard let n = Double(text), n.isFinite, n > 0 else { return nil }
+        let seconds: Double =
+            switch n {
+            case 1e17...: n / 1e9
+            case 1e14...: n / 1e6
+            case 1e11...: n / 1e3
+            default: n
+            }
+        return Timestamp.isPlausible(seconds) ? Timestamp(seconds) : nil
+    }
+
+    /// A duration in seconds; nil when negative, not finite or over a week.
+    static func duration(_ text: String, _ unit: ServerLogDeclaration.Unit) -> Double? {
+        let trimmed = text.hasSuffix("s") ? String(text.dropLast()) : text
+        guard let n = Double(trimmed), n.isFinite else { return nil }
+        let s = n * unit.seconds
+        return s >= 0 && s <= 7 * 86400 ? s : nil
+    }
+
+    /// An HTTP status, 100–999; nil for CloudFront's `000` and anything else.
+    static func status(_ text: String) -> Int? {
+        guard let n = Int(text), (100...999).contains(n) else { return nil }
+        return n
+    }
+
+    /// Normalises a vendor's cache result (`Hit`, `RefreshHit`, `TCP_MISS`, `expired`, `1`…).
+    static func cacheResult(_ raw: String) -> ServerRequest.CacheResult {
+        let s = raw.lowercased()
+        if s == "1" || s == "true" { return .hit }
+        if s == "0" || s == "false" { return .miss }
+        if s.contains("refresh") || s.contains("revalidated") || s.contains("expired") || s.contains("updating") {
+            return .refresh
+        }
+        if s.contains("stale") { return .stale }
+        if s.contains("error") { return .error }
+        if s.contains("hit") { return .hit }
+        if s.contains("miss") { return .miss }
+        if s.contains("bypass") || s.contains("pass") || s.contains("dynamic") || s.contains("redirect") {
+            return .bypass
+        }
+        return .unknown
+    }
+
+    /// `name: value` lines (or a vendor's header blob): the session header and `CMCD-*` headers.
+    static func readHeaders(_ text: String, into r: inout ServerRequest, cmcd: inout CMCDPayload) {
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: " ").lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: " ")
+            if name == "x-playback-session-id", r.sessionHeader == nil, !value.isEmpty {
+                r.sessionHeader = value
+            } else if name.hasPrefix("cmcd-") {
+                cmcd.merge(CMCDPayload(Substring(value)))
+            }
+        }
+    }
+}
