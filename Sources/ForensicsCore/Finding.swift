@@ -1,5 +1,40 @@
 /// One judgment of a rule about a session: what went wrong, how bad, why we think so, what to do.
 public struct Finding: Sendable, Hashable {
+    /// What the finding is about, as types the fleet view groups by (who owns the problem: a CDN
+    /// partner by host, status and POP; a packaging team by variant). Rules fill what they know;
+    /// triage reads it, never the rule's free-form `details`.
+    public struct Subject: Sendable, Hashable {
+        public var host: String?
+        /// An HTTP status, or a group of them as the rule names it (`404`, `5xx`, `-1009`).
+        public var status: String?
+        /// The one resource the finding is about.
+        public var url: String?
+        /// The resources, when the finding is about several.
+        public var urls: [String]
+        /// The variant's bandwidth (bits/s) the finding is about.
+        public var variantBandwidth: Int?
+        /// The CDN POP or edge that served the requests behind the finding (from joined server rows).
+        public var pop: String?
+
+        public init(
+            host: String? = nil, status: String? = nil, url: String? = nil, urls: [String] = [],
+            variantBandwidth: Int? = nil, pop: String? = nil
+        ) {
+            self.host = host
+            self.status = status
+            self.url = url
+            self.urls = urls
+            self.variantBandwidth = variantBandwidth
+            self.pop = pop
+        }
+
+        /// A bandwidth from a measured value: nil unless finite, positive and below 1 Tbit/s.
+        public static func bandwidth(_ v: Double?) -> Int? {
+            guard let v, v.isFinite, v > 0, v < 1e12 else { return nil }
+            return Int(v.rounded())
+        }
+    }
+
     public struct Evidence: Sendable, Hashable {
         public var location: SourceLocation
         public var time: Timestamp?
@@ -16,7 +51,8 @@ public struct Finding: Sendable, Hashable {
         }
 
         public init(_ entry: TimelineEntry) {
-            self.init(location: entry.location, time: entry.time, summary: entry.record.summary)
+            self.init(
+                location: entry.location, time: entry.time, summary: entry.record.summary, timelineIndex: entry.index)
         }
 
         /// The session's timeline entry at `index`, remembered by its position.
@@ -31,14 +67,17 @@ public struct Finding: Sendable, Hashable {
             self.init(
                 location: serverRow.record.location, time: serverRow.alignedStart,
                 summary:
-                    "\(serverRow.record.summary) [\(serverRow.confidence.rawValue) join by \(serverRow.key.rawValue)]")
+                    "\(serverRow.record.summary) [\(serverRow.confidence.rawValue) join by \(serverRow.key.rawValue)]",
+                timelineIndex: serverRow.entryIndex)
         }
 
         /// The entry and every other source's view of the same request (HAR entry, proxy line),
         /// so a finding names each record it relied on.
         public static func all(_ entry: TimelineEntry) -> [Evidence] {
             [Evidence(entry)]
-                + entry.otherViews.map { Evidence(location: $0.location, time: entry.time, summary: $0.summary) }
+                + entry.otherViews.map {
+                    Evidence(location: $0.location, time: entry.time, summary: $0.summary, timelineIndex: entry.index)
+                }
         }
     }
 
@@ -54,11 +93,14 @@ public struct Finding: Sendable, Hashable {
     public var details: [String: DetailValue]
     public var evidence: [Evidence]
     public var advice: String
+    public var subject: Subject
 
     public init(
         ruleID: String, severity: Severity, start: Timestamp?, end: Timestamp?, title: String, cause: String? = nil,
-        explanation: String? = nil, details: [String: DetailValue] = [:], evidence: [Evidence], advice: String
+        explanation: String? = nil, details: [String: DetailValue] = [:], evidence: [Evidence], advice: String,
+        subject: Subject = Subject()
     ) {
+        self.subject = subject
         self.explanation = explanation
         self.ruleID = ruleID
         self.severity = severity

@@ -33,6 +33,9 @@ public struct MediaRequest: Hashable, Sendable, Codable {
     public var serverAddress: String?
     public var requestHeaders: [String: String]
     public var responseHeaders: [String: String]
+    /// The response body's size on the wire as a capture recorded it (HAR `bodySize`: after
+    /// content encoding), when it differs in meaning from `bytes` (the decoded content).
+    public var bodySize: Int64?
 
     public init(
         kind: Kind, url: String, mediaType: String? = nil, byteRange: ByteRange? = nil, start: Timestamp? = nil,

@@ -40,10 +40,14 @@ public struct JoinedServerRow: Sendable {
     /// client-to-server delta stays visible.
     public var alignedStart: Timestamp?
     public var alignedEnd: Timestamp?
+    /// The timeline entry (client request) the row is joined to.
+    public var entryIndex: Int
 
     public init(
-        record: Record, confidence: JoinConfidence, key: JoinKey, alignedStart: Timestamp?, alignedEnd: Timestamp?
+        record: Record, confidence: JoinConfidence, key: JoinKey, alignedStart: Timestamp?, alignedEnd: Timestamp?,
+        entryIndex: Int
     ) {
+        self.entryIndex = entryIndex
         self.record = record
         self.confidence = confidence
         self.key = key

@@ -200,8 +200,14 @@ extension Session {
             /// Media requests moving to another variant of the captured multivariant playlist.
             case requests
 
-            /// The KPI provenance name (`timeline` for the player's events, as for other KPIs).
-            public var provenance: String { self == .player ? "timeline" : rawValue }
+            /// The KPI's source (`timeline` for the player's events, as for other KPIs).
+            public var provenance: KPIs.Source {
+                switch self {
+                case .player: .timeline
+                case .accessLog: .accessLog
+                case .requests: .requests
+                }
+            }
         }
 
         public var isDown: Bool { to < from }

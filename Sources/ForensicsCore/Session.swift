@@ -51,6 +51,9 @@ public struct TimelineEntry: Sendable {
     public var otherViews: [Record]
     /// Server rows (CDN, origin) joined to this request, each with its label and its own time.
     public var serverViews: [JoinedServerRow] = []
+    /// Where the entry sits on its session's timeline, set once the timeline is final: evidence
+    /// taken from an entry remembers it, so no report searches for a record again.
+    public var index: Int?
 
     public init(record: Record, time: Timestamp?, endTime: Timestamp?, otherViews: [Record] = []) {
         self.record = record
@@ -132,10 +135,41 @@ public struct KPIs: Sendable, Hashable, Codable {
     public var fatalError: Bool?
     public var timeWeightedAverageBitrate: Double?
     public var playingTime: Double?
-    /// Where each KPI came from (`summary-event`, `access-log`, `timeline`), by KPI name.
-    public var provenance: [String: String]
+    /// Where each KPI came from, by KPI.
+    public var provenance: [Measure: Source]
 
     public init() {
         provenance = [:]
+    }
+
+    /// A KPI that records where it came from; the raw value is the JSON report's key.
+    public enum Measure: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+        case startupTime = "startup_time"
+        case stallCount = "stall_count"
+        case playingTime = "playing_time"
+        case variantSwitchCount = "variant_switch_count"
+        case errorCount = "error_count"
+        case timeWeightedAverageBitrate = "time_weighted_average_bitrate"
+
+        public static func < (a: Measure, b: Measure) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// Where a KPI's value came from; the raw value is what reports print.
+    public enum Source: String, Sendable, Hashable, Codable {
+        /// Derived from the session's timeline (the player's events, requests).
+        case timeline
+        /// The player's own playback summary event.
+        case summaryEvent = "summary-event"
+        /// AVPlayer's access log.
+        case accessLog = "access-log"
+        /// A metric event that states it (`timeTaken` of the initial likely-to-keep-up).
+        case metricEvents = "metric-events"
+        /// Requests moving between variants of a captured multivariant playlist.
+        case requests
+    }
+
+    /// The provenance as the JSON report and the index write it: sorted by KPI name.
+    public var provenanceByName: [(String, String)] {
+        provenance.sorted { $0.key < $1.key }.map { ($0.key.rawValue, $0.value.rawValue) }
     }
 }

@@ -138,6 +138,8 @@ package struct Correlator: Sendable {
         (entries, formats) = AccessLogDumpFolder.fold(entries, formats, diagnostics: &diagnostics)
         (entries, formats) = mergeRequests(entries, formats, viewRank: viewRank)
         (entries, formats) = mergeErrorLogRows(entries, formats)
+        // The timeline is final: each entry learns its place (evidence remembers it).
+        for i in entries.indices { entries[i].index = i }
         let sources = Array(Set(parts.map { files[$0.fileIndex].format })).sorted()
         let asset = Self.assetURL(entries)
         let sessionID = fromLogs ? id : Self.derivedID(asset: asset, first: entries.first?.location.file ?? "")

@@ -16,18 +16,18 @@ struct KPICalculator {
         // Startup.
         if let begin = s.analysis.startupBegin, let end = s.analysis.startupEnd, end.time >= begin.time {
             k.startupTime = end.time - begin.time
-            k.provenance["startup_time"] = "timeline"
+            k.provenance[.startupTime] = .timeline
         } else if let t = s.entries.lazy.compactMap({ $0.record.playerEvent }).first(where: {
             $0.kind == .initialLikelyToKeepUp
         })?.timeTaken {
             k.startupTime = t
-            k.provenance["startup_time"] = "metric-events"
+            k.provenance[.startupTime] = .metricEvents
         } else if let t = summary?.timeSpentInInitialStartup {
             k.startupTime = t
-            k.provenance["startup_time"] = "summary-event"
+            k.provenance[.startupTime] = .summaryEvent
         } else if let t = accessRows.first?.startupTime {
             k.startupTime = t
-            k.provenance["startup_time"] = "access-log"
+            k.provenance[.startupTime] = .accessLog
         }
         // Stalls: the player's events when a source records them, its summary, else the access log.
         let stalls = s.analysis.stalls
@@ -39,11 +39,11 @@ struct KPICalculator {
             var total = 0.0
             for st in stalls { total += st.duration ?? sessionEnd.map { max(0, $0 - st.start) } ?? 0 }
             k.stallDuration = total
-            k.provenance["stall_count"] = "timeline"
+            k.provenance[.stallCount] = .timeline
         } else if let c = summary?.stallCount {
             k.stallCount = max(0, c)
             k.stallDuration = c == 0 ? 0 : summary?.timeSpentRecoveringFromStall
-            k.provenance["stall_count"] = "summary-event"
+            k.provenance[.stallCount] = .summaryEvent
         } else if accessRows.contains(where: { $0.stalls != nil }) {
             // Rows whose `c-stalls` is missing or out of range tell nothing: with none that
             // tells, the count stays unknown, not 0.
@@ -51,18 +51,18 @@ struct KPICalculator {
             k.stallCount = count
             // The access log counts stalls, it does not time them.
             k.stallDuration = count == 0 ? 0 : nil
-            k.provenance["stall_count"] = "access-log"
+            k.provenance[.stallCount] = .accessLog
         }
         // Playing time.
         if let d = summary?.playbackDuration {
             k.playingTime = d
-            k.provenance["playing_time"] = "summary-event"
+            k.provenance[.playingTime] = .summaryEvent
         } else if accessRows.contains(where: { $0.durationWatched != nil }) {
             k.playingTime = accessRows.reduce(0) { $0 + ($1.durationWatched ?? 0) }
-            k.provenance["playing_time"] = "access-log"
+            k.provenance[.playingTime] = .accessLog
         } else if let start = s.analysis.startupEnd?.time, let end = sessionEnd, end >= start {
             k.playingTime = max(0, (end - start) - (k.stallDuration ?? 0))
-            k.provenance["playing_time"] = "timeline"
+            k.provenance[.playingTime] = .timeline
         }
         if let playing = k.playingTime, let stalled = k.stallDuration, playing + stalled > 0 {
             k.rebufferRatio = stalled / (playing + stalled)
@@ -72,16 +72,16 @@ struct KPICalculator {
         if let summaryCount = summary?.variantSwitchCount, switches?.isEmpty ?? true {
             k.variantSwitchCount = max(0, summaryCount)
             if summaryCount <= 0 { k.downswitchCount = 0 }
-            k.provenance["variant_switch_count"] = "summary-event"
+            k.provenance[.variantSwitchCount] = .summaryEvent
         } else if let switches {
             k.variantSwitchCount = switches.count
             k.downswitchCount = switches.filter(\.isDown).count
-            k.provenance["variant_switch_count"] = (switches.first?.basis ?? Self.switchBasis(s)).provenance
+            k.provenance[.variantSwitchCount] = (switches.first?.basis ?? Self.switchBasis(s)).provenance
         }
         // Errors: known wherever a source reports failures (an access log alone does not).
         if s.capabilities.contains(.failures) {
             k.errorCount = s.analysis.failures.count
-            k.provenance["error_count"] = "timeline"
+            k.provenance[.errorCount] = .timeline
         }
         if s.capabilities.contains(.fatalErrors) {
             k.fatalError =
@@ -93,7 +93,7 @@ struct KPICalculator {
         // Bitrate.
         if let b = summary?.timeWeightedAverageBitrate {
             k.timeWeightedAverageBitrate = b
-            k.provenance["time_weighted_average_bitrate"] = "summary-event"
+            k.provenance[.timeWeightedAverageBitrate] = .summaryEvent
         } else if accessRows.contains(where: { ($0.durationWatched ?? 0) > 0 && $0.indicatedBitrate != nil }) {
             var weighted = 0.0
             var total = 0.0
@@ -103,10 +103,10 @@ struct KPICalculator {
                 total += d
             }
             k.timeWeightedAverageBitrate = (weighted / total).rounded()
-            k.provenance["time_weighted_average_bitrate"] = "access-log"
+            k.provenance[.timeWeightedAverageBitrate] = .accessLog
         } else if let b = Self.timelineBitrate(s) {
             k.timeWeightedAverageBitrate = b
-            k.provenance["time_weighted_average_bitrate"] = "timeline"
+            k.provenance[.timeWeightedAverageBitrate] = .timeline
         }
         return k
     }

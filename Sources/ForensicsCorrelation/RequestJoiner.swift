@@ -135,7 +135,8 @@ package struct RequestJoiner: Sendable {
                 session.entries[entry].serverViews.append(
                     JoinedServerRow(
                         record: row.record, confidence: j.confidence, key: j.key,
-                        alignedStart: Timestamp(row.start - shift), alignedEnd: Timestamp(row.end - shift)))
+                        alignedStart: Timestamp(row.start - shift), alignedEnd: Timestamp(row.end - shift),
+                        entryIndex: entry))
             }
             if let c = list.first?.confidence { counts[c, default: 0] += 1 }
         }

@@ -5,8 +5,8 @@ import ForensicsCore
 ///
 /// Why these fields and where they come from: an operations team hands a problem to whoever owns
 /// it — a CDN partner (host, status), a packaging team (asset, variant), the app team (a stall
-/// cause, a startup phase). Every field is read from what the rule already reported (its
-/// `details` and its stall cause), never guessed: a rule that names no host groups without one.
+/// cause, a startup phase). Every field is read from what the rule already reported (its typed
+/// `subject` and its stall cause), never guessed: a rule that names no host groups without one.
 public struct ProblemKey: Sendable, Hashable, Comparable, Codable {
     public var ruleID: String
     public var cause: String?
@@ -30,32 +30,20 @@ public struct ProblemKey: Sendable, Hashable, Comparable, Codable {
         self.variant = variant
     }
 
-    /// The details that name the variant a finding is about (a down-switch away from it, a first
-    /// variant too high), in order of preference. A stall's current variant is not one: the stall is
-    /// about its cause, and keying it by variant would split one cause into as many groups.
-    static let variantDetails = ["from_bandwidth", "first_variant_bandwidth"]
-    /// The details that name the one resource a finding is about.
-    static let resourceDetails = ["url", "resource"]
-
     /// The key of `finding`, found in `session` (for its asset); `redact` cleans every text that
-    /// comes from the logs (a host or an asset path can carry a token).
+    /// comes from the logs (a host or an asset path can carry a token). Read from the finding's
+    /// typed `subject`, never from its free-form details.
     public init(_ finding: Finding, in session: Session, redact: (String) -> String = { $0 }) {
         ruleID = finding.ruleID
         cause = finding.cause
-        if case .string(let s) = finding.details["status"] ?? .null, !s.isEmpty { status = s }
-        if case .string(let h) = finding.details["host"] ?? .null, !h.isEmpty {
+        let subject = finding.subject
+        if let s = subject.status, !s.isEmpty { status = s }
+        if let h = subject.host, !h.isEmpty {
             host = h
         } else {
-            host = Self.host(of: finding.details)
+            host = Self.host(of: subject)
         }
-        for name in Self.variantDetails {
-            switch finding.details[name] ?? .null {
-            case .number(let v) where v.isFinite && v > 0 && v < 1e12: variant = Int(v.rounded())
-            case .integer(let v) where v > 0: variant = v
-            default: continue
-            }
-            break
-        }
+        variant = subject.variantBandwidth
         if variant != nil, let url = session.assetURL {
             asset = URLCanonicalizer.withoutQuery(URLCanonicalizer.canonical(url))
         }
@@ -65,16 +53,10 @@ public struct ProblemKey: Sendable, Hashable, Comparable, Codable {
     }
 
     /// The host of the finding's one resource, or of its URL list when every URL is on one host.
-    static func host(of details: [String: DetailValue]) -> String? {
-        for name in resourceDetails {
-            if case .string(let url) = details[name] ?? .null,
-                let h = URLCanonicalizer.host(URLCanonicalizer.canonical(url))
-            {
-                return h
-            }
-        }
-        if case .strings(let urls) = details["urls"] ?? .null, !urls.isEmpty {
-            let hosts = Set(urls.compactMap { URLCanonicalizer.host(URLCanonicalizer.canonical($0)) })
+    static func host(of subject: Finding.Subject) -> String? {
+        if let url = subject.url, let h = URLCanonicalizer.host(URLCanonicalizer.canonical(url)) { return h }
+        if !subject.urls.isEmpty {
+            let hosts = Set(subject.urls.compactMap { URLCanonicalizer.host(URLCanonicalizer.canonical($0)) })
             if hosts.count == 1 { return hosts.first }
         }
         return nil

@@ -82,11 +82,17 @@ extension TriageIndex {
         return k
     }
 
-    /// `{"a":"b",…}` as the index stores KPI provenance (keys and values are the tool's own words).
-    static func provenance(_ text: String) -> [String: String] {
+    /// `{"a":"b",…}` as the index stores KPI provenance (keys and values are the tool's own
+    /// words; anything else, from an index written elsewhere, is dropped).
+    static func provenance(_ text: String) -> [KPIs.Measure: KPIs.Source] {
         guard let data = text.data(using: .utf8),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
         else { return [:] }
-        return object
+        var out: [KPIs.Measure: KPIs.Source] = [:]
+        for (key, value) in object {
+            guard let measure = KPIs.Measure(rawValue: key), let source = KPIs.Source(rawValue: value) else { continue }
+            out[measure] = source
+        }
+        return out
     }
 }

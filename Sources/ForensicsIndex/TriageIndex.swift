@@ -115,7 +115,7 @@ public final class TriageIndex: Sendable {
         let k = s.kpis
         let provenance =
             "{"
-            + k.provenance.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\"\($0.value)\"" }
+            + k.provenanceByName.map { "\"\($0.0)\":\"\($0.1)\"" }
             .joined(separator: ",") + "}"
         let sessionRow: [(any DatabaseValueConvertible)?] = [
             bundle, s.ordinal, s.id, time(s.start, utc: s.utc), time(s.end, utc: s.utc),

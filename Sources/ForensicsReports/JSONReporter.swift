@@ -153,7 +153,7 @@ package struct JSONReporter: Sendable {
             ("fatal_error", k.fatalError.map { .bool($0) } ?? .null),
             ("time_weighted_average_bitrate", .optional(k.timeWeightedAverageBitrate.map { $0.rounded() })),
             ("playing_time", .optional(k.playingTime.map { ($0 * 1000).rounded() / 1000 })),
-            ("provenance", .object(k.provenance.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("provenance", .object(k.provenanceByName.map { ($0.0, .string($0.1)) })),
         ])
     }
 

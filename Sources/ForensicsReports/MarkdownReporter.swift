@@ -171,30 +171,30 @@ package struct MarkdownReporter: Sendable {
     }
 
     func kpiTable(_ k: KPIs) -> [String] {
-        func src(_ key: String) -> String { k.provenance[key] ?? "—" }
+        func src(_ key: KPIs.Measure) -> String { k.provenance[key]?.rawValue ?? "—" }
         var rows = ["| KPI | Value | From |", "| --- | --- | --- |"]
         rows.append(
-            "| Startup time | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(src("startup_time")) |")
+            "| Startup time | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(src(.startupTime)) |")
         let stalls: String
         if let n = k.stallCount {
             stalls = "\(n) (\(k.stallDuration.map(NumberFormat.seconds) ?? "duration unknown"))"
         } else {
             stalls = "unknown"
         }
-        rows.append("| Stalls | \(stalls) | \(src("stall_count")) |")
+        rows.append("| Stalls | \(stalls) | \(src(.stallCount)) |")
         rows.append(
-            "| Rebuffer ratio | \(k.rebufferRatio.map { NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(k.rebufferRatio == nil ? "—" : src("playing_time")) |"
+            "| Rebuffer ratio | \(k.rebufferRatio.map { NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(k.rebufferRatio == nil ? "—" : src(.playingTime)) |"
         )
         let switches =
             k.variantSwitchCount.map { "\($0) (\(k.downswitchCount.map(String.init) ?? "unknown"))" } ?? "unknown"
-        rows.append("| Variant switches (down) | \(switches) | \(src("variant_switch_count")) |")
+        rows.append("| Variant switches (down) | \(switches) | \(src(.variantSwitchCount)) |")
         let errors = k.errorCount.map { "\($0)\(k.fatalError == true ? ", fatal" : "")" } ?? "unknown"
-        rows.append("| Errors | \(errors) | \(src("error_count")) |")
+        rows.append("| Errors | \(errors) | \(src(.errorCount)) |")
         rows.append(
-            "| Time-weighted average bitrate | \(k.timeWeightedAverageBitrate.map(BitRateFormat.text) ?? "unknown") | \(src("time_weighted_average_bitrate")) |"
+            "| Time-weighted average bitrate | \(k.timeWeightedAverageBitrate.map(BitRateFormat.text) ?? "unknown") | \(src(.timeWeightedAverageBitrate)) |"
         )
         rows.append(
-            "| Playing time | \(k.playingTime.map(NumberFormat.seconds) ?? "unknown") | \(src("playing_time")) |")
+            "| Playing time | \(k.playingTime.map(NumberFormat.seconds) ?? "unknown") | \(src(.playingTime)) |")
         return ["### Key figures", ""] + rows + [""]
     }
 
@@ -259,14 +259,8 @@ package struct MarkdownReporter: Sendable {
 
     /// Timeline entries around the finding's first evidence record.
     func excerpt(_ s: Session, around f: Finding) -> [String] {
-        guard let anchor = f.evidence.first,
-            let index = anchor.timelineIndex.flatMap({ s.entries.indices.contains($0) ? $0 : nil })
-                // Evidence a rule did not take from the timeline: found by its record's place
-                // (line first: an integer rejects almost every entry before the files are compared).
-                ?? s.entries.firstIndex(where: {
-                    $0.location.line == anchor.location.line && $0.location.file == anchor.location.file
-                })
-        else { return [] }
+        // Evidence remembers its timeline entry (`TimelineEntry.index`): nothing is searched for.
+        guard let index = f.evidence.first?.timelineIndex, s.entries.indices.contains(index) else { return [] }
         let lo = max(0, index - excerptRadius)
         let hi = min(s.entries.count - 1, index + excerptRadius)
         var out = [

@@ -5,10 +5,13 @@ import Testing
 
 /// What makes findings one problem: each field read from what the rule reported, never guessed.
 @Suite struct ProblemKeyTests {
-    func finding(_ rule: String, cause: String? = nil, _ details: [String: DetailValue]) -> Finding {
+    func finding(
+        _ rule: String, cause: String? = nil, _ subject: Finding.Subject = Finding.Subject(),
+        details: [String: DetailValue] = [:]
+    ) -> Finding {
         Finding(
             ruleID: rule, severity: .warning, start: nil, end: nil, title: "t", cause: cause, details: details,
-            evidence: [], advice: "a")
+            evidence: [], advice: "a", subject: subject)
     }
 
     var session: Session {
@@ -17,42 +20,49 @@ import Testing
             sources: [], clockOffsets: [], kpis: KPIs())
     }
 
-    @Test func hostAndStatusComeFromTheRulesDetails() {
+    @Test func hostAndStatusComeFromTheRulesSubject() {
         let k = ProblemKey(
-            finding("segment-errors", ["host": .string("edge1.example"), "status": .string("HTTP 404")]), in: session)
+            finding("segment-errors", Finding.Subject(host: "edge1.example", status: "HTTP 404")), in: session)
         #expect(k.text == "segment-errors host=edge1.example status=HTTP 404")
         #expect(k.asset == nil && k.variant == nil)
     }
 
+    /// Near miss: details that look like a subject are free-form text, never read as one.
+    @Test func detailsAreNotASubject() {
+        let k = ProblemKey(
+            finding("segment-errors", details: ["host": .string("edge1.example"), "status": .string("HTTP 404")]),
+            in: session)
+        #expect(k.text == "segment-errors")
+    }
+
     @Test func aResourceURLNamesTheHostAndAListOnlyWhenItHasOneHost() {
-        let one = ProblemKey(finding("slow-key-fetch", ["url": .string("https://keys.example/k?t=1")]), in: session)
+        let one = ProblemKey(finding("slow-key-fetch", Finding.Subject(url: "https://keys.example/k?t=1")), in: session)
         #expect(one.host == "keys.example")
         let same = ProblemKey(
-            finding("playlist-not-compressed", ["urls": .strings(["https://a.example/1", "https://a.example/2"])]),
+            finding("playlist-not-compressed", Finding.Subject(urls: ["https://a.example/1", "https://a.example/2"])),
             in: session)
         #expect(same.host == "a.example")
         let mixed = ProblemKey(
-            finding("playlist-not-compressed", ["urls": .strings(["https://a.example/1", "https://b.example/2"])]),
+            finding("playlist-not-compressed", Finding.Subject(urls: ["https://a.example/1", "https://b.example/2"])),
             in: session)
         #expect(mixed.host == nil)
     }
 
     @Test func aVariantAndTheSessionsAssetOnlyWhenTheRuleNamesAVariant() {
         let down = ProblemKey(
-            finding("segment-404-downswitch", ["from_bandwidth": .number(12_000_000), "urls": .strings([])]),
-            in: session)
+            finding("segment-404-downswitch", Finding.Subject(variantBandwidth: 12_000_000)), in: session)
         #expect(down.variant == 12_000_000)
         #expect(down.asset == "https://cdn.example.com/show/master.m3u8")
         // A stall's current variant is not what the stall is about: no variant, no asset.
         let stall = ProblemKey(
-            finding("stall", cause: "segment-errors", ["variant_bandwidth": .number(8_000_000)]), in: session)
+            finding("stall", cause: "segment-errors", details: ["variant_bandwidth": .number(8_000_000)]), in: session)
         #expect(stall.text == "stall cause=segment-errors")
     }
 
     @Test func logTextIsRedactedByTheCallersRedactor() {
         let redactor = Redactor()
         let k = ProblemKey(
-            finding("segment-404-downswitch", ["from_bandwidth": .integer(5_000_000)]), in: session,
+            finding("segment-404-downswitch", Finding.Subject(variantBandwidth: 5_000_000)), in: session,
             redact: redactor.redact)
         #expect(!(k.asset ?? "").contains("abc"))
     }

@@ -111,7 +111,7 @@ package struct HARParser {
         request.serverAddress = entry["serverIPAddress"]?.string
         if let size = content?["size"]?.int, size >= 0 { request.bytes = Int64(size) }
         if let bodySize = entry["response"]?["bodySize"]?.int, bodySize >= 0 {
-            request.responseHeaders["x-har-body-size"] = String(bodySize)
+            request.bodySize = Int64(bodySize)
             // A capture that did not keep the body writes `content.size` 0 (or -1): the bytes
             // on the wire are then the response's `bodySize` (Chrome's `_transferSize` if not).
             if (request.bytes ?? 0) <= 0, bodySize > 0 { request.bytes = Int64(bodySize) }

@@ -16,11 +16,12 @@ extension Rule {
     /// A finding of this rule, with its default severity unless given.
     package func finding(
         severity: Severity? = nil, start: Timestamp?, end: Timestamp?, title: String, cause: String? = nil,
-        explanation: String? = nil, details: [String: DetailValue] = [:], evidence: [Finding.Evidence], advice: String
+        explanation: String? = nil, details: [String: DetailValue] = [:], evidence: [Finding.Evidence],
+        subject: Finding.Subject = Finding.Subject(), advice: String
     ) -> Finding {
         Finding(
             ruleID: Self.description.identifier, severity: severity ?? Self.description.defaultSeverity, start: start,
             end: end, title: title, cause: cause, explanation: explanation, details: details, evidence: evidence,
-            advice: advice)
+            advice: advice, subject: subject)
     }
 }

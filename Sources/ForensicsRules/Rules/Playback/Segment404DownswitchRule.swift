@@ -163,6 +163,8 @@ package struct Segment404DownswitchRule: Rule {
                         "urls": .strings(causes.compactMap(\.url)), "switch_basis": .string(sw.basis.rawValue),
                     ],
                     evidence: evidence,
+                    subject: Finding.Subject(
+                        urls: causes.compactMap(\.url), variantBandwidth: Finding.Subject.bandwidth(sw.from)),
                     advice:
                         "Check the origin/packager for the missing segments of the \(BitRateFormat.text(sw.from)) variant (purged, not yet published, or a packaging gap); the down-switch was not caused by the network."
                 ))

@@ -115,6 +115,9 @@ package struct SegmentErrorsRule: Rule {
                         "urls": .strings(Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),
                     ],
                     evidence: entries.prefix(20).flatMap { Finding.Evidence.all($0) },
+                    subject: Finding.Subject(
+                        host: key.host, status: key.status,
+                        urls: Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),
                     advice:
                         "Hand this to the CDN/origin owner of this host (see the host detail): the failing URLs, times and status are in the evidence. Check origin health, cache errors and whether the content was published."
                 ))

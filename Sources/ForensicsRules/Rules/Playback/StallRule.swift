@@ -197,9 +197,16 @@ package struct StallRule: Rule {
                 finding(
                     severity: severity, start: stall.start, end: stall.end ?? stall.periodEnd,
                     title: title, cause: cause.rawValue, explanation: explanation, details: details,
-                    evidence: evidence, advice: cause.advice))
+                    evidence: evidence, subject: Self.subject(chosen), advice: cause.advice))
         }
         return out
+    }
+
+    /// What a stall is about for the fleet view: with server rows behind its cause, the POP that
+    /// served them when there is one (one POP bad for many sessions is one problem).
+    static func subject(_ chosen: StallCauseEvidence?) -> Finding.Subject {
+        let pops = Set((chosen?.serverRows ?? []).compactMap { $0.serverRequest?.pop })
+        return Finding.Subject(pop: pops.count == 1 ? pops.first : nil)
     }
 
     /// The most stalls of one session that get a finding each.

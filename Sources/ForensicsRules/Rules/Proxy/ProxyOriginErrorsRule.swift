@@ -156,6 +156,7 @@ package struct ProxyOriginErrorsRule: Rule {
             if let type = first?.contentType { details["content_type"] = .string(type) }
             return finding(
                 start: times.first, end: times.last, title: title, details: details, evidence: Array(evidence),
+                subject: Finding.Subject(status: label, url: url),
                 advice:
                     "Check the origin for this URL; KTVHTTPCache rejects error statuses, unexpected Content-Types and mismatched lengths (see the error's meaning)."
             )

@@ -107,6 +107,7 @@ package struct ProxyUnplayableContentTypeRule: Rule {
                     title: "Content-Type \(type) for \(url) — AVPlayer cannot tell it is media",
                     details: ["url": .string(url), "content_type": .string(type)],
                     evidence: [item.evidence],
+                    subject: Finding.Subject(url: url),
                     advice:
                         "Serve media with its real Content-Type (video/mp4, audio/mp4, application/vnd.apple.mpegurl, video/mp2t), or give the URL a media path extension (the proxy URL keeps it)."
                 ))

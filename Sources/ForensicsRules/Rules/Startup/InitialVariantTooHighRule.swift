@@ -227,6 +227,7 @@ package struct InitialVariantTooHighRule: Rule {
                     "variant_source": .string(variantSource),
                 ],
                 evidence: evidence,
+                subject: Finding.Subject(variantBandwidth: Finding.Subject.bandwidth(bandwidth)),
                 advice:
                     "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate."
             )
@@ -271,6 +272,7 @@ package struct InitialVariantTooHighRule: Rule {
                     "variant_source": .string("the first access-log row's indicated bitrate"),
                 ],
                 evidence: used.map { Finding.Evidence(session, $0) },
+                subject: Finding.Subject(variantBandwidth: Finding.Subject.bandwidth(indicated)),
                 advice:
                     "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate."
             )
@@ -323,6 +325,7 @@ package struct InitialVariantTooHighRule: Rule {
                     "variant_source": .string("the first media request, by the captured multivariant playlist"),
                 ],
                 evidence: evidence,
+                subject: Finding.Subject(variantBandwidth: Finding.Subject.bandwidth(first.bandwidth)),
                 advice:
                     "List a moderate variant first in the multivariant playlist (AVFoundation starts with the first one), or set preferredPeakBitRate from the previous session's observed bitrate."
             )

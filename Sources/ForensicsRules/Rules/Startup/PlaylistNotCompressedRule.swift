@@ -95,6 +95,7 @@ package struct PlaylistNotCompressedRule: Rule {
                     "urls": .strings(hits.prefix(10).map { $0.1.url }),
                 ],
                 evidence: hits.prefix(10).map { Finding.Evidence($0.0) },
+                subject: Finding.Subject(urls: hits.prefix(10).map { $0.1.url }),
                 advice:
                     "Enable gzip (or brotli) compression for application/vnd.apple.mpegurl responses on the origin and CDN."
             )
@@ -103,6 +104,6 @@ package struct PlaylistNotCompressedRule: Rule {
 
     /// True when the source recorded the response's headers (an encoding, or any real header).
     static func recordedHeaders(_ r: MediaRequest) -> Bool {
-        r.contentEncoding != nil || r.responseHeaders.keys.contains { $0 != "x-har-body-size" }
+        r.contentEncoding != nil || !r.responseHeaders.isEmpty
     }
 }

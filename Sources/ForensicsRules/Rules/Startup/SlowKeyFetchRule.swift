@@ -108,6 +108,7 @@ package struct SlowKeyFetchRule: Rule {
                         "url": .string(item.request.url),
                     ],
                     evidence: [item.evidence],
+                    subject: Finding.Subject(url: item.request.url),
                     advice:
                         "Speed up the key server (latency, location, caching of licences). Preload keys: declare EXT-X-SESSION-KEY in the multivariant playlist and set preloadsEligibleContentKeys so the key is fetched while playlists load."
                 ))

@@ -119,7 +119,7 @@ package struct SlowStartupRule: Rule {
             finding(
                 severity: t > options.errorSeconds ? .error : .warning, start: session.start, end: nil,
                 title:
-                    "Startup took \(NumberFormat.seconds(t)) (reported by \(k.provenance["startup_time"] ?? "the player"); no request timeline to break it down)",
+                    "Startup took \(NumberFormat.seconds(t)) (reported by \(k.provenance[.startupTime]?.rawValue ?? "the player"); no request timeline to break it down)",
                 details: [
                     "startup_time": .seconds(t),
                     "missing_sources": .strings(session.missingSources([.metricEvents, .har])),
