@@ -6,16 +6,16 @@
 /// `byteRange` of `{0, N}` for whole-file requests, a HAR capture carries no `Range` header for
 /// the same request, and a proxy log may show `bytes=0-`. All three are the same request; the
 /// range's start is what tells two byte-range segments of one file apart.
-public struct RequestKey: Hashable, Sendable, Comparable {
-    public var url: String
-    public var offset: Int64
+package struct RequestKey: Hashable, Sendable, Comparable {
+    package var url: String
+    package var offset: Int64
 
-    public init(url: String, range: ByteRange?) {
+    package init(url: String, range: ByteRange?) {
         self.url = URLCanonicalizer.withoutQuery(url)
         self.offset = max(0, range?.offset ?? 0)
     }
 
-    public static func < (a: RequestKey, b: RequestKey) -> Bool {
+    package static func < (a: RequestKey, b: RequestKey) -> Bool {
         a.url != b.url ? a.url < b.url : a.offset < b.offset
     }
 }

@@ -110,9 +110,6 @@ public struct ClockOffset: Sendable, Hashable, Codable {
         self.sameClockAsReference = sameClockAsReference
     }
 
-    /// Local times nobody converted: neither stated, nor found by alignment.
-    public var zoneUnknown: Bool { clock == .deviceLocalZoneUnknown && inferredZone == nil && matches == 0 }
-
     public var confidence: String {
         if isReference { return "reference" }
         if matches == 0 { return sameClockAsReference ? "same device clock" : "none" }

@@ -4,7 +4,7 @@ extension StringProtocol {
     /// Inlinable so that callers in other modules get it specialised for `String`/`Substring`
     /// (unspecialised, the generic index walk cost more than the parsing around it).
     @inlinable
-    public func trimmingCharacters(in set: String) -> String {
+    package func trimmingCharacters(in set: String) -> String {
         guard set.utf8.allSatisfy({ $0 < 0x80 }) else {
             var s = Substring(self)
             while let f = s.first, set.contains(f) { s.removeFirst() }

@@ -3,8 +3,8 @@
 /// Accepted: `YYYY-MM-DD[T ]hh:mm[:ss[.fff…]][Z|±hh:mm|±hhmm| ±hhmm]` and `YYYY/MM/DD hh:mm:ss[.fff]`.
 /// A missing offset means UTC unless the caller passes another default. Returns nil on anything
 /// else, so callers can turn it into a diagnostic.
-public enum TimestampParser {
-    public static func parse(_ text: String, defaultOffsetSeconds: Int = 0) -> Timestamp? {
+package enum TimestampParser {
+    package static func parse(_ text: String, defaultOffsetSeconds: Int = 0) -> Timestamp? {
         if let result = text.utf8.withContiguousStorageIfAvailable({
             parseBytes($0, defaultOffsetSeconds: defaultOffsetSeconds)
         }) {
@@ -13,7 +13,7 @@ public enum TimestampParser {
         return Array(text.utf8).withUnsafeBufferPointer { parseBytes($0, defaultOffsetSeconds: defaultOffsetSeconds) }
     }
 
-    public static func parseBytes(_ b: UnsafeBufferPointer<UInt8>, defaultOffsetSeconds: Int = 0) -> Timestamp? {
+    package static func parseBytes(_ b: UnsafeBufferPointer<UInt8>, defaultOffsetSeconds: Int = 0) -> Timestamp? {
         var i = 0
         let n = b.count
         func digits(_ count: Int) -> Int64? {

@@ -6,8 +6,8 @@ import Foundation
 /// (`http://localhost:PORT/<percent-encoded origin>/KTVHTTPCachePlaceHolder/…` in 3.x,
 /// `…?url=<encoded>` or `…&originalURL=<encoded>` before): those are decoded to the origin URL,
 /// so a segment requested through the proxy matches the same segment in a HAR capture.
-public enum URLCanonicalizer {
-    public static func canonical(_ url: String) -> String {
+package enum URLCanonicalizer {
+    package static func canonical(_ url: String) -> String {
         // Byte prefix tests: this runs for every request of every source, and `hasPrefix` on
         // `String` compares Characters.
         let bytes = url.utf8
@@ -37,7 +37,7 @@ public enum URLCanonicalizer {
     }
 
     /// The URL without its query and fragment, for matching requests whose tokens differ.
-    public static func withoutQuery(_ url: String) -> String {
+    package static func withoutQuery(_ url: String) -> String {
         let c = canonical(url)
         // `?` and `#` are ASCII, so a UTF-8 index of one is a valid place to cut the string.
         if let q = c.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
@@ -49,7 +49,7 @@ public enum URLCanonicalizer {
     /// The path of a URL, without scheme, host, query and fragment, percent-decoded once (a
     /// path as a server logs it): what a client's request and a server's row are joined on.
     /// A path that does not decode is kept as written.
-    public static func path(_ url: String) -> String {
+    package static func path(_ url: String) -> String {
         var rest = Substring(withoutQuery(url))
         if let scheme = rest.range(of: "://") {
             rest = rest[scheme.upperBound...]
@@ -60,7 +60,7 @@ public enum URLCanonicalizer {
     }
 
     /// The host part of a URL (`cdn.example.com`), or nil.
-    public static func host(_ url: String) -> String? {
+    package static func host(_ url: String) -> String? {
         guard let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
         let hostPort = rest.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" })

@@ -283,12 +283,12 @@ package struct Correlator: Sendable {
         return (kept.map { out[$0] }, kept.map { formats[$0] })
     }
 
-    /// The earliest candidate within the window. Candidates are in time order, so the scan starts
-    /// from the newest and stops at the first one older than the window (no quadratic rescans of
-    /// URLs requested thousands of times).
     /// How many earlier views of the same request key one request is compared with, at most.
     static let maxMatchCandidates = 64
 
+    /// The earliest candidate within the window. Candidates are in time order, so the scan starts
+    /// from the newest and stops at the first one older than the window (no quadratic rescans of
+    /// URLs requested thousands of times).
     static func recentMatch(
         _ candidates: [Int], time t: Double, window: Double, in out: [TimelineEntry], accepts: (Int) -> Bool
     ) -> Int? {

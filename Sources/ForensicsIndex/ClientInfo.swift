@@ -8,17 +8,17 @@ import ForensicsCore
 /// `AppleCoreMedia/1.0.0.21C62 (iPhone; U; CPU OS 17_2 like Mac OS X; en_us)` (device family and
 /// OS version), an app that sets its own agent usually leads with `Name/Version`. Nothing else is
 /// guessed: a field no header tells stays nil (unknown, not "other").
-public struct ClientInfo: Sendable, Hashable {
-    public var userAgent: String?
-    public var device: String?
-    public var osVersion: String?
-    public var app: String?
-    public var appVersion: String?
+package struct ClientInfo: Sendable, Hashable {
+    package var userAgent: String?
+    package var device: String?
+    package var osVersion: String?
+    package var app: String?
+    package var appVersion: String?
 
-    public init() {}
+    package init() {}
 
     /// The agent most of the session's requests sent (ties: the smaller text), parsed.
-    public init(_ session: Session, redact: (String) -> String = { $0 }) {
+    package init(_ session: Session, redact: (String) -> String = { $0 }) {
         self.init()
         var counts: [String: Int] = [:]
         // Every view of a request: a HAR entry is often the second view of a request another
@@ -36,7 +36,7 @@ public struct ClientInfo: Sendable, Hashable {
         self.init(userAgent: redact(String(agent.prefix(512))))
     }
 
-    public init(userAgent: String) {
+    package init(userAgent: String) {
         self.userAgent = userAgent
         let lower = userAgent.lowercased()
         for (needle, family) in [

@@ -3,29 +3,29 @@ import Foundation
 
 /// One bundle as the triage index holds it: what triage keeps of an analysis (small, whatever
 /// the bundle's size), with every text that came from the logs already redacted.
-public struct IndexedBundle: Sendable, Hashable {
+package struct IndexedBundle: Sendable, Hashable {
     /// The bundle's name in the fleet directory, as shown (redacted).
-    public var name: String
+    package var name: String
     /// Its reports' file name under `bundles/` (without extension).
-    public var file: String
+    package var file: String
     /// SHA-256 of the bundle's bytes (`BundleContentHash`): the same bundle is not analysed twice.
-    public var contentHash: String
+    package var contentHash: String
     /// What analysed it (tool version and settings, hashed): a different analyzer analyses again.
-    public var analyzer: String
-    public var error: String?
+    package var analyzer: String
+    package var error: String?
     /// A stray file beside the bundles with no playback record in it (a README): not a bundle.
-    public var skipped = false
+    package var skipped = false
     /// Why the bundle was not read to the end, or nil.
-    public var incomplete: String?
+    package var incomplete: String?
     /// The report's verdict (`problems-found`, `no-problem-found`, `could-not-judge`,
     /// `nothing-read`), nil for a bundle that could not be analysed at all.
-    public var verdict: BundleVerdict.Status?
+    package var verdict: BundleVerdict.Status?
     /// Why part of the bundle could not be judged (redacted), one reason a line.
-    public var couldNotJudge: [String] = []
-    public var inputProblems = 0
-    public var sessions: [IndexedSession] = []
+    package var couldNotJudge: [String] = []
+    package var inputProblems = 0
+    package var sessions: [IndexedSession] = []
 
-    public init(name: String, file: String, contentHash: String, analyzer: String) {
+    package init(name: String, file: String, contentHash: String, analyzer: String) {
         self.name = name
         self.file = file
         self.contentHash = contentHash
@@ -33,26 +33,26 @@ public struct IndexedBundle: Sendable, Hashable {
     }
 }
 
-public struct IndexedSession: Sendable, Hashable {
-    public var id: String
+package struct IndexedSession: Sendable, Hashable {
+    package var id: String
     /// Position in the bundle's report.
-    public var ordinal: Int
-    public var start: Timestamp?
-    public var end: Timestamp?
+    package var ordinal: Int
+    package var start: Timestamp?
+    package var end: Timestamp?
     /// Whether the times are UTC (false: device local time in an unknown zone).
-    public var utc = true
-    public var kpis: KPIs
-    public var sources: [String]
-    public var client = ClientInfo()
-    public var worst: Severity?
-    public var topRule: String?
-    public var topFinding: String?
+    package var utc = true
+    package var kpis: KPIs
+    package var sources: [String]
+    package var client = ClientInfo()
+    package var worst: Severity?
+    package var topRule: String?
+    package var topFinding: String?
     /// Findings at warning or above.
-    public var seriousCount = 0
-    public var findings: [IndexedFinding] = []
-    public var failures: [FailedRequests] = []
+    package var seriousCount = 0
+    package var findings: [IndexedFinding] = []
+    package var failures: [FailedRequests] = []
 
-    public init(id: String, ordinal: Int, kpis: KPIs, sources: [String]) {
+    package init(id: String, ordinal: Int, kpis: KPIs, sources: [String]) {
         self.id = id
         self.ordinal = ordinal
         self.kpis = kpis
@@ -60,17 +60,17 @@ public struct IndexedSession: Sendable, Hashable {
     }
 }
 
-public struct IndexedFinding: Sendable, Hashable {
-    public var ordinal: Int
-    public var ruleID: String
-    public var severity: Severity
-    public var title: String
-    public var start: Timestamp?
-    public var end: Timestamp?
-    public var problem: ProblemKey
-    public var evidence: [IndexedEvidence]
+package struct IndexedFinding: Sendable, Hashable {
+    package var ordinal: Int
+    package var ruleID: String
+    package var severity: Severity
+    package var title: String
+    package var start: Timestamp?
+    package var end: Timestamp?
+    package var problem: ProblemKey
+    package var evidence: [IndexedEvidence]
 
-    public init(
+    package init(
         ordinal: Int, ruleID: String, severity: Severity, title: String, start: Timestamp?, end: Timestamp?,
         problem: ProblemKey, evidence: [IndexedEvidence]
     ) {
@@ -85,13 +85,13 @@ public struct IndexedFinding: Sendable, Hashable {
     }
 }
 
-public struct IndexedEvidence: Sendable, Hashable {
-    public var file: String
-    public var line: Int
-    public var time: Timestamp?
-    public var summary: String
+package struct IndexedEvidence: Sendable, Hashable {
+    package var file: String
+    package var line: Int
+    package var time: Timestamp?
+    package var summary: String
 
-    public init(file: String, line: Int, time: Timestamp?, summary: String) {
+    package init(file: String, line: Int, time: Timestamp?, summary: String) {
         self.file = file
         self.line = line
         self.time = time
@@ -100,12 +100,12 @@ public struct IndexedEvidence: Sendable, Hashable {
 }
 
 /// Failed requests of one session to one host with one status (`HTTP 404`, `NSURLErrorDomain -1001`).
-public struct FailedRequests: Sendable, Hashable {
-    public var host: String
-    public var status: String
-    public var count: Int
+package struct FailedRequests: Sendable, Hashable {
+    package var host: String
+    package var status: String
+    package var count: Int
 
-    public init(host: String, status: String, count: Int) {
+    package init(host: String, status: String, count: Int) {
         self.host = host
         self.status = status
         self.count = count
@@ -115,7 +115,7 @@ public struct FailedRequests: Sendable, Hashable {
 extension IndexedBundle {
     /// What triage keeps of `report`: sessions ranked within the bundle by report order, each
     /// finding with its problem key and evidence (file:line), failed requests by host and status.
-    public init(
+    package init(
         name: String, file: String, contentHash: String, analyzer: String, report: AnalysisReport,
         redactor: Redactor
     ) {

@@ -7,18 +7,18 @@ import ForensicsCore
 /// it — a CDN partner (host, status), a packaging team (asset, variant), the app team (a stall
 /// cause, a startup phase). Every field is read from what the rule already reported (its typed
 /// `subject` and its stall cause), never guessed: a rule that names no host groups without one.
-public struct ProblemKey: Sendable, Hashable, Comparable, Codable {
-    public var ruleID: String
-    public var cause: String?
-    public var host: String?
-    public var status: String?
+package struct ProblemKey: Sendable, Hashable, Comparable, Codable {
+    package var ruleID: String
+    package var cause: String?
+    package var host: String?
+    package var status: String?
     /// The session's asset (the multivariant playlist, without query) when the finding names a
     /// variant of it: which rendition of which asset is broken.
-    public var asset: String?
+    package var asset: String?
     /// The variant's bandwidth (bits/s) when the rule names one.
-    public var variant: Int?
+    package var variant: Int?
 
-    public init(
+    package init(
         ruleID: String, cause: String? = nil, host: String? = nil, status: String? = nil, asset: String? = nil,
         variant: Int? = nil
     ) {
@@ -33,7 +33,7 @@ public struct ProblemKey: Sendable, Hashable, Comparable, Codable {
     /// The key of `finding`, found in `session` (for its asset); `redact` cleans every text that
     /// comes from the logs (a host or an asset path can carry a token). Read from the finding's
     /// typed `subject`, never from its free-form details.
-    public init(_ finding: Finding, in session: Session, redact: (String) -> String = { $0 }) {
+    package init(_ finding: Finding, in session: Session, redact: (String) -> String = { $0 }) {
         ruleID = finding.ruleID
         cause = finding.cause
         let subject = finding.subject
@@ -63,7 +63,7 @@ public struct ProblemKey: Sendable, Hashable, Comparable, Codable {
     }
 
     /// One line, the same for the same key on every machine (the index's primary key).
-    public var text: String {
+    package var text: String {
         var parts = [ruleID]
         if let cause { parts.append("cause=\(cause)") }
         if let host { parts.append("host=\(host)") }
@@ -73,5 +73,5 @@ public struct ProblemKey: Sendable, Hashable, Comparable, Codable {
         return parts.joined(separator: " ")
     }
 
-    public static func < (a: ProblemKey, b: ProblemKey) -> Bool { a.text < b.text }
+    package static func < (a: ProblemKey, b: ProblemKey) -> Bool { a.text < b.text }
 }

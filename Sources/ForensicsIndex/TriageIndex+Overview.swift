@@ -7,51 +7,51 @@ import GRDB
 /// bundles must not hold 10,000 sessions in memory (peak RSS flat in the fleet's size).
 extension TriageIndex {
     /// A bundle as the overview lists it.
-    public struct BundleLine: Sendable, Hashable {
-        public var file: String
-        public var name: String
-        public var error: String?
-        public var skipped: Bool
-        public var incomplete: String?
-        public var verdict: String?
+    package struct BundleLine: Sendable, Hashable {
+        package var file: String
+        package var name: String
+        package var error: String?
+        package var skipped: Bool
+        package var incomplete: String?
+        package var verdict: String?
         /// Why part of the bundle could not be judged, one reason a line.
-        public var couldNotJudge: String?
-        public var inputProblems: Int
-        public var sessions: Int
+        package var couldNotJudge: String?
+        package var inputProblems: Int
+        package var sessions: Int
     }
 
     /// A session as the ranking lists it.
-    public struct RankedSession: Sendable, Hashable {
-        public var bundle: String
-        public var file: String
-        public var sessionID: String
-        public var worst: Severity?
-        public var topRule: String?
-        public var topFinding: String?
-        public var kpis: KPIs
+    package struct RankedSession: Sendable, Hashable {
+        package var bundle: String
+        package var file: String
+        package var sessionID: String
+        package var worst: Severity?
+        package var topRule: String?
+        package var topFinding: String?
+        package var kpis: KPIs
         /// The bundle's verdict (`could-not-judge`…), so a session without findings in a bundle
         /// that could not be judged is not listed as if all was well.
-        public var bundleVerdict: String?
+        package var bundleVerdict: String?
     }
 
-    public struct Counts: Sendable, Hashable {
+    package struct Counts: Sendable, Hashable {
         /// Bundles, stray files not counted.
-        public var bundles = 0
-        public var sessions = 0
-        public var unreadable = 0
-        public var skipped = 0
-        public var incomplete = 0
+        package var bundles = 0
+        package var sessions = 0
+        package var unreadable = 0
+        package var skipped = 0
+        package var incomplete = 0
         /// Bundles with no finding at warning level whose evidence could not all be judged.
-        public var couldNotJudge = 0
+        package var couldNotJudge = 0
         /// Bundles any part of which was not judged: could-not-judge reasons (caveats of a bundle
         /// with problems included), unreadable, or read in part — what `--fail-on` will not pass.
-        public var notFullyJudged = 0
-        public var problems = 0
+        package var notFullyJudged = 0
+        package var problems = 0
         /// The worst severity of any session's finding.
-        public var worst: Severity?
+        package var worst: Severity?
     }
 
-    public func counts() throws -> Counts {
+    package func counts() throws -> Counts {
         try queue.read { db in
             var c = Counts()
             c.bundles = try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE NOT skipped") ?? 0
@@ -72,7 +72,7 @@ extension TriageIndex {
     }
 
     /// Which bundles `forEachBundle` lists.
-    public enum BundleFilter: Sendable {
+    package enum BundleFilter: Sendable {
         case all, skipped, unreadable, incomplete, couldNotJudge, notFullyJudged
 
         var sql: String {
@@ -89,7 +89,7 @@ extension TriageIndex {
     }
 
     /// Bundles in report-file order.
-    public func forEachBundle(_ filter: BundleFilter = .all, _ body: (BundleLine) throws -> Void) throws {
+    package func forEachBundle(_ filter: BundleFilter = .all, _ body: (BundleLine) throws -> Void) throws {
         try queue.read { db in
             let rows = try Row.fetchCursor(
                 db,
@@ -109,7 +109,7 @@ extension TriageIndex {
 
     /// Sessions worst first: worst severity, then findings at warning or above, then stall time,
     /// then bundle name and session id.
-    public func forEachRankedSession(_ body: (RankedSession) throws -> Void) throws {
+    package func forEachRankedSession(_ body: (RankedSession) throws -> Void) throws {
         try queue.read { db in
             let rows = try Row.fetchCursor(
                 db,
@@ -133,7 +133,7 @@ extension TriageIndex {
     }
 
     /// Findings per rule and severity, by rule id.
-    public func ruleCounts() throws -> [(rule: String, counts: [Severity: Int])] {
+    package func ruleCounts() throws -> [(rule: String, counts: [Severity: Int])] {
         try queue.read { db in
             var out: [(rule: String, counts: [Severity: Int])] = []
             let rows = try Row.fetchCursor(
@@ -149,7 +149,7 @@ extension TriageIndex {
     }
 
     /// Failed requests by host and status, most first: requests and sessions.
-    public func failuresByHost() throws -> [(host: String, status: String, count: Int, sessions: Int)] {
+    package func failuresByHost() throws -> [(host: String, status: String, count: Int, sessions: Int)] {
         try queue.read { db in
             try Row.fetchAll(
                 db,
@@ -165,13 +165,13 @@ extension TriageIndex {
     }
 
     /// The KPI columns the overview summarises (named as `triage.json`'s `kpi_distributions`).
-    public static let kpiColumns = [
+    package static let kpiColumns = [
         "startup_time", "stall_count", "stall_duration", "rebuffer_ratio", "variant_switch_count", "error_count",
         "time_weighted_average_bitrate",
     ]
 
     /// How many sessions measured a KPI, and its nearest-rank percentiles (p in 0…100).
-    public func distribution(_ column: String, percentiles: [Double]) throws -> (count: Int, values: [Double?]) {
+    package func distribution(_ column: String, percentiles: [Double]) throws -> (count: Int, values: [Double?]) {
         guard Self.kpiColumns.contains(column) else { return (0, percentiles.map { _ in nil }) }
         return try queue.read { db in
             let n = try Int.fetchOne(db, sql: "SELECT count(\(column)) FROM sessions") ?? 0

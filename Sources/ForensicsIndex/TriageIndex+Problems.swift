@@ -13,7 +13,7 @@ extension TriageIndex {
     /// Memory: one small record per session (its startup and rebuffering) and one per group and
     /// affected session; findings are read with a cursor, ordered by key, one group at a time.
     @discardableResult
-    public func updateProblems() throws -> [ProblemGroup] {
+    package func updateProblems() throws -> [ProblemGroup] {
         try queue.write { db in
             try db.execute(sql: "DELETE FROM problem_examples")
             try db.execute(sql: "DELETE FROM problems")

@@ -5,7 +5,7 @@ import GRDB
 extension TriageIndex {
     /// Every row of every table, one line each (`table|value|value…`, NULL as `NULL`), sorted: two
     /// indexes hold the same rows exactly when these are equal (how a merge is checked against one run).
-    public func rowsAsText() throws -> [String] {
+    package func rowsAsText() throws -> [String] {
         try queue.read { db in
             var lines: [String] = []
             let tables = try String.fetchAll(
@@ -23,7 +23,7 @@ extension TriageIndex {
     }
 
     /// The problem groups as last stored, ranked.
-    public func problems() throws -> [ProblemGroup] {
+    package func problems() throws -> [ProblemGroup] {
         try queue.read { db in
             var examples: [String: [ProblemGroup.Example]] = [:]
             let exampleRows = try Row.fetchCursor(

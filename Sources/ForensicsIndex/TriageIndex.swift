@@ -20,8 +20,8 @@ public final class TriageIndex: Sendable {
     public let path: String
 
     /// Why the index cannot be used, in words.
-    public struct IndexError: Error, CustomStringConvertible {
-        public var description: String
+    package struct IndexError: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Opens the index at `path`, creating it (and its tables) if missing. An index of another
@@ -68,17 +68,17 @@ public final class TriageIndex: Sendable {
     // MARK: Bundles
 
     /// A bundle the index has, with what decides whether to analyse it again.
-    public struct Known: Sendable, Hashable {
-        public var file: String
-        public var name: String
-        public var contentHash: String
-        public var analyzer: String
+    package struct Known: Sendable, Hashable {
+        package var file: String
+        package var name: String
+        package var contentHash: String
+        package var analyzer: String
         /// Whether the run that stored it wrote its reports (a bundle with an error has none).
-        public var hasReports = true
+        package var hasReports = true
     }
 
     /// Every bundle in the index, by report file name (the key).
-    public func knownBundles() throws -> [String: Known] {
+    package func knownBundles() throws -> [String: Known] {
         try queue.read { db in
             var out: [String: Known] = [:]
             let rows = try Row.fetchCursor(
@@ -93,7 +93,7 @@ public final class TriageIndex: Sendable {
     }
 
     /// Stores one bundle's rows, replacing an earlier bundle of the same report file, in one transaction.
-    public func store(_ bundle: IndexedBundle) throws {
+    package func store(_ bundle: IndexedBundle) throws {
         try queue.write { db in
             try db.execute(sql: "DELETE FROM bundles WHERE file = ?", arguments: [bundle.file])
             try db.execute(
@@ -173,14 +173,14 @@ public final class TriageIndex: Sendable {
     }
 
     /// Removes bundles (by report file name, with everything of theirs) no longer in the fleet.
-    public func remove(_ files: [String]) throws {
+    package func remove(_ files: [String]) throws {
         try queue.write { db in
             for file in files { try db.execute(sql: "DELETE FROM bundles WHERE file = ?", arguments: [file]) }
         }
     }
 
     /// Records what analysed the fleet (`meta.analyzer`, `meta.tool_version`).
-    public func setMeta(_ key: String, _ value: String) throws {
+    package func setMeta(_ key: String, _ value: String) throws {
         try queue.write { db in
             try db.execute(
                 sql:
@@ -189,7 +189,7 @@ public final class TriageIndex: Sendable {
         }
     }
 
-    public func meta(_ key: String) throws -> String? {
+    package func meta(_ key: String) throws -> String? {
         try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
     }
 
@@ -205,7 +205,7 @@ public final class TriageIndex: Sendable {
 
     /// Whether a report file name is a plain name (`TriageRunner.safeFileName`, maybe `~N`):
     /// letters, digits, `-`, `_`, `.`, `~`, not starting with a dot, at most 160 bytes.
-    public static func isSafeFileName(_ file: String) -> Bool {
+    package static func isSafeFileName(_ file: String) -> Bool {
         guard !file.isEmpty, file.utf8.count <= 160, file.first != "." else { return false }
         return file.utf8.allSatisfy { c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
@@ -227,7 +227,7 @@ public final class TriageIndex: Sendable {
     /// place is refused), and only their rows are read, column by column, into this index's own
     /// fresh schema. Nothing the other file carries runs: its triggers never fire (they are not
     /// copied, and rows are only selected), its views are never read.
-    public func absorb(_ other: String, refuseClash: Bool = true) throws -> [String: String] {
+    package func absorb(_ other: String, refuseClash: Bool = true) throws -> [String: String] {
         var info = stat()
         guard lstat(other, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw IndexError(description: "\(other) is not a regular file (a link is not followed)")

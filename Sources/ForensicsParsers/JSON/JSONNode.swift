@@ -113,15 +113,6 @@ struct JSONNode {
         }
     }
 
-    /// Whether this is a string spelling `text` (escapes decoded).
-    func stringEquals(_ text: StaticString) -> Bool {
-        let wanted = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        switch kind {
-        case .string, .escapedString: return keyEquals(wanted)
-        default: return false
-        }
-    }
-
     /// A number token's value as `JSONByteParser` reads it (infinite when out of range).
     var number: Double? {
         let t = token

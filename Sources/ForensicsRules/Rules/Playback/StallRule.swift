@@ -240,10 +240,11 @@ package struct StallRule: Rule {
         return a
     }
 
-    /// `failures` is `session.analysis.failures`, in timeline order.
     /// The most timeline entries a stall's look-back (and its in-flight search) reads.
     package static let maxWindowEntries = 1000
 
+    /// Every cause the detectors find in the stall's look-back window, most direct first.
+    /// `failures` is `session.analysis.failures`, in timeline order.
     func causes(for stall: Session.Stall, in session: Session, failures: [Session.Failure]) -> [StallCauseEvidence] {
         var from = stall.start + -options.lookBackSeconds
         // Entries are in time order: walk back from the stall to the start of the window.
