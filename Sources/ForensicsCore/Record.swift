@@ -113,7 +113,10 @@ public struct Record: Sendable {
                 : "media playlist \(p.url ?? "") with \(p.segmentCount) segments"
         case .serverRequest(let r):
             var s = "server \(r.method ?? "GET") \(r.path) → \(r.status.map(String.init) ?? "000")"
-            if let c = r.cacheResultRaw { s += " \(c)" }
+            if let c = r.cacheResultRaw {
+                // A flag (`1`, `true`) reads as what it means.
+                s += " " + (["1", "0", "true", "false"].contains(c.lowercased()) ? r.cacheResult.rawValue : c)
+            }
             if let p = r.pop { s += " at \(p)" }
             if let id = r.requestID { s += " id \(id)" }
             return s

@@ -30,6 +30,9 @@ public struct ServerRequest: Sendable, Hashable {
     /// The query as logged (raw), without the leading `?`.
     public var query: String?
     public var byteRange: ByteRange?
+    /// Whether the log can say a request's range at all (CloudFront can; Cloudflare cannot log
+    /// `Range`): where it cannot, no range is not "the whole file", and the join ignores ranges.
+    public var rangeLogged = true
     /// The HTTP status; nil for CloudFront's `000` (the client closed the connection first).
     public var status: Int?
     public var bytes: Int64?

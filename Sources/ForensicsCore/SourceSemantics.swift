@@ -54,6 +54,9 @@ public struct SourceSemantics: Sendable, Hashable {
         case event
         /// No time (a playlist file).
         case none
+        /// A request's start or its end, the vendor does not say: a server row then covers both
+        /// readings (its time minus and plus its duration), and says its anchor is not known.
+        case unknown
     }
 
     /// What a source can measure. A rule or KPI concludes "none" from a source's silence only

@@ -99,28 +99,43 @@ package struct RequestJoiner: Sendable {
         let requests = Self.clientRequests(session)
         var joins: [Int: [(row: Int, confidence: JoinConfidence, key: JoinKey)]] = [:]
         var pairs: [Double] = []
+        var pairRows: [Int] = []
         // 1 and 2: exact and strong keys.
         for (q, request) in requests.enumerated() {
             if let row = exactMatch(request, index, used: used) {
                 used.insert(row)
                 joins[q] = [(row, .exact, .requestID)]
                 pairs.append(request.start - index.rows[row].start)
+                pairRows.append(row)
             } else if session.idIsFromLogs, let row = strongMatch(request, session.id, index, used: used) {
                 used.insert(row)
                 joins[q] = [(row, .strong, .sessionID)]
                 pairs.append(request.start - index.rows[row].start)
+                pairRows.append(row)
             }
         }
         // 3: the offset, client minus server.
         let offset = pairs.isEmpty ? nil : Self.median(pairs)
-        let spread = offset.map { o in Self.median(pairs.map { abs($0 - o) }) }
-        // 4: path, query and range in the window.
+        // A whole-second log cannot place a pair better than half its resolution, however well
+        // the pairs agree: the spread says so.
+        let coarsest = pairRows.map { index.rows[$0].request.resolution }.max() ?? 0
+        let spread = offset.map { o in max(Self.median(pairs.map { abs($0 - o) }), coarsest / 2) }
+        // 4: path, query and range in the window. Several rows fit: the nearest in time is still
+        // the request's when the two are each other's nearest (no other request of the path is
+        // nearer to that row) by more than the row's resolution; otherwise all are listed as
+        // ambiguous and none is chosen.
+        var requestsByPath: [String: [Int]] = [:]
+        for (q, request) in requests.enumerated() { requestsByPath[request.path, default: []].append(q) }
+        let o = offset ?? 0
         for (q, request) in requests.enumerated() where joins[q] == nil {
-            let candidates = probableCandidates(request, index, used: used, offset: offset ?? 0, spread: spread)
+            let candidates = probableCandidates(request, index, used: used, offset: o, spread: spread)
             guard !candidates.isEmpty else { continue }
             if candidates.count == 1 {
                 used.insert(candidates[0])
                 joins[q] = [(candidates[0], .probable, .pathAndTime)]
+            } else if let row = Self.mutualNearest(q, candidates, requests, requestsByPath, index, offset: o) {
+                used.insert(row)
+                joins[q] = [(row, .probable, .pathAndTime)]
             } else {
                 // None chosen: every candidate stays free for another request's better claim.
                 joins[q] = candidates.map { ($0, .ambiguous, .pathAndTime) }
@@ -219,9 +234,9 @@ package struct RequestJoiner: Sendable {
             looked += 1
             if looked > maxCandidates * 16 { break }
             let r = index.rows[row].request
-            guard let sid = r.sessionHeader, sid.caseInsensitiveCompare(sessionID),
-                max(0, r.byteRange?.offset ?? 0) == request.rangeStart
-            else { continue }
+            guard let sid = r.sessionHeader, sid.caseInsensitiveCompare(sessionID), Self.sameRange(r, request) else {
+                continue
+            }
             let d = abs(index.rows[row].start - request.start)
             if d < maxPairDistance, d < (best?.distance ?? .infinity) { best = (row, d) }
         }
@@ -253,9 +268,9 @@ package struct RequestJoiner: Sendable {
             if r.start > to { break }
             looked += 1
             if looked > maxCandidates { break }
-            guard !used.contains(row), r.end >= from, r.start <= to,
-                max(0, r.request.byteRange?.offset ?? 0) == request.rangeStart
-            else { continue }
+            guard !used.contains(row), r.end >= from, r.start <= to, Self.sameRange(r.request, request) else {
+                continue
+            }
             // A live playlist is fetched again every target duration: without `_HLS_msn` only
             // a row starting within the resolution of the request is the same fetch.
             if live, abs(r.start - (request.start - offset)) > resolution + (spread ?? unalignedSlack) { continue }
@@ -267,6 +282,31 @@ package struct RequestJoiner: Sendable {
             out.append(row)
         }
         return out
+    }
+
+    /// The candidate nearest to request `q` in time, when it is nearer than the next by more than
+    /// its resolution and no other request of the same path and range is nearer to it.
+    static func mutualNearest(
+        _ q: Int, _ candidates: [Int], _ requests: [ClientRequest], _ byPath: [String: [Int]], _ index: RowIndex,
+        offset: Double
+    ) -> Int? {
+        func distance(_ row: Int, _ r: ClientRequest) -> Double { abs(index.rows[row].start - (r.start - offset)) }
+        let ranked = candidates.sorted { distance($0, requests[q]) < distance($1, requests[q]) }
+        guard let best = ranked.first, ranked.count > 1 else { return ranked.first }
+        let margin = distance(ranked[1], requests[q]) - distance(best, requests[q])
+        guard margin > index.rows[best].request.resolution else { return nil }
+        let mine = distance(best, requests[q])
+        for other in byPath[requests[q].path] ?? [] where other != q {
+            guard requests[other].rangeStart == requests[q].rangeStart else { continue }
+            if distance(best, requests[other]) <= mine { return nil }
+        }
+        return best
+    }
+
+    /// Whether the row's range starts where the request's does; a log that cannot say ranges
+    /// (Cloudflare) agrees with every range.
+    static func sameRange(_ row: ServerRequest, _ request: ClientRequest) -> Bool {
+        !row.rangeLogged || max(0, row.byteRange?.offset ?? 0) == request.rangeStart
     }
 
     /// The query without what changes from request to request or viewer to viewer (CMCD, tokens,

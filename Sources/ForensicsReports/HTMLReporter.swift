@@ -22,6 +22,13 @@ package struct HTMLReporter: Sendable {
             markdown: markdown.render(report), title: "Playback forensics report", toolVersion: markdown.toolVersion)
     }
 
+    /// The `<details>` lines the Markdown writer emits itself (a log line saying the same is text:
+    /// it arrives escaped).
+    static let ownDetails: Set<String> = [
+        "<details><summary>Timeline around this finding</summary>", "<details><summary>The rows as logged</summary>",
+        "</details>",
+    ]
+
     /// A self-contained page of Markdown this package wrote (a report, the triage overview).
     package static func page(markdown: String, title: String, toolVersion: String) -> String {
         var body = MarkdownSubsetHTML.convert(markdown)
@@ -105,7 +112,7 @@ enum MarkdownSubsetHTML {
                         : "<pre><code>" + escape(block.joined(separator: "\n")) + "</code></pre>")
                 continue
             }
-            if line == "<details><summary>Timeline around this finding</summary>" || line == "</details>" {
+            if HTMLReporter.ownDetails.contains(line) {
                 flush()
                 out.append(line)
                 continue

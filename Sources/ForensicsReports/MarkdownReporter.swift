@@ -123,10 +123,100 @@ package struct MarkdownReporter: Sendable {
         out.append("")
         out.append(contentsOf: kpiTable(s.kpis))
         out.append(contentsOf: findings(r))
+        if let join = s.serverJoin { out.append(contentsOf: serverSide(join, r)) }
         if let b = s.analysis.startup { out.append(contentsOf: startupTable(b)) }
         out.append(contentsOf: gantt(s, findings: r.findings))
         out.append(contentsOf: sources(s))
         return out
+    }
+
+    /// The evidence packet for a CDN partner: how the server logs were joined (the clock offset
+    /// and its spread, rows per label, what the logs do not cover), then every server row a
+    /// finding cites — the CDN's request id first, what the client saw, the label and key, and
+    /// the row verbatim with its file and line.
+    func serverSide(_ j: ServerJoin, _ r: AnalysisReport.SessionResult) -> [String] {
+        var out = ["### Server side (CDN logs)", ""]
+        let labels = JoinConfidence.allCases.compactMap { c in j.joined[c].map { "\($0) \(c.rawValue)" } }
+        var facts = [
+            "\(j.serverRows) server row\(j.serverRows == 1 ? "" : "s") read, \(j.rowsInWindow) in the session's time",
+            labels.isEmpty ? "no request joined" : "requests joined: " + labels.joined(separator: ", "),
+            "\(j.unmatchedRequests) request\(j.unmatchedRequests == 1 ? "" : "s") without a server row",
+        ]
+        if let o = j.offset {
+            facts.append(
+                "server clock \(NumberFormat.trimmed(o, decimals: 3)) s behind the device (± \(NumberFormat.trimmed(j.spread ?? 0, decimals: 3)) s, from \(j.pairs) exact or strong pair\(j.pairs == 1 ? "" : "s"))"
+            )
+        }
+        out.append(facts.joined(separator: " · ") + ".")
+        out.append("")
+        if let why = j.noMatch { out += ["**No match:** \(text.escape(why)).", ""] }
+        for c in j.caveats { out += ["- Caveat: \(text.escape(c))"] }
+        if !j.caveats.isEmpty { out.append("") }
+        // The rows the findings cite, once each, in the order cited.
+        var seen = Set<SourceLocation>()
+        var rows: [(JoinedServerRow, TimelineEntry)] = []
+        for f in r.findings {
+            for e in f.evidence {
+                guard let i = e.timelineIndex, r.session.entries.indices.contains(i) else { continue }
+                let entry = r.session.entries[i]
+                for v in entry.serverViews where v.record.location == e.location && seen.insert(e.location).inserted {
+                    rows.append((v, entry))
+                }
+            }
+        }
+        guard !rows.isEmpty else { return out }
+        out += [
+            "Rows behind the findings (hand these to the CDN):", "",
+            "| CDN request id | POP | Server | Client | Join | Row |", "| --- | --- | --- | --- | --- | --- |",
+        ]
+        for (v, entry) in rows {
+            guard let s = v.serverRequest else { continue }
+            var server = "\(s.status.map(String.init) ?? "000") \(s.cacheResultRaw ?? s.cacheResult.rawValue)"
+            if let fb = s.firstByte { server += ", first byte \(NumberFormat.seconds(fb))" }
+            if let lb = s.lastByte { server += ", total \(NumberFormat.seconds(lb))" }
+            if let ofb = s.originFirstByte { server += ", origin \(NumberFormat.seconds(ofb))" }
+            if let d = s.detail, d != s.cacheResultRaw { server += ", \(d)" }
+            var client = entry.time?.clockTime ?? "—"
+            if let q = entry.record.request {
+                client += " \(q.effectiveStatus.map(String.init) ?? "—")"
+                if let d = q.duration { client += " in \(NumberFormat.seconds(d))" }
+            }
+            out.append(
+                "| `\(code(s.requestID ?? "—"))` | \(text.escape(s.pop ?? "—")) | \(text.escape(server)) | \(text.escape(client)) | \(v.confidence.rawValue) by \(v.key.rawValue) | `\(code(v.record.location.description))` |"
+            )
+        }
+        out.append("")
+        // Verbatim, in a fence longer than any run of backticks in the rows (nothing closes it).
+        let raws = rows.compactMap { v, _ in
+            v.serverRequest.map { (v.record.location, Self.visible(text.redactor.redact($0.raw))) }
+        }
+        let fence = String(repeating: "`", count: max(3, (raws.map { Self.longestBacktickRun($0.1) }.max() ?? 0) + 1))
+        out += ["<details><summary>The rows as logged</summary>", "", fence]
+        for (location, raw) in raws {
+            out.append("# \(code(location.description))")
+            out.append(raw)
+        }
+        out += [fence, "", "</details>", ""]
+        return out
+    }
+
+    /// Tabs kept, other control characters shown as spaces.
+    static func visible(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            out.append(u == "\t" || (u.value >= 0x20 && u.value != 0x7F) ? u : " ")
+        }
+        return String(out)
+    }
+
+    static func longestBacktickRun(_ s: String) -> Int {
+        var best = 0
+        var run = 0
+        for b in s.utf8 {
+            run = b == UInt8(ascii: "`") ? run + 1 : 0
+            best = max(best, run)
+        }
+        return best
     }
 
     /// `judgedAll`: false when part of the bundle's evidence could not be judged, so that a

@@ -51,14 +51,38 @@ public struct Analyzer: Sendable {
             diagnostics: bundleDiagnostics)
     }
 
-    /// Analyzes a bundle on disk (directory, archive, file, or `-` for stdin).
-    public func analyze(path: String) throws -> AnalysisReport {
+    /// Analyzes a bundle on disk (directory, archive, file, or `-` for stdin), with server logs
+    /// (CDN or web-server access logs: files, folders or archives) kept apart from it: their rows
+    /// are joined to the bundle's sessions, and a file among them that is not a server log is
+    /// listed as not read, never taken for a client's log.
+    public func analyze(path: String, serverLogs: [String] = []) throws -> AnalysisReport {
         var bundleDiagnostics: [Diagnostic] = []
         var incomplete: String?
-        let outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics, incomplete: &incomplete)
+        var outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics, incomplete: &incomplete)
+        for (n, logs) in serverLogs.enumerated() {
+            var more = try ingestor.ingestBundle(path: logs, diagnostics: &bundleDiagnostics)
+            // Named apart from the bundle's own files: `cdn-logs/<n>/<member>`.
+            let root = serverLogs.count == 1 ? "cdn-logs" : "cdn-logs/\(n + 1)"
+            for i in more.indices {
+                let name = more[i].path == logs ? Self.lastComponent(logs) : more[i].path
+                more[i].rename(to: "\(root)/\(name)")
+                guard let format = more[i].format, ingestor.registry.semantics(of: format).role.makesSessions else {
+                    continue
+                }
+                more[i].refuse(
+                    NotRead(
+                        "given with --cdn-logs, but it is a \(format.rawValue) file, not a server log: put it in the bundle",
+                        hidesEvidence: true))
+            }
+            outcomes.append(contentsOf: more)
+        }
         var report = assemble(bundle: path, outcomes: consume outcomes, bundleDiagnostics: bundleDiagnostics)
         report.incomplete = incomplete
         return report
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// Analyzes files given in memory (tests, rule examples).

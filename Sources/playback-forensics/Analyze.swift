@@ -18,6 +18,13 @@ struct Analyze: ParsableCommand {
     var output: String?
 
     @Option(
+        name: .customLong("cdn-logs"), parsing: .upToNextOption,
+        help:
+            "CDN or web-server access logs (files, folders or archives of a day's logs), kept apart from the bundle: their rows are joined to its sessions.",
+        completion: .file())
+    var cdnLogs: [String] = []
+
+    @Option(
         name: .long, help: "Rule configuration (YAML or JSON): thresholds, severities, enabled rules.",
         completion: .file(extensions: ["yml", "yaml", "json"]))
     var config: String?
@@ -42,7 +49,7 @@ struct Analyze: ParsableCommand {
         let narrowing = try narrow.narrowing()
         let whole: AnalysisReport
         do {
-            whole = try Analyzer(options: options, rules: rules).analyze(path: path)
+            whole = try Analyzer(options: options, rules: rules).analyze(path: path, serverLogs: cdnLogs)
         } catch {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)

@@ -19,7 +19,8 @@ import Foundation
 /// 9.500 error -12938 "HTTP 404: File Not Found" recovered|fatal
 /// 20.00 summary stalls=1 switches=2 duration=600 twab=14800000
 /// ```
-/// A status `-` means no response (the request failed); `error=CODE` attaches a transport error.
+/// A status `-` means no response (the request failed); `error=CODE` attaches a transport error;
+/// `rh.NAME=VALUE` records a response header (`rh.x-amz-cf-id=…`, a CDN's request id).
 package enum TimelineScript {
     package static let baseTime = RuleExample.baseTime
     package static let sessionID = "EXAMPLE-SESSION"
@@ -143,6 +144,10 @@ package enum TimelineScript {
             if let ct = options["type"] { headers.append("\"Content-Type\":\(json(ct))") }
             // A response with a body has a length header; `headers=none` leaves the headers unrecorded.
             if let bytes = options["bytes"] { headers.append("\"Content-Length\":\(json(bytes))") }
+            // `rh.NAME=VALUE`: a response header as recorded (a CDN's request id: `rh.x-amz-cf-id=…`).
+            for (name, value) in options.sorted(by: { $0.key < $1.key }) where name.hasPrefix("rh.") {
+                headers.append("\(json(String(name.dropFirst(3)))):\(json(value))")
+            }
             let headerField = options["headers"] == "none" ? "" : ",\"headers\":{\(headers.joined(separator: ","))}"
             var transaction = "{\"response\":{\"statusCode\":\(status ?? 0)\(headerField)}"
             if let bytes = options["bytes"] { transaction += ",\"countOfResponseBodyBytesReceived\":\(bytes)" }

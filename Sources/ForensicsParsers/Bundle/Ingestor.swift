@@ -35,6 +35,30 @@ package struct Ingestor: Sendable {
         /// Why the file was not read (no format's evidence, an encrypted member, a capture with
         /// no media request): listed so in the inputs, never half-read.
         package var notRead: NotRead?
+
+        /// Names the file by another path (its records and diagnostics too).
+        package mutating func rename(to name: String) {
+            let old = path
+            path = name
+            func moved(_ d: Diagnostic) -> Diagnostic {
+                var d = d
+                if d.location.file == old { d.location.file = name }
+                return d
+            }
+            diagnostics = diagnostics.map(moved)
+            guard var r = result else { return }
+            result = nil
+            r.file = name
+            r.diagnostics = r.diagnostics.map(moved)
+            for i in r.records.indices where r.records[i].location.file == old { r.records[i].location.file = name }
+            result = r
+        }
+
+        /// Keeps the file out of the analysis, listed as not read for `reason`.
+        package mutating func refuse(_ reason: NotRead) {
+            result = nil
+            notRead = reason
+        }
     }
 
     /// Reads, parses and cleans one member. With a bundle's budget, the member keeps at most the

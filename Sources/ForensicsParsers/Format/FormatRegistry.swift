@@ -34,6 +34,9 @@ package struct FormatRegistry: Sendable {
         PlaylistFormat.self,
         HARFormat.self,
         ServerLogFormat<CloudFrontStandardLog>.self,
+        ServerLogFormat<CloudflareLogpushLog>.self,
+        ServerLogFormat<AkamaiDataStreamLog>.self,
+        ServerLogFormat<GoogleCloudCDNLog>.self,
     ])
     package var declarations: [FormatDeclaration] { readers.map { $0.declaration } }
     package var formats: [InputFormat] { readers.map { $0.declaration.format } }

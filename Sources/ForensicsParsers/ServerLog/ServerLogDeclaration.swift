@@ -46,6 +46,9 @@ package struct ServerLogDeclaration: Sendable {
         case start, end
         /// Accepting the request to its last byte sent.
         case duration(Unit)
+        /// A part of that whole, summed with the other parts when no field gives the whole
+        /// (Akamai's turnaround and transfer times).
+        case durationPart(Unit)
         /// Accepting the request to its first byte sent.
         case firstByte(Unit)
         /// The origin's time to its first byte.
@@ -57,6 +60,8 @@ package struct ServerLogDeclaration: Sendable {
         case query
         /// Path and query together (`/a/b.ts?x=1`).
         case pathAndQuery
+        /// A whole URL (`https://host/a/b.ts?x=1`): host, path and query.
+        case url
         case status, originStatus, bytes, clientIP, userAgent, pop, requestID
         /// The vendor's cache result (normalised; the vendor's words kept).
         case cacheResult

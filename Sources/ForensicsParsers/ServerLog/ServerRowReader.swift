@@ -15,6 +15,8 @@ struct ServerRowReader {
     var longRows = 0
     var cmcdNonConformant = 0
     let fieldsByName: [String: (field: ServerLogDeclaration.Field, order: Int)]
+    /// Whether the declaration has a field for the request's range.
+    let logsRange: Bool
 
     init(declaration: ServerLogDeclaration, file: String) {
         self.declaration = declaration
@@ -25,6 +27,12 @@ struct ServerRowReader {
             byName[name.lowercased()] = (field, order)
         }
         self.fieldsByName = byName
+        self.logsRange = declaration.fields.contains {
+            switch $0.field {
+            case .rangeStart, .rangeHeader: true
+            default: false
+            }
+        }
     }
 
     /// The names of a `#Fields:` line.
@@ -137,12 +145,14 @@ struct ServerRowReader {
         var start: Timestamp?
         var end: Timestamp?
         var duration: Double?
+        var parts: Double?
         var path: String?
         var rangeStart: Int64?
         var rangeEnd: Int64?
         var cmcd = CMCDPayload()
         var r = ServerRequest(path: "", raw: raw)
         r.resolution = declaration.resolution
+        r.rangeLogged = logsRange
         r.requestIDHeader = declaration.requestIDHeader
         var cacheSet = false
         for (field, text) in values {
@@ -153,6 +163,8 @@ struct ServerRowReader {
             case .start: if start == nil { start = Self.timestamp(text) }
             case .end: if end == nil { end = Self.timestamp(text) }
             case .duration(let unit): if duration == nil { duration = Self.duration(text, unit) }
+            case .durationPart(let unit):
+                if let d = Self.duration(text, unit) { parts = (parts ?? 0) + d }
             case .firstByte(let unit): if r.firstByte == nil { r.firstByte = Self.duration(text, unit) }
             case .originFirstByte(let unit):
                 if r.originFirstByte == nil { r.originFirstByte = Self.duration(text, unit) }
@@ -165,6 +177,16 @@ struct ServerRowReader {
                     let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
                     path = parts.first.map(String.init)
                     if parts.count == 2, r.query == nil { r.query = String(parts[1]) }
+                }
+            case .url:
+                if path == nil, let scheme = text.range(of: "://") {
+                    let rest = text[scheme.upperBound...]
+                    let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+                    if r.host == nil { r.host = String(rest[..<hostEnd]) }
+                    let tail = rest[hostEnd...].prefix { $0 != "#" }
+                    let split = tail.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+                    path = split.first.map { $0.isEmpty ? "/" : String($0) } ?? "/"
+                    if split.count == 2, r.query == nil { r.query = String(split[1]) }
                 }
             case .status: if r.status == nil { r.status = Self.status(text) }
             case .originStatus: if r.originStatus == nil { r.originStatus = Self.status(text) }
@@ -183,7 +205,11 @@ struct ServerRowReader {
             case .detail: if r.detail == nil { r.detail = text }
             case .rangeStart: if rangeStart == nil { rangeStart = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
             case .rangeEnd: if rangeEnd == nil { rangeEnd = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
-            case .rangeHeader: if r.byteRange == nil { r.byteRange = ByteRange(httpRangeHeader: text) }
+            case .rangeHeader:
+                // `bytes=0-99`, or the bare `0-99` some vendors log.
+                if r.byteRange == nil {
+                    r.byteRange = ByteRange(httpRangeHeader: text.hasPrefix("bytes=") ? text : "bytes=" + text)
+                }
             case .sessionHeader: if r.sessionHeader == nil { r.sessionHeader = text }
             case .cmcd: cmcd.merge(CMCDPayload(Substring(text)))
             case .requestHeaders: Self.readHeaders(text, into: &r, cmcd: &cmcd)
@@ -199,11 +225,19 @@ struct ServerRowReader {
             r.byteRange = ByteRange(offset: s, length: length)
         }
         if anchor == nil, let date, let time { anchor = TimestampParser.parse("\(date) \(time)") }
+        if duration == nil, let parts, parts <= 7 * 86400 { duration = parts }
         r.lastByte = duration
         switch declaration.anchor {
         case .requestEnd:
             end = end ?? anchor
             if start == nil, let end { start = duration.map { end + -$0 } }
+        case .unknown:
+            // Start or end, not known: cover both readings.
+            if let anchor, start == nil, end == nil {
+                start = anchor + -(duration ?? 0)
+                end = anchor + (duration ?? 0)
+                r.anchorKnown = false
+            }
         default:
             start = start ?? anchor
             if end == nil, let start { end = duration.map { start + $0 } }
@@ -275,7 +309,9 @@ struct ServerRowReader {
 
     /// Normalises a vendor's cache result (`Hit`, `RefreshHit`, `TCP_MISS`, `expired`, `1`…).
     static func cacheResult(_ raw: String) -> ServerRequest.CacheResult {
-        let s = raw.lowercased()
+        // A chain (Media CDN: `fetch, miss, hit`) is read at its rightmost, the cache nearest the viewer.
+        let last = raw.split(separator: ",").last.map { $0.trimmingCharacters(in: " ") } ?? raw
+        let s = last.lowercased()
         if s == "1" || s == "true" { return .hit }
         if s == "0" || s == "false" { return .miss }
         if s.contains("refresh") || s.contains("revalidated") || s.contains("expired") || s.contains("updating") {

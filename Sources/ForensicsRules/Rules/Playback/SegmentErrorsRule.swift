@@ -104,17 +104,25 @@ package struct SegmentErrorsRule: Rule {
         var out: [Finding] = []
         for (key, list) in groups.sorted(by: { $0.key < $1.key }) where list.count >= options.minimumCount {
             let entries = list.map { session.entries[$0.index] }
+            var details: [String: DetailValue] = [
+                "host": .string(key.host), "status": .string(key.status), "count": .integer(list.count),
+                "urls": .strings(Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),
+            ]
+            var evidence = entries.prefix(20).flatMap { Finding.Evidence.all($0) }
+            // With CDN rows joined: whose fault, with the rows the CDN partner asks for.
+            let server = ServerSide.verdict(entries)
+            if let server {
+                details["server_side"] = .strings(server.owners.map(\.rawValue))
+                evidence += server.rows.prefix(20).map(Finding.Evidence.init(serverRow:))
+            }
             out.append(
                 finding(
                     severity: list.count >= 10 ? .error : nil, start: entries.first?.time,
                     end: entries.compactMap { $0.endTime ?? $0.time }.max(),
                     title:
                         "\(list.count) media request\(list.count == 1 ? "" : "s") to \(key.host) failed with \(key.status)",
-                    details: [
-                        "host": .string(key.host), "status": .string(key.status), "count": .integer(list.count),
-                        "urls": .strings(Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),
-                    ],
-                    evidence: entries.prefix(20).flatMap { Finding.Evidence.all($0) },
+                    explanation: server?.sentence, details: details,
+                    evidence: evidence,
                     subject: Finding.Subject(
                         host: key.host, status: key.status,
                         urls: Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),

@@ -1,0 +1,79 @@
+import ForensicsCore
+
+/// What the CDN's own rows, joined to a client's failed requests, say about whose fault the
+/// failure is (`../shared/spec/cdn-logs.md`, "What the join proves"): a negative response the
+/// edge served from its cache, the origin really lacking the object, a broken path to the origin,
+/// or the client closing the connection itself.
+package enum ServerSide {
+    package enum Owner: String, Sendable, CaseIterable {
+        /// The edge answered from its cache, without asking the origin (negative caching).
+        case cachedError = "cached-error"
+        /// The CDN asked the origin, and the origin answered the error.
+        case originMissing = "origin-missing"
+        /// The CDN could not get an answer from the origin (DNS, connect, 5xx, origin errors).
+        case originPathBroken = "origin-path-broken"
+        /// The client closed the connection before the response ended (`000`, a client comm error).
+        case clientAborted = "client-aborted"
+    }
+
+    /// A quick first byte, for "answered from the cache without asking the origin".
+    static let cacheAnswerSeconds = 0.05
+
+    /// The owner one row shows, or nil when it shows none of these.
+    package static func owner(_ r: ServerRequest) -> Owner? {
+        if r.clientAborted { return .clientAborted }
+        let detail = (r.detail ?? "").lowercased()
+        if detail.hasPrefix("origin") && detail.contains("error") { return .originPathBroken }
+        guard let status = r.status, status >= 400 else { return nil }
+        if status >= 500 || (r.originStatus ?? 0) >= 500 { return .originPathBroken }
+        let askedOrigin =
+            r.originFirstByte != nil || (r.originStatus ?? 0) > 0 || r.cacheResult == .miss
+            || r.cacheResult == .refresh
+        if askedOrigin { return .originMissing }
+        if r.cacheResult == .hit || r.cacheResult == .error, (r.firstByte ?? .infinity) <= cacheAnswerSeconds {
+            return .cachedError
+        }
+        return nil
+    }
+
+    /// One sentence for the rows joined to failed requests, the owners found, and the rows.
+    package static func verdict(
+        _ entries: [TimelineEntry]
+    ) -> (sentence: String, owners: [Owner], rows: [JoinedServerRow])? {
+        var byOwner: [Owner: [JoinedServerRow]] = [:]
+        for e in entries {
+            for row in e.serverViews where row.confidence != .ambiguous {
+                guard let s = row.serverRequest, let o = owner(s) else { continue }
+                byOwner[o, default: []].append(row)
+            }
+        }
+        guard !byOwner.isEmpty else { return nil }
+        var parts: [String] = []
+        for o in Owner.allCases {
+            guard let rows = byOwner[o], let first = rows.first?.serverRequest else { continue }
+            let n = rows.count
+            let ids = rows.compactMap { $0.serverRequest?.requestID }.prefix(3).joined(separator: ", ")
+            let cdn = "the CDN\(first.pop.map { " (\($0))" } ?? "")"
+            switch o {
+            case .cachedError:
+                parts.append(
+                    "\(cdn) served \(n == 1 ? "the error" : "\(n) errors") from its cache in \(NumberFormat.seconds(first.firstByte ?? 0)) without asking the origin — a cached negative response (request ids \(ids))"
+                )
+            case .originMissing:
+                parts.append(
+                    "\(cdn) asked the origin, which answered \(first.originStatus ?? first.status ?? 0) — the origin lacks the object (request ids \(ids))"
+                )
+            case .originPathBroken:
+                parts.append(
+                    "\(cdn) could not get an answer from the origin (\(first.detail ?? "HTTP \(first.status ?? 0)")) — the path to the origin is broken (request ids \(ids))"
+                )
+            case .clientAborted:
+                parts.append(
+                    "the client closed \(n == 1 ? "the connection" : "\(n) connections") before the response ended — not a CDN fault (request ids \(ids))"
+                )
+            }
+        }
+        let owners = Owner.allCases.filter { byOwner[$0] != nil }
+        return ("server side: " + parts.joined(separator: "; "), owners, owners.flatMap { byOwner[$0] ?? [] })
+    }
+}

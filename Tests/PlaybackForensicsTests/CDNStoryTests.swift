@@ -1,0 +1,295 @@
+import ForensicsCore
+import ForensicsTestSupport
+import Foundation
+import Testing
+
+@testable import PlaybackForensics
+
+/// What joining a CDN log to a session proves (`shared/spec/cdn-logs.md`), one story each, with
+/// client evidence (metric events) and one server log — a different vendor across the stories —
+/// each asserting the finding, its cause, the server rows it cites, the join's label, and that no
+/// other viewer's row is cited.
+@Suite struct CDNStoryTests {
+    static let sid = TimelineScript.sessionID
+    /// 2026-11-21T10:00:00Z, where `TimelineScript` times start.
+    static let t0 = 1_795_255_200.0
+
+    static func cloudFront(_ rows: [String]) -> String {
+        "#Version: 1.0\n#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start sc-range-end\n"
+            + rows.joined(separator: "\n") + "\n"
+    }
+
+    /// A CloudFront row written at `end` seconds after 10:00:00 (whole seconds, UTC).
+    static func cfRow(
+        end: Int, path: String, status: String, result: String, id: String, taken: Double, ttfb: Double,
+        detailed: String? = nil, ip: String = "198.51.100.23", pop: String = "FRA56-P3"
+    ) -> String {
+        let s = String(format: "%02d:%02d", end / 60, end % 60)
+        return [
+            "2026-11-21", "10:\(s)", pop, "1000", ip, "GET", "d1.cloudfront.net", path, status, "-",
+            "AppleCoreMedia/1.0.0.22B83", "-", "-", result, id, "video.example.com", "https", "300",
+            String(format: "%.3f", taken), "-", "TLSv1.3", "TLS_AES_128_GCM_SHA256", result, "HTTP/2.0", "-", "-",
+            "50000", String(format: "%.3f", ttfb), detailed ?? result, "video/mp4", "1000", "-", "-",
+        ].joined(separator: "\t")
+    }
+
+    func analyze(_ script: String, server: (name: String, text: String)) -> AnalysisReport {
+        Analyzer().analyze(files: [
+            ("events.jsonl", Array(TimelineScript.compile(script).utf8)), (server.name, Array(server.text.utf8)),
+        ])
+    }
+
+    func cited(_ f: Finding) -> [String] { f.evidence.map(\.location.file) }
+
+    func serverIDs(_ f: Finding, _ report: AnalysisReport) -> Set<String> {
+        let session = report.sessions.first?.session
+        var ids = Set<String>()
+        for e in f.evidence {
+            guard let i = e.timelineIndex, let entry = session?.entries[i] else { continue }
+            for v in entry.serverViews where v.record.location == e.location {
+                if let id = v.serverRequest?.requestID { ids.insert(id) }
+            }
+        }
+        return ids
+    }
+
+    // MARK: whose 404
+
+    /// CloudFront answered the 404s from its cache in a millisecond, without asking the origin:
+    /// a cached negative response (exact joins by `x-amz-cf-id`).
+    @Test func aCachedNegativeResponseIsTheCDNsCache() throws {
+        let report = analyze(
+            """
+            0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            10.00 segment https://video.example.com/a/v8/s2.ts 404 0.030 dur=6 rh.x-amz-cf-id=N1==
+            10.20 segment https://video.example.com/a/v8/s2.ts 404 0.030 dur=6 rh.x-amz-cf-id=N2==
+            10.50 segment https://video.example.com/a/v8/s2.ts 404 0.030 dur=6 rh.x-amz-cf-id=N3==
+            """,
+            server: (
+                "E1.2026-11-21-10.a.log",
+                Self.cloudFront([
+                    Self.cfRow(
+                        end: 10, path: "/a/v8/s2.ts", status: "404", result: "Error", id: "N1==", taken: 0.001,
+                        ttfb: 0.001),
+                    Self.cfRow(
+                        end: 10, path: "/a/v8/s2.ts", status: "404", result: "Error", id: "N2==", taken: 0.001,
+                        ttfb: 0.001),
+                    Self.cfRow(
+                        end: 10, path: "/a/v8/s2.ts", status: "404", result: "Error", id: "N3==", taken: 0.001,
+                        ttfb: 0.001),
+                    Self.cfRow(
+                        end: 10, path: "/a/v8/s2.ts", status: "404", result: "Error", id: "OTHER==", taken: 0.001,
+                        ttfb: 0.001, ip: "203.0.113.9"),
+                ])
+            ))
+        let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "segment-errors" })
+        #expect(f.explanation?.contains("cached negative response") == true, "\(f.explanation ?? "")")
+        #expect(f.details["server_side"] == .strings(["cached-error"]))
+        #expect(serverIDs(f, report) == ["N1==", "N2==", "N3=="], "no other viewer's row")
+        let views = report.sessions.first?.session.entries.flatMap(\.serverViews) ?? []
+        #expect(views.allSatisfy { $0.confidence == .exact && $0.key == .requestID })
+    }
+
+    /// Cloudflare went to the origin, which answered 404 itself: the origin lacks the object
+    /// (strong joins: the session header logged as a Logpush custom field).
+    @Test func theOriginReallyLacksTheObject() throws {
+        func nanos(_ s: Double) -> String { String(Int64((Self.t0 + s) * 1e9)) }
+        var rows: [String] = []
+        for i in 0..<3 {
+            let start = nanos(10 + Double(i) * 0.2)
+            let end = nanos(10.04 + Double(i) * 0.2)
+            let fields = [
+                #""EdgeStartTimestamp":\#(start)"#, #""EdgeEndTimestamp":\#(end)"#, #""RayID":"7a00000000000\#(i)""#,
+                #""EdgeColoCode":"AMS""#, #""ClientRequestURI":"/a/v8/s2.ts""#, #""EdgeResponseStatus":404"#,
+                #""OriginResponseStatus":404"#, #""CacheCacheStatus":"miss""#, #""EdgeTimeToFirstByteMs":38"#,
+                #""OriginResponseHeaderReceiveDurationMs":31"#,
+                #""RequestHeaders":{"x-playback-session-id":"\#(Self.sid)"}"#,
+            ]
+            rows.append("{" + fields.joined(separator: ",") + "}")
+        }
+        let otherStart = nanos(10.1)
+        let other =
+            #"{"EdgeStartTimestamp":\#(otherStart),"RayID":"7affffffffffffff","EdgeColoCode":"AMS","ClientRequestURI":"/a/v8/s2.ts","EdgeResponseStatus":404,"OriginResponseStatus":404,"CacheCacheStatus":"miss","RequestHeaders":{"x-playback-session-id":"SOMEONE-ELSE"}}"#
+        let report = analyze(
+            """
+            0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            10.00 segment https://video.example.com/a/v8/s2.ts 404 0.050 dur=6
+            10.20 segment https://video.example.com/a/v8/s2.ts 404 0.050 dur=6
+            10.40 segment https://video.example.com/a/v8/s2.ts 404 0.050 dur=6
+            """,
+            server: ("logpush.json", (rows + [other]).joined(separator: "\n") + "\n"))
+        #expect(report.inputs.map(\.format).contains(InputFormat("cloudflare-logpush")))
+        let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "segment-errors" })
+        #expect(f.details["server_side"] == .strings(["origin-missing"]), "\(f.explanation ?? "")")
+        #expect(f.explanation?.contains("the origin lacks the object") == true)
+        #expect(!serverIDs(f, report).contains("7affffffffffffff"), "no other viewer's row")
+        let views = report.sessions.first?.session.entries.flatMap(\.serverViews) ?? []
+        #expect(views.count == 3)
+        #expect(views.allSatisfy { $0.confidence == .strong && $0.key == .sessionID })
+    }
+
+    /// Akamai could not reach the origin (502 with an error code): the origin path is broken
+    /// (probable joins: path and time, no ids logged).
+    @Test func aBrokenOriginPathIsTheOrigins() throws {
+        let rows = (0..<3).map { i in
+            #"{"reqTimeSec":""# + String(format: "%.3f", Self.t0 + 10 + Double(i) * 0.3)
+                + #"","reqId":"ak\#(i)","reqPath":"/a/v8/s2.ts","statusCode":"502","cacheStatus":"0","errorCode":"ERR_CONNECT_FAIL","turnAroundTimeMSec":"30","transferTimeMSec":"1"}"#
+        }
+        let report = analyze(
+            """
+            0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            10.00 segment https://video.example.com/a/v8/s2.ts 502 0.040 dur=6
+            10.30 segment https://video.example.com/a/v8/s2.ts 502 0.040 dur=6
+            10.60 segment https://video.example.com/a/v8/s2.ts 502 0.040 dur=6
+            """,
+            server: ("ds2.json", rows.joined(separator: "\n") + "\n"))
+        let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "segment-errors" })
+        #expect(f.details["server_side"] == .strings(["origin-path-broken"]), "\(f.explanation ?? "")")
+        #expect(serverIDs(f, report) == ["ak0", "ak1", "ak2"])
+        let views = report.sessions.first?.session.entries.flatMap(\.serverViews) ?? []
+        #expect(views.allSatisfy { $0.confidence == .probable && $0.key == .pathAndTime })
+    }
+
+    // MARK: stalls with a server-side cause
+
+    /// The SampleLogs pair: a miss whose origin took 4.1 s of a 4.45 s download.
+    @Test func aSlowOriginStall() throws {
+        let report = try Analyzer().analyze(path: TestPaths.sampleLogs.appendingPathComponent("cdn-slow-origin").path)
+        let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "stall" })
+        #expect(f.cause == "slow-origin")
+        #expect(cited(f).contains { $0.hasPrefix("cloudfront/") })
+        #expect(serverIDs(f, report) == ["s06D4a6T5pU3fIcMw6nB0xYeQ1zSt7vOg9hKj8lRd5Wf6=="])
+        #expect(report.sessions.first?.session.serverJoin?.joined[.exact] == 15)
+    }
+
+    /// Cloudflare served the segment from its cache but took 2.5 s to a first byte.
+    @Test func aSlowEdgeStall() throws {
+        let row =
+            #"{"EdgeStartTimestamp":"# + String(Int64((Self.t0 + 14.0) * 1e9)) + #","EdgeEndTimestamp":"#
+            + String(Int64((Self.t0 + 17.2) * 1e9))
+            + #","RayID":"8b01","EdgeColoCode":"MAD","ClientRequestURI":"/a/v8/s6.ts","EdgeResponseStatus":200,"OriginResponseStatus":0,"CacheCacheStatus":"hit","EdgeTimeToFirstByteMs":2500}"#
+        let report = analyze(
+            """
+            0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            14.00 segment https://video.example.com/a/v8/s6.ts 200 3.2 dur=6 rh.cf-ray=8b01-MAD
+            16.50 stall
+            18.70 ltku variant=8M
+            """,
+            server: ("logpush.json", row + "\n"))
+        let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "stall" })
+        #expect(f.cause == "slow-cdn-edge", "\(f.explanation ?? "")")
+        #expect(f.subject.pop == "MAD")
+        #expect(serverIDs(f, report) == ["8b01"])
+    }
+
+    /// The edge answered from cache in 3 ms while the client's transfer crawled: the last mile.
+    @Test func theLastMileIsProven() throws {
+        let cf = Self.cloudFront([
+            Self.cfRow(end: 20, path: "/a/v8/s6.ts", status: "200", result: "Hit", id: "L1==", taken: 6.9, ttfb: 0.003)
+        ])
+        let report = analyze(
+            """
+            0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            14.00 segment https://video.example.com/a/v8/s6.ts 200 7.0 dur=6 rh.x-amz-cf-id=L1==
+            19.00 stall
+            21.50 ltku variant=8M
+            """,
+            server: ("E1.2026-11-21-10.b.log", cf))
+        let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "stall" })
+        #expect(f.cause == "insufficient-bandwidth")
+        #expect(f.explanation?.contains("last mile") == true, "\(f.explanation ?? "")")
+        #expect(serverIDs(f, report) == ["L1=="])
+        // Near miss: without the CDN log the cause is the same, but nothing is proven about the CDN.
+        let alone = Analyzer().analyze(files: [
+            (
+                "events.jsonl",
+                Array(
+                    TimelineScript.compile(
+                        """
+                        0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+                        0.700 initial-ltku variant=8M
+                        14.00 segment https://video.example.com/a/v8/s6.ts 200 7.0 dur=6
+                        19.00 stall
+                        21.50 ltku variant=8M
+                        """
+                    ).utf8)
+            )
+        ])
+        let g = try #require(alone.sessions.first?.findings.first { $0.ruleID == "stall" })
+        #expect(g.cause == "insufficient-bandwidth")
+        #expect(g.explanation?.contains("last mile") == false)
+    }
+
+    /// CloudFront logged `000` and `ClientCommError`: the client closed the connection itself.
+    @Test func aClientAbortIsNotTheCDNs() throws {
+        let cf = Self.cloudFront([
+            Self.cfRow(
+                end: 10, path: "/a/v8/s2.ts", status: "000", result: "Error", id: "A1==", taken: 0.5, ttfb: 0.002,
+                detailed: "ClientCommError"),
+            Self.cfRow(
+                end: 12, path: "/a/v8/s3.ts", status: "000", result: "Error", id: "A2==", taken: 0.5, ttfb: 0.002,
+                detailed: "ClientCommError"),
+            Self.cfRow(
+                end: 14, path: "/a/v8/s4.ts", status: "000", result: "Error", id: "A3==", taken: 0.5, ttfb: 0.002,
+                detailed: "ClientCommError"),
+        ])
+        // The player cancelled (no response, so no request id recorded): joined by path and time.
+        let report = analyze(
+            """
+            0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            10.00 segment https://video.example.com/a/v8/s2.ts - 0.5 dur=6 error=-999
+            12.00 segment https://video.example.com/a/v8/s3.ts - 0.5 dur=6 error=-999
+            14.00 segment https://video.example.com/a/v8/s4.ts - 0.5 dur=6 error=-999
+            """,
+            server: ("E1.2026-11-21-10.c.log", cf))
+        let views = report.sessions.first?.session.entries.flatMap(\.serverViews) ?? []
+        #expect(views.count == 3)
+        #expect(views.allSatisfy { $0.serverRequest?.clientAborted == true })
+        if let f = report.sessions.first?.findings.first(where: { $0.ruleID == "segment-errors" }) {
+            #expect(f.details["server_side"] == .strings(["client-aborted"]))
+            #expect(f.explanation?.contains("not a CDN fault") == true)
+        }
+    }
+
+    // MARK: no match
+
+    /// A CDN log of the same hour that shares no request with the session: no match, with why.
+    @Test func aLogOfOtherViewersIsNoMatchWithWhy() throws {
+        let cf = Self.cloudFront([
+            Self.cfRow(
+                end: 12, path: "/other/v4/s1.ts", status: "200", result: "Hit", id: "X1==", taken: 0.2, ttfb: 0.002),
+            Self.cfRow(
+                end: 13, path: "/other/v4/s2.ts", status: "502", result: "Error", id: "X2==", taken: 0.2, ttfb: 0.002,
+                detailed: "OriginDnsError"),
+        ])
+        let report = analyze(
+            """
+            0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            10.00 segment https://video.example.com/a/v8/s2.ts 200 0.5 dur=6
+            """,
+            server: ("E1.2026-11-21-10.d.log", cf))
+        let join = try #require(report.sessions.first?.session.serverJoin)
+        #expect(join.joined.isEmpty)
+        #expect(join.noMatch?.contains("none is for a path the session requested") == true, "\(join.noMatch ?? "")")
+        #expect(report.sessions.first?.findings.allSatisfy { !cited($0).contains { $0.hasSuffix(".d.log") } } == true)
+        // And a log of another hour: the window.
+        let later = Self.cloudFront([
+            Self.cfRow(end: 10, path: "/a/v8/s2.ts", status: "200", result: "Hit", id: "Y1==", taken: 0.2, ttfb: 0.002)
+        ]).replacingOccurrences(of: "\t10:00:10\t", with: "\t11:00:10\t")
+        let other = analyze(
+            """
+            0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+            10.00 segment https://video.example.com/a/v8/s2.ts 200 0.5 dur=6
+            """,
+            server: ("E1.2026-11-21-11.e.log", later))
+        let j = try #require(other.sessions.first?.session.serverJoin)
+        #expect(j.noMatch?.contains("no server row falls within the session's") == true, "\(j.noMatch ?? "")")
+    }
+}
