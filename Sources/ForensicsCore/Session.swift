@@ -22,6 +22,15 @@ public struct Session: Sendable {
     public var absentSources: [InputFormat] = []
     /// What joining server logs found, when the bundle came with any.
     public var serverJoin: ServerJoin?
+    /// Server rows (CDN, origin) joined to the timeline's requests, by entry index, each with its
+    /// label and its own time. Kept beside the timeline, not in its entries: few sessions have
+    /// any, and every entry is copied many times.
+    public var serverViews: [Int: [JoinedServerRow]] = [:]
+
+    /// The server rows joined to `entry`.
+    public func serverViews(of entry: TimelineEntry) -> [JoinedServerRow] {
+        entry.index.flatMap { serverViews[$0] } ?? []
+    }
 
     public init(
         id: String, idIsFromLogs: Bool, assetURL: String?, entries: [TimelineEntry], sources: [InputFormat],
@@ -49,11 +58,15 @@ public struct TimelineEntry: Sendable {
     public var endTime: Timestamp?
     /// Other sources' views of the same request (same URL and range, close in time).
     public var otherViews: [Record]
-    /// Server rows (CDN, origin) joined to this request, each with its label and its own time.
-    public var serverViews: [JoinedServerRow] = []
     /// Where the entry sits on its session's timeline, set once the timeline is final: evidence
-    /// taken from an entry remembers it, so no report searches for a record again.
-    public var index: Int?
+    /// taken from an entry remembers it, so no report searches for a record again. Stored in 32
+    /// bits: every stage copies timeline entries, and their size is the cost of every copy
+    /// (bundle limits keep a timeline far below 2³¹ entries).
+    public var index: Int? {
+        get { storedIndex >= 0 ? Int(storedIndex) : nil }
+        set { storedIndex = newValue.flatMap { Int32(exactly: $0) } ?? -1 }
+    }
+    private var storedIndex: Int32 = -1
 
     public init(record: Record, time: Timestamp?, endTime: Timestamp?, otherViews: [Record] = []) {
         self.record = record

@@ -94,6 +94,11 @@ package struct Correlator: Sendable {
         var formats: [InputFormat] = []
         // The sort key read most, kept apart so that comparing does not touch whole entries.
         var times: [Double] = []
+        // Each entry's source rank, read by the sort's every comparison at equal times: an
+        // integer per entry, not a lookup by format name (hashing a string per comparison was
+        // most of the sort).
+        var ranks: [Int] = []
+        ranks.reserveCapacity(count)
         entries.reserveCapacity(count)
         formats.reserveCapacity(count)
         times.reserveCapacity(count)
@@ -101,6 +106,7 @@ package struct Correlator: Sendable {
         for (p, part) in parts.enumerated() {
             let offset = offsets[p].offset
             let format = files[part.fileIndex].format
+            let rank = viewRank[format] ?? .max
             if offsets[p].unaligned {
                 if let first = part.records.first {
                     unplaced.append(
@@ -119,6 +125,7 @@ package struct Correlator: Sendable {
                 entries.append(TimelineEntry(record: record, time: time, endTime: end ?? time))
                 formats.append(format)
                 times.append(time?.secondsSince1970 ?? .infinity)
+                ranks.append(rank)
             }
         }
         // Aligned time first; at equal times the better source; then part and file order, which
@@ -126,12 +133,13 @@ package struct Correlator: Sendable {
         var order = Array(entries.indices)
         order.sort { a, b in
             if times[a] != times[b] { return times[a] < times[b] }
-            let ra = viewRank[formats[a]] ?? .max
-            let rb = viewRank[formats[b]] ?? .max
+            let ra = ranks[a]
+            let rb = ranks[b]
             if ra != rb { return ra < rb }
             return a < b
         }
         times = []
+        ranks = []
         Self.permute(&entries, &formats, into: order)
         order = []
         var diagnostics: [Diagnostic] = unplaced

@@ -83,7 +83,7 @@ package struct RequestJoiner: Sendable {
         var headers: [String: [String]]
     }
 
-    /// Joins the rows of `serverFiles` to `sessions` (their timeline entries gain `serverViews`,
+    /// Joins the rows of `serverFiles` to `sessions` (their `serverViews` by timeline entry,
     /// each session a `serverJoin`), and returns how many rows joined no session.
     package func join(_ sessions: inout [Session], serverFiles: [SourceFile]) -> Int {
         let index = RowIndex(serverFiles)
@@ -147,7 +147,7 @@ package struct RequestJoiner: Sendable {
             let entry = requests[q].entry
             for j in list {
                 let row = index.rows[j.row]
-                session.entries[entry].serverViews.append(
+                session.serverViews[entry, default: []].append(
                     JoinedServerRow(
                         record: row.record, confidence: j.confidence, key: j.key,
                         alignedStart: Timestamp(row.start - shift), alignedEnd: Timestamp(row.end - shift),

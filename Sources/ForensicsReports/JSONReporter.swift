@@ -108,8 +108,9 @@ package struct JSONReporter: Sendable {
     /// rows joined to it with their label, key and own time (present only with server logs).
     package func serverJoin(_ j: ServerJoin, _ s: Session) -> JSONOut {
         func ms(_ v: Double?) -> JSONOut { .optional(v.map { ($0 * 1000).rounded() / 1000 }) }
-        let requests: [JSONOut] = s.entries.compactMap { e in
-            guard !e.serverViews.isEmpty else { return nil }
+        let requests: [JSONOut] = s.serverViews.keys.sorted().compactMap { i in
+            guard s.entries.indices.contains(i), let views = s.serverViews[i], !views.isEmpty else { return nil }
+            let e = s.entries[i]
             return .object([
                 ("url", .optional(e.record.request.map { redactor.redact($0.url) })),
                 ("time", .time(e.time, s.timeBasis)), ("file", .string(redactor.redact(e.location.file))),
@@ -117,7 +118,7 @@ package struct JSONReporter: Sendable {
                 (
                     "rows",
                     .array(
-                        e.serverViews.map { v in
+                        views.map { v in
                             .object([
                                 ("confidence", .string(v.confidence.rawValue)), ("key", .string(v.key.rawValue)),
                                 ("aligned_start", .time(v.alignedStart, s.timeBasis)),

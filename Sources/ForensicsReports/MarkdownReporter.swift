@@ -159,7 +159,8 @@ package struct MarkdownReporter: Sendable {
             for e in f.evidence {
                 guard let i = e.timelineIndex, r.session.entries.indices.contains(i) else { continue }
                 let entry = r.session.entries[i]
-                for v in entry.serverViews where v.record.location == e.location && seen.insert(e.location).inserted {
+                for v in r.session.serverViews[i] ?? []
+                where v.record.location == e.location && seen.insert(e.location).inserted {
                     rows.append((v, entry))
                 }
             }

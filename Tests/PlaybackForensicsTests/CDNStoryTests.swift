@@ -46,7 +46,7 @@ import Testing
         var ids = Set<String>()
         for e in f.evidence {
             guard let i = e.timelineIndex, let entry = session?.entries[i] else { continue }
-            for v in entry.serverViews where v.record.location == e.location {
+            for v in session?.serverViews(of: entry) ?? [] where v.record.location == e.location {
                 if let id = v.serverRequest?.requestID { ids.insert(id) }
             }
         }
@@ -87,7 +87,7 @@ import Testing
         #expect(f.explanation?.contains("cached negative response") == true, "\(f.explanation ?? "")")
         #expect(f.details["server_side"] == .strings(["cached-error"]))
         #expect(serverIDs(f, report) == ["N1==", "N2==", "N3=="], "no other viewer's row")
-        let views = report.sessions.first?.session.entries.flatMap(\.serverViews) ?? []
+        let views = report.sessions.first?.session.serverViews.values.flatMap { $0 } ?? []
         #expect(views.allSatisfy { $0.confidence == .exact && $0.key == .requestID })
     }
 
@@ -125,7 +125,7 @@ import Testing
         #expect(f.details["server_side"] == .strings(["origin-missing"]), "\(f.explanation ?? "")")
         #expect(f.explanation?.contains("the origin lacks the object") == true)
         #expect(!serverIDs(f, report).contains("7affffffffffffff"), "no other viewer's row")
-        let views = report.sessions.first?.session.entries.flatMap(\.serverViews) ?? []
+        let views = report.sessions.first?.session.serverViews.values.flatMap { $0 } ?? []
         #expect(views.count == 3)
         #expect(views.allSatisfy { $0.confidence == .strong && $0.key == .sessionID })
     }
@@ -149,7 +149,7 @@ import Testing
         let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "segment-errors" })
         #expect(f.details["server_side"] == .strings(["origin-path-broken"]), "\(f.explanation ?? "")")
         #expect(serverIDs(f, report) == ["ak0", "ak1", "ak2"])
-        let views = report.sessions.first?.session.entries.flatMap(\.serverViews) ?? []
+        let views = report.sessions.first?.session.serverViews.values.flatMap { $0 } ?? []
         #expect(views.allSatisfy { $0.confidence == .probable && $0.key == .pathAndTime })
     }
 
@@ -248,7 +248,7 @@ import Testing
             14.00 segment https://video.example.com/a/v8/s4.ts - 0.5 dur=6 error=-999
             """,
             server: ("E1.2026-11-21-10.c.log", cf))
-        let views = report.sessions.first?.session.entries.flatMap(\.serverViews) ?? []
+        let views = report.sessions.first?.session.serverViews.values.flatMap { $0 } ?? []
         #expect(views.count == 3)
         #expect(views.allSatisfy { $0.serverRequest?.clientAborted == true })
         if let f = report.sessions.first?.findings.first(where: { $0.ruleID == "segment-errors" }) {

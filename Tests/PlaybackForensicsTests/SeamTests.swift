@@ -48,7 +48,7 @@ enum ToyBeaconFormat: FormatReader {
 /// imaginary CDN writes them (one JSON object per line). With one registry line its rows are read,
 /// and joined to the bundle's sessions by the correlator.
 enum ToyEdgeLog: ServerLogVendor {
-    static let declaration = ServerLogDeclaration(
+    static let vendor = ServerLogDeclaration(
         format: InputFormat("toy-edge"), displayName: "Toy edge log", summary: "One served request per line.",
         layout: .jsonLines,
         fields: [
@@ -172,7 +172,7 @@ struct ToyRepeatedStallRule: Rule {
     @Test func aToyServerLogIsJoinedToTheSessionWithoutMakingOne() throws {
         var ingestor = Ingestor()
         ingestor.registry = FormatRegistry(
-            readers: FormatRegistry.standard.readers + [ServerLogFormat<ToyEdgeLog>.self])
+            readers: FormatRegistry.standard.readers + [ToyEdgeLog.self])
         let report = Analyzer(ingestor: ingestor).analyze(files: [
             ("events.jsonl", Array(Self.events.utf8)), ("edge.log", Array(Self.edge.utf8)),
         ])
@@ -181,7 +181,8 @@ struct ToyRepeatedStallRule: Rule {
         let session = try #require(report.sessions.first?.session)
         #expect(!session.sources.contains(InputFormat("toy-edge")))
         func joined(_ name: String) -> [(String, JoinConfidence, JoinKey)] {
-            session.entries.first { $0.record.request?.url.hasSuffix(name) == true }?.serverViews.map {
+            session.entries.first { $0.record.request?.url.hasSuffix(name) == true }.map(session.serverViews(of:))?.map
+            {
                 ($0.serverRequest?.requestID ?? "", $0.confidence, $0.key)
             } ?? []
         }
@@ -193,7 +194,7 @@ struct ToyRepeatedStallRule: Rule {
         #expect(joined("s3.ts").map(\.1) == [.probable])
         #expect(joined("s4.ts").map(\.0) == ["r-4a", "r-4b"])
         #expect(joined("s4.ts").map(\.1) == [.ambiguous, .ambiguous])
-        let cited = Set(session.entries.flatMap(\.serverViews).compactMap { $0.serverRequest?.requestID })
+        let cited = Set(session.serverViews.values.flatMap { $0 }.compactMap { $0.serverRequest?.requestID })
         #expect(cited.isDisjoint(with: ["o-1", "o-2", "o-3"]), "no other viewer's row is cited")
         let join = try #require(session.serverJoin)
         #expect(join.pairs == 2)
@@ -203,7 +204,7 @@ struct ToyRepeatedStallRule: Rule {
         #expect(report.unjoinedServerRows == 5)
         // Each joined row keeps its own time, on the session's clock.
         let s1 = try #require(session.entries.first { $0.record.request?.url.hasSuffix("s1.ts") == true })
-        #expect(abs((s1.serverViews.first?.alignedStart?.secondsSince1970 ?? 0) - 1_795_255_200) < 0.001)
+        #expect(abs((session.serverViews(of: s1).first?.alignedStart?.secondsSince1970 ?? 0) - 1_795_255_200) < 0.001)
     }
 
     @Test func withoutTheRegistryLineTheServerLogIsNotRead() {

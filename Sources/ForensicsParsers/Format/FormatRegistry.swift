@@ -33,10 +33,10 @@ package struct FormatRegistry: Sendable {
         CacheLogFormat.self,
         PlaylistFormat.self,
         HARFormat.self,
-        ServerLogFormat<CloudFrontStandardLog>.self,
-        ServerLogFormat<CloudflareLogpushLog>.self,
-        ServerLogFormat<AkamaiDataStreamLog>.self,
-        ServerLogFormat<GoogleCloudCDNLog>.self,
+        CloudFrontStandardLog.self,
+        CloudflareLogpushLog.self,
+        AkamaiDataStreamLog.self,
+        GoogleCloudCDNLog.self,
     ])
     package var declarations: [FormatDeclaration] { readers.map { $0.declaration } }
     package var formats: [InputFormat] { readers.map { $0.declaration.format } }

@@ -128,8 +128,8 @@ package struct ServerLogDeclaration: Sendable {
     }
 }
 
-/// A vendor: one declaration. `ServerLogFormat<Vendor>` is then its reader, and the vendor is
-/// added by one line in `FormatRegistry.standard`.
-package protocol ServerLogVendor: Sendable {
-    static var declaration: ServerLogDeclaration { get }
+/// A vendor: one declaration (`vendor`). The field-map reader (`ServerLogFormat.swift`) makes it a
+/// `FormatReader`, and the vendor is added by one line in `FormatRegistry.standard`.
+package protocol ServerLogVendor: FormatReader {
+    static var vendor: ServerLogDeclaration { get }
 }

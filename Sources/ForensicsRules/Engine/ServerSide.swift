@@ -38,11 +38,11 @@ package enum ServerSide {
 
     /// One sentence for the rows joined to failed requests, the owners found, and the rows.
     package static func verdict(
-        _ entries: [TimelineEntry]
+        _ entries: [TimelineEntry], in session: Session
     ) -> (sentence: String, owners: [Owner], rows: [JoinedServerRow])? {
         var byOwner: [Owner: [JoinedServerRow]] = [:]
         for e in entries {
-            for row in e.serverViews where row.confidence != .ambiguous {
+            for row in session.serverViews(of: e) where row.confidence != .ambiguous {
                 guard let s = row.serverRequest, let o = owner(s) else { continue }
                 byOwner[o, default: []].append(row)
             }

@@ -8,7 +8,7 @@ import ForensicsCore
 /// its cache, 0 when it went to a parent or the origin. `range` is logged without `bytes=`; CMCD
 /// arrives in `queryStr`.
 package enum AkamaiDataStreamLog: ServerLogVendor {
-    package static let declaration = ServerLogDeclaration(
+    package static let vendor = ServerLogDeclaration(
         format: InputFormat("akamai-datastream"), displayName: "Akamai DataStream 2 (JSON lines)",
         summary: "Akamai DataStream 2 logs: one JSON object per line, request time in seconds, reqId.",
         layout: .jsonLines,

@@ -6,7 +6,7 @@ import ForensicsCore
 /// `x-edge-request-id` is what the viewer got as `x-amz-cf-id`, `sc-status` `000` means the viewer
 /// closed the connection first. Rows are not in time order.
 package enum CloudFrontStandardLog: ServerLogVendor {
-    package static let declaration = ServerLogDeclaration(
+    package static let vendor = ServerLogDeclaration(
         format: InputFormat("cloudfront-standard"), displayName: "Amazon CloudFront standard log (W3C)",
         summary: "CloudFront standard (access) logs: W3C, tab-separated, one row per response, UTC, hourly gzip files.",
         layout: .w3c(separator: 0x09),

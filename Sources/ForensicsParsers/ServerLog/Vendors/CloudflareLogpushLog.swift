@@ -8,7 +8,7 @@ import ForensicsCore
 /// ranges are not compared when joining. Request headers (the session header, `CMCD-*`) arrive
 /// only as Logpush custom fields, under `RequestHeaders`.
 package enum CloudflareLogpushLog: ServerLogVendor {
-    package static let declaration = ServerLogDeclaration(
+    package static let vendor = ServerLogDeclaration(
         format: InputFormat("cloudflare-logpush"), displayName: "Cloudflare Logpush http_requests (JSON lines)",
         summary: "Cloudflare Logpush HTTP requests: one JSON object per line, edge start and end times, RayID.",
         layout: .jsonLines,

@@ -7,7 +7,7 @@ import ForensicsCore
 /// response; whether `timestamp` marks the start or the end is not stated in the documentation
 /// read, so a row covers both readings (anchor unknown).
 package enum GoogleCloudCDNLog: ServerLogVendor {
-    package static let declaration = ServerLogDeclaration(
+    package static let vendor = ServerLogDeclaration(
         format: InputFormat("google-cloud-cdn"), displayName: "Google Cloud CDN / Media CDN (Cloud Logging JSON)",
         summary: "Cloud CDN and Media CDN request logs: Cloud Logging LogEntry JSON, one per line.",
         layout: .jsonLines,

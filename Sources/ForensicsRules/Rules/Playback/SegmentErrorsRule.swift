@@ -110,7 +110,7 @@ package struct SegmentErrorsRule: Rule {
             ]
             var evidence = entries.prefix(20).flatMap { Finding.Evidence.all($0) }
             // With CDN rows joined: whose fault, with the rows the CDN partner asks for.
-            let server = ServerSide.verdict(entries)
+            let server = ServerSide.verdict(entries, in: session)
             if let server {
                 details["server_side"] = .strings(server.owners.map(\.rawValue))
                 evidence += server.rows.prefix(20).map(Finding.Evidence.init(serverRow:))

@@ -13,7 +13,7 @@ struct InsufficientBandwidthDetector: StallCauseDetector {
             return d > sd
         }
         if let s = slow.first, let t = s.time {
-            let rows = slow.flatMap(StallContext.serverRows)
+            let rows = slow.flatMap(c.serverRows)
             var why = "\(slow.count) segment\(slow.count == 1 ? "" : "s") downloaded slower than real time"
             // The last mile, proven: every joined row a quick cache hit.
             let quick = rows.filter { row in

@@ -9,7 +9,7 @@ struct SegmentErrorsDetector: StallCauseDetector {
         let statuses = c.mediaFailures.compactMap(\.status).map(String.init)
         return StallCauseEvidence(
             cause: .segmentErrors, first: t, entries: failed,
-            serverRows: failed.flatMap(StallContext.serverRows),
+            serverRows: failed.flatMap(c.serverRows),
             why: "\(failed.count) media request\(failed.count == 1 ? "" : "s") failed before the stall"
                 + (statuses.isEmpty ? "" : " (HTTP \(Array(Set(statuses)).sorted().joined(separator: ", ")))"))
     }

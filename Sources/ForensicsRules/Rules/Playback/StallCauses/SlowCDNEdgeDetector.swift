@@ -5,6 +5,8 @@ import ForensicsCore
 /// the fleet view's to show.)
 struct SlowCDNEdgeDetector: StallCauseDetector {
     func detect(_ c: StallContext) -> StallCauseEvidence? {
+        // Only server rows can show it: without a server log joined there is nothing to look at.
+        guard c.session.serverJoin != nil else { return nil }
         var entries: [TimelineEntry] = []
         var rows: [JoinedServerRow] = []
         var worst = 0.0
@@ -12,7 +14,7 @@ struct SlowCDNEdgeDetector: StallCauseDetector {
             guard let r = e.record.request, r.kind == .segment || r.kind == .map || r.kind == .mediaPlaylist,
                 let client = SlowOriginDetector.clientDuration(e), client > 0
             else { continue }
-            for row in StallContext.serverRows(e) {
+            for row in c.serverRows(e) {
                 guard let s = row.serverRequest, s.cacheResult == .hit, let fb = s.firstByte,
                     fb >= c.options.slowServerSeconds, fb / client >= c.options.serverShare
                 else { continue }

@@ -11,7 +11,7 @@ struct SlowContentKeyDetector: StallCauseDetector {
         }
         guard let k = slow.first, let t = k.time else { return nil }
         return StallCauseEvidence(
-            cause: .slowContentKey, first: t, entries: slow, serverRows: slow.flatMap(StallContext.serverRows),
+            cause: .slowContentKey, first: t, entries: slow, serverRows: slow.flatMap(c.serverRows),
             why:
                 "a content-key request took \(NumberFormat.seconds(k.record.request?.duration ?? 0)) and ended around the stall"
         )

@@ -5,6 +5,8 @@ import ForensicsCore
 /// the row's origin first-byte time where the vendor logs it, else the edge's first byte on a miss.
 struct SlowOriginDetector: StallCauseDetector {
     func detect(_ c: StallContext) -> StallCauseEvidence? {
+        // Only server rows can show it: without a server log joined there is nothing to look at.
+        guard c.session.serverJoin != nil else { return nil }
         var entries: [TimelineEntry] = []
         var rows: [JoinedServerRow] = []
         var worst: (wait: Double, share: Double)?
@@ -12,7 +14,7 @@ struct SlowOriginDetector: StallCauseDetector {
             guard let r = e.record.request, r.kind == .segment || r.kind == .map || r.kind == .mediaPlaylist,
                 let client = Self.clientDuration(e), client > 0
             else { continue }
-            for row in StallContext.serverRows(e) {
+            for row in c.serverRows(e) {
                 guard let s = row.serverRequest, s.cacheResult == .miss || s.cacheResult == .refresh,
                     let wait = s.originFirstByte ?? s.firstByte, wait >= c.options.slowServerSeconds,
                     wait / client >= c.options.serverShare

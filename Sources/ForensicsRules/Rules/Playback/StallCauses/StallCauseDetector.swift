@@ -23,8 +23,8 @@ package struct StallContext {
     package var mediaFailures: [Session.Failure]
 
     /// Server rows joined to a request with a label that names one row (not ambiguous).
-    static func serverRows(_ entry: TimelineEntry) -> [JoinedServerRow] {
-        entry.serverViews.filter { $0.confidence != .ambiguous }
+    func serverRows(_ entry: TimelineEntry) -> [JoinedServerRow] {
+        session.serverViews(of: entry).filter { $0.confidence != .ambiguous }
     }
 }
 
