@@ -9,7 +9,7 @@ public struct Record: Sendable {
         case player(PlayerEvent)
         case error(ErrorInfo)
         case summary(PlaybackSummary)
-        case accessLog(AccessLogEntry)
+        case accessLog(AVPlayerAccessLogEntry)
         case errorLog(ErrorInfo, uri: String?)
         case proxy(ProxyEvent)
         /// A line of another component in a console capture (player, system, app).

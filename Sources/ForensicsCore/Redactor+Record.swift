@@ -219,7 +219,7 @@ extension Redactor {
     }
 
     /// Access-log columns: every value cleaned as text.
-    func clean(fields: AccessLogFields) -> AccessLogFields {
+    func clean(fields: AVPlayerAccessLogFields) -> AVPlayerAccessLogFields {
         fields.mapValues(clean)
     }
 }

@@ -143,7 +143,7 @@ package struct Correlator: Sendable {
         Self.permute(&entries, &formats, into: order)
         order = []
         var diagnostics: [Diagnostic] = unplaced
-        (entries, formats) = AccessLogDumpFolder.fold(entries, formats, diagnostics: &diagnostics)
+        (entries, formats) = AVPlayerAccessLogDumpFolder.fold(entries, formats, diagnostics: &diagnostics)
         (entries, formats) = mergeRequests(entries, formats, viewRank: viewRank)
         (entries, formats) = mergeErrorLogRows(entries, formats)
         // The timeline is final: each entry learns its place (evidence remembers it).

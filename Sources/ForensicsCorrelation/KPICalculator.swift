@@ -9,7 +9,7 @@ struct KPICalculator {
             if case .summary(let x) = e.record.payload { return x }
             return nil
         }.last
-        let accessRows = s.entries.compactMap { e -> AccessLogEntry? in
+        let accessRows = s.entries.compactMap { e -> AVPlayerAccessLogEntry? in
             if case .accessLog(let a) = e.record.payload { return a }
             return nil
         }

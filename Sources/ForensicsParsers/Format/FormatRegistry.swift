@@ -28,8 +28,8 @@ package struct FormatRegistry: Sendable {
 
     package static let standard = FormatRegistry(readers: [
         MetricEventsFormat.self,
-        AccessLogFormat.self,
-        ErrorLogFormat.self,
+        AVPlayerAccessLogFormat.self,
+        AVPlayerErrorLogFormat.self,
         CacheLogFormat.self,
         PlaylistFormat.self,
         HARFormat.self,

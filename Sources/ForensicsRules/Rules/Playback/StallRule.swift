@@ -234,7 +234,7 @@ package struct StallRule: Rule {
         )
     }
 
-    static func accessRow(_ session: Session, _ index: Int) -> AccessLogEntry? {
+    static func accessRow(_ session: Session, _ index: Int) -> AVPlayerAccessLogEntry? {
         guard session.entries.indices.contains(index), case .accessLog(let a) = session.entries[index].record.payload
         else { return nil }
         return a

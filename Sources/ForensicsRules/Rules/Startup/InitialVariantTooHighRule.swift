@@ -238,7 +238,7 @@ package struct InitialVariantTooHighRule: Rule {
     /// throughput observed in that row — or, when that row is short (under 10 s watched, too few
     /// requests to measure), above the next rows' observed throughput.
     func fromAccessLog(_ session: Session) -> [Finding]? {
-        let rows = session.entries.indices.compactMap { i -> (Int, AccessLogEntry)? in
+        let rows = session.entries.indices.compactMap { i -> (Int, AVPlayerAccessLogEntry)? in
             if case .accessLog(let a) = session.entries[i].record.payload { return (i, a) }
             return nil
         }
@@ -283,7 +283,7 @@ package struct InitialVariantTooHighRule: Rule {
     /// variant (by the captured multivariant playlist) whose BANDWIDTH exceeds what the first
     /// segment downloads achieved.
     /// Whether an access-log row downloaded enough to measure throughput by.
-    static func isEvidence(_ row: AccessLogEntry, _ options: Options) -> Bool {
+    static func isEvidence(_ row: AVPlayerAccessLogEntry, _ options: Options) -> Bool {
         guard let observed = row.observedBitrate, observed > 0, let bytes = row.bytesTransferred,
             bytes >= Int64(options.minimumBytes), let downloaded = Double(row.fields["c-duration-downloaded"] ?? "")
         else { return false }
@@ -291,7 +291,7 @@ package struct InitialVariantTooHighRule: Rule {
     }
 
     /// A progressive download: AVPlayer's `s-playback-type` says `FILE`.
-    static func isProgressive(_ row: AccessLogEntry) -> Bool {
+    static func isProgressive(_ row: AVPlayerAccessLogEntry) -> Bool {
         row.playbackType?.uppercased() == "FILE"
     }
 

@@ -11,7 +11,7 @@ import ForensicsCore
 /// its occurrence number among rows of that identity in its dump agree (`- -` rows repeat within a
 /// dump). The latest dump's row is kept, since its counters are the most recent; the earlier ones
 /// become its other views, so the evidence still names every line.
-enum AccessLogDumpFolder {
+enum AVPlayerAccessLogDumpFolder {
     /// `formats[i]` is the source format of `entries[i]`; both come back in the same shape.
     static func fold(
         _ entries: [TimelineEntry], _ formats: [InputFormat], diagnostics: inout [Diagnostic]
@@ -38,7 +38,7 @@ enum AccessLogDumpFolder {
             return a.file != b.file ? a.file < b.file : a.block < b.block
         }
         struct RowKey: Hashable {
-            var identity: AccessLogEntry.Identity
+            var identity: AVPlayerAccessLogEntry.Identity
             var occurrence: Int
         }
         var kept: [RowKey: Int] = [:]
@@ -46,7 +46,7 @@ enum AccessLogDumpFolder {
         var removed: Set<Int> = []
         var repeatedDumps: Set<DumpID> = []
         for dump in dumps {
-            var occurrences: [AccessLogEntry.Identity: Int] = [:]
+            var occurrences: [AVPlayerAccessLogEntry.Identity: Int] = [:]
             for i in (rowsByDump[dump] ?? []).sorted(by: { entries[$0].location.line < entries[$1].location.line }) {
                 guard case .accessLog(let a) = entries[i].record.payload else { continue }
                 let identity = a.identity

@@ -7,7 +7,7 @@ import ForensicsCore
 /// concatenated in one file are read block by block. `date time` is the device's local time with
 /// no offset: `timezoneOffset` (seconds east of UTC) states it; the repeated-seconds "fraction"
 /// Apple writes is ignored (see `shared/spec/avplayer-access-log.md`).
-package struct ExtendedLogParser {
+package struct AVPlayerExtendedLogParser {
     package let file: String
     /// Seconds east of UTC, when the user stated the device's zone; nil: unknown.
     package let timezoneOffset: Int?
@@ -28,7 +28,7 @@ package struct ExtendedLogParser {
         _ source: inout PeekableByteSource, format: InputFormat, context: ReadContext
     ) throws -> ParseResult {
         try context.readLines(&source) { lines in
-            var parser = ExtendedLogParser(file: context.path, timezoneOffset: context.timezoneOffset)
+            var parser = AVPlayerExtendedLogParser(file: context.path, timezoneOffset: context.timezoneOffset)
             parser.timeZone = context.timeZone
             parser.maxRecords = context.maxRecords
             return try parser.parse(lines: &lines, format: format)
@@ -132,7 +132,7 @@ package struct ExtendedLogParser {
             }
             var rowValues = values.map { $0 == "-" ? nil : $0 }
             if let software { rowValues.append(software) }
-            let row = AccessLogFields(names: rowNames, values: rowValues)
+            let row = AVPlayerAccessLogFields(names: rowNames, values: rowValues)
             var time: Timestamp?
             if let d = row["date"], let t = row["time"] {
                 // Keep whole seconds only: the fraction repeats the seconds.
@@ -149,7 +149,7 @@ package struct ExtendedLogParser {
                         time: time, location: location, format: .errorLog, sessionID: session,
                         payload: .errorLog(err, uri: row["uri"])))
             } else {
-                var a = AccessLogEntry(fields: row)
+                var a = AVPlayerAccessLogEntry(fields: row)
                 a.uri = row["uri"]
                 a.serverAddress = row["s-ip"]
                 // Every number is bounded here, once, so that nothing downstream sums or prints
@@ -167,7 +167,7 @@ package struct ExtendedLogParser {
                 a.downloadOverdue = fieldCheck.count(row, "c-overdue")
                 result.diagnose(contentsOf: fieldCheck.diagnostics)
                 a.playbackType = row["s-playback-type"]
-                a.dump = AccessLogEntry.Dump(date: dumpDate, block: blockLine)
+                a.dump = AVPlayerAccessLogEntry.Dump(date: dumpDate, block: blockLine)
                 result.records.append(
                     Record(
                         time: time, location: location, format: .accessLog, sessionID: session, payload: .accessLog(a)))
@@ -230,22 +230,22 @@ struct FieldBounds {
 
     init(location: SourceLocation) { self.location = location }
 
-    mutating func seconds(_ row: AccessLogFields, _ name: String) -> Double? {
+    mutating func seconds(_ row: AVPlayerAccessLogFields, _ name: String) -> Double? {
         decimal(row, name, max: Self.maxSeconds)
     }
 
-    mutating func bitrate(_ row: AccessLogFields, _ name: String) -> Double? {
+    mutating func bitrate(_ row: AVPlayerAccessLogFields, _ name: String) -> Double? {
         decimal(row, name, max: Self.maxBitrate)
     }
 
-    mutating func count(_ row: AccessLogFields, _ name: String) -> Int? {
+    mutating func count(_ row: AVPlayerAccessLogFields, _ name: String) -> Int? {
         guard let text = row[name] else { return nil }
         if let v = Int(text), v >= 0, v <= Self.maxCount { return v }
         reject(name, text)
         return nil
     }
 
-    mutating func decimal(_ row: AccessLogFields, _ name: String, max: Double) -> Double? {
+    mutating func decimal(_ row: AVPlayerAccessLogFields, _ name: String, max: Double) -> Double? {
         guard let text = row[name] else { return nil }
         if let v = Double(text), v.isFinite, v >= 0, v <= max { return v }
         reject(name, text)

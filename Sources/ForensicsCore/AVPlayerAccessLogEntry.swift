@@ -2,7 +2,7 @@
 ///
 /// The typed numbers are bounded by the parser (non-negative, finite, within a year of seconds,
 /// 1 Tbit/s, 2^50 counts): out-of-range values are nil with a diagnostic, so sums need no clamps.
-public struct AccessLogEntry: Hashable, Sendable, Codable {
+public struct AVPlayerAccessLogEntry: Hashable, Sendable, Codable {
     public var uri: String?
     public var serverAddress: String?
     public var mediaRequests: Int?
@@ -17,7 +17,7 @@ public struct AccessLogEntry: Hashable, Sendable, Codable {
     public var playbackType: String?
     public var downloadOverdue: Int?
     /// Every column as written, by field name, so nothing is lost (unknown columns included).
-    public var fields: AccessLogFields
+    public var fields: AVPlayerAccessLogFields
     /// Which dump of the log the row comes from: apps save the cumulative log several times per
     /// session, so the same row appears once per dump (see `Correlator`'s folding).
     public var dump: Dump?
@@ -45,7 +45,7 @@ public struct AccessLogEntry: Hashable, Sendable, Codable {
         public var uri, date, time, session: String?
     }
 
-    public init(fields: AccessLogFields) {
+    public init(fields: AVPlayerAccessLogFields) {
         self.fields = fields
     }
 }
@@ -53,7 +53,7 @@ public struct AccessLogEntry: Hashable, Sendable, Codable {
 /// A row's columns by name. The names are the block's `#Fields` list, shared by every row of the
 /// block (copy on write), and each row keeps only its values: a dictionary per row was the
 /// largest part of an access log in memory (about 1 KiB a row).
-public struct AccessLogFields: Hashable, Sendable, Codable {
+public struct AVPlayerAccessLogFields: Hashable, Sendable, Codable {
     public private(set) var names: [String]
     /// One value per name; nil where the row wrote `-`.
     public private(set) var values: [String?]
@@ -91,7 +91,7 @@ public struct AccessLogFields: Hashable, Sendable, Codable {
 
     /// Every value passed through `transform`, names kept; storage is copied only when a value
     /// changes.
-    public func mapValues(_ transform: (String) -> String) -> AccessLogFields {
+    public func mapValues(_ transform: (String) -> String) -> AVPlayerAccessLogFields {
         var out = self
         for (i, value) in values.enumerated() {
             guard let value else { continue }

@@ -1,8 +1,8 @@
 import ForensicsCore
 
 /// `AVPlayerItemErrorLog.extendedLogData`: a W3C extended log that is AVPlayer's (see
-/// `ExtendedLogParser.isAVPlayerLog`) whose `#Fields` line names `status`, `domain` or `comment`.
-package enum ErrorLogFormat: FormatReader {
+/// `AVPlayerExtendedLogParser.isAVPlayerLog`) whose `#Fields` line names `status`, `domain` or `comment`.
+package enum AVPlayerErrorLogFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .errorLog, displayName: "AVPlayer error log (W3C extended)",
         semantics: SourceSemantics(
@@ -23,13 +23,13 @@ package enum ErrorLogFormat: FormatReader {
 
     package static func sniff(_ text: SniffText) -> Bool {
         if case .fields(let line) = text.headerDirective {
-            return ExtendedLogParser.namesErrorLogFields(line)
-                && ExtendedLogParser.isAVPlayerLog(software: text.w3cSoftware, fields: line)
+            return AVPlayerExtendedLogParser.namesErrorLogFields(line)
+                && AVPlayerExtendedLogParser.isAVPlayerLog(software: text.w3cSoftware, fields: line)
         }
         return false
     }
 
     package static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {
-        try ExtendedLogParser.read(&source, format: declaration.format, context: context)
+        try AVPlayerExtendedLogParser.read(&source, format: declaration.format, context: context)
     }
 }

@@ -2,9 +2,9 @@ import ForensicsCore
 
 /// `AVPlayerItemAccessLog.extendedLogData`: a W3C extended log that is AVPlayer's (its
 /// `#Software: AppleCoreMedia…` directive or AVPlayer's own field set, see
-/// `ExtendedLogParser.isAVPlayerLog`) whose `#Fields` line has none of the error log's columns —
+/// `AVPlayerExtendedLogParser.isAVPlayerLog`) whose `#Fields` line has none of the error log's columns —
 /// or, with no `#Fields` line (a log with no event), an AppleCoreMedia header.
-package enum AccessLogFormat: FormatReader {
+package enum AVPlayerAccessLogFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .accessLog, displayName: "AVPlayer access log (W3C extended)",
         semantics: SourceSemantics(
@@ -26,14 +26,14 @@ package enum AccessLogFormat: FormatReader {
     package static func sniff(_ text: SniffText) -> Bool {
         switch text.headerDirective {
         case .fields(let line):
-            !ExtendedLogParser.namesErrorLogFields(line)
-                && ExtendedLogParser.isAVPlayerLog(software: text.w3cSoftware, fields: line)
+            !AVPlayerExtendedLogParser.namesErrorLogFields(line)
+                && AVPlayerExtendedLogParser.isAVPlayerLog(software: text.w3cSoftware, fields: line)
         case .playlistTag: false
-        case nil: ExtendedLogParser.isAVPlayerLog(software: text.w3cSoftware, fields: nil)
+        case nil: AVPlayerExtendedLogParser.isAVPlayerLog(software: text.w3cSoftware, fields: nil)
         }
     }
 
     package static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {
-        try ExtendedLogParser.read(&source, format: declaration.format, context: context)
+        try AVPlayerExtendedLogParser.read(&source, format: declaration.format, context: context)
     }
 }
