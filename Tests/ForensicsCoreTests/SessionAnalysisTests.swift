@@ -67,7 +67,8 @@ import Testing
     }
 
     @Test func accessLogRowsCountStallsWithoutTimingThem() throws {
-        var row = AVPlayerAccessLogEntry(fields: AVPlayerAccessLogFields(["uri": "https://cdn/a/v1/index.m3u8", "c-stalls": "2"]))
+        var row = AVPlayerAccessLogEntry(
+            fields: AVPlayerAccessLogFields(["uri": "https://cdn/a/v1/index.m3u8", "c-stalls": "2"]))
         row.uri = "https://cdn/a/v1/index.m3u8"
         row.stalls = 2
         var entries = Array(playing.prefix(3))
