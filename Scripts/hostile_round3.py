@@ -616,6 +616,92 @@ def case_held_markup_payloads_in_every_field():
     hb.check_markdown("held: markup payloads, triage index.md", open(os.path.join(out, "index.md")).read())
 
 
+# ---------------------------------------------------------------- server (CDN) logs (issue 32)
+
+CF_FIELDS = ("date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) "
+             "cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol "
+             "cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type "
+             "cs-protocol-version fle-status fle-encrypted-fields c-port time-to-first-byte "
+             "x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start sc-range-end")
+
+
+def cf_row(second, path, rid, ip="198.51.100.9", status="200", result="Hit", pop="FRA56-P3", query="-",
+           cookie="-", xff="-", detail=None, taken="0.100", ttfb="0.002"):
+    return "\t".join(["2026-11-21", "10:%02d:%02d" % (second // 60 % 60, second % 60), pop, "1000", ip, "GET",
+                      "d1.cloudfront.net", path, status, "-", "AppleCoreMedia/1.0.0", query, cookie, result, rid,
+                      "video.example.com", "https", "300", taken, xff, "TLSv1.3", "TLS_AES_128_GCM_SHA256", result,
+                      "HTTP/2.0", "-", "-", "5000", ttfb, detail or result, "video/mp4", "1000", "-", "-"])
+
+
+def metric_segments(count, path="/v/s.ts", header=None):
+    lines = []
+    for i in range(count):
+        t = i * 0.5
+        headers = {header[0]: header[1] % i} if header else {}
+        url = "https://video.example.com" + path
+        lines.append(json.dumps({
+            "type": "AVMetricHLSMediaSegmentRequestEvent", "date": hb.iso(t + 0.2), "sessionID": GUID, "url": url,
+            "mediaResourceRequestEvent": {"url": url, "requestStartTime": hb.iso(t), "responseEndTime": hb.iso(t + 0.2),
+                                          "networkTransactionMetrics": {"transactionMetrics": [
+                                              {"response": {"statusCode": 200, "headers": headers}}]}}}))
+    return "\n".join(lines) + "\n"
+
+
+def case_cdn_popular_segment():
+    """20,000 requests for one segment path, 200,000 CloudFront rows for it (every viewer's),
+    request ids repeated on a fifth of them: the join's work is bounded, the run finishes inside
+    the limits, and no other viewer's row is cited."""
+    b = new_bundle("cdn-popular", neighbour=False)
+    open(os.path.join(b, "events.jsonl"), "w").write(metric_segments(20000, header=("x-amz-cf-id", "ID%d==")))
+    rows = [cf_row(i % 3600, "/v/s.ts", "ID%d==" % (i % 4000) if i % 5 == 0 else "OTHER%d==" % i,
+                   ip="203.0.113.%d" % (i % 250)) for i in range(200000)]
+    open(os.path.join(b, "E1.2026-11-21-10.x.log"), "w").write("#Version: 1.0\n#Fields: " + CF_FIELDS + "\n" + "\n".join(rows) + "\n")
+    run("cdn: popular segment, JSON", ["analyze", b, "--report", "json"])
+    run("cdn: popular segment, Markdown", ["analyze", b])
+
+
+def case_cdn_markup_and_personal_data():
+    """Markup in every CloudFront field a report shows (POP, request id, detail, path), and the
+    viewer's IP, cookie, forwarded-for and a token in the query planted: no element in the HTML or
+    Markdown, and nothing planted in any output."""
+    b = new_bundle("cdn-markup", neighbour=False)
+    open(os.path.join(b, "events.jsonl"), "w").write(metric_segments(len(PAYLOADS), header=("x-amz-cf-id", "R%d")))
+    rows = []
+    for i, p in enumerate(PAYLOADS):
+        cell = p.replace("\t", " ").replace("\n", " ")
+        rows.append(cf_row(i // 2, "/v/s.ts", "R%d" % i, ip="PLANTED198.51.100.%d" % i, status="404", result="Error",
+                           pop=cell, query="token=PLANTEDtok%d&x=%s" % (i, cell), cookie="sid=PLANTEDcookie%d" % i,
+                           xff="PLANTED10.0.0.%d" % i, detail=cell, ttfb="0.001", taken="0.001"))
+    open(os.path.join(b, "E1.2026-11-21-10.y.log"), "w").write("#Version: 1.0\n#Fields: " + CF_FIELDS + "\n" + "\n".join(rows) + "\n")
+    rc, page, _ = run("cdn: markup, HTML", ["analyze", b, "--report", "html"])
+    hb.check_html("cdn: markup, HTML", page)
+    rc, md, _ = run("cdn: markup, Markdown", ["analyze", b])
+    hb.check_markdown("cdn: markup, Markdown", md)
+    expect("cdn: markup, Markdown", "Server side (CDN logs)" in md, "no server-side section")
+    run("cdn: markup, JSON", ["analyze", b, "--report", "json"])
+    run("cdn: markup, parse", ["parse", b, "--json"])
+
+
+def case_cdn_logs_option():
+    """--cdn-logs: a folder of a day's logs beside the bundle; a client log handed as a CDN log is
+    not read (and says why); a path that does not exist is a runtime error, not a crash."""
+    b = new_bundle("cdn-option", neighbour=False)
+    open(os.path.join(b, "events.jsonl"), "w").write(metric_segments(20, header=("x-amz-cf-id", "Q%d==")))
+    logs = os.path.join(hb.WORK, "cdn-day")
+    os.makedirs(logs, exist_ok=True)
+    open(os.path.join(logs, "E1.2026-11-21-10.z.log"), "w").write(
+        "#Version: 1.0\n#Fields: " + CF_FIELDS + "\n" + "\n".join(cf_row(i // 2, "/v/s.ts", "Q%d==" % i) for i in range(20)) + "\n")
+    open(os.path.join(logs, "stray.jsonl"), "w").write(metric_segments(3))
+    rc, out, _ = run("cdn: --cdn-logs", ["analyze", b, "--report", "json", "--cdn-logs", logs])
+    report = json.loads(out)
+    joined = report["sessions"][0].get("server_join", {}).get("joined", {})
+    expect("cdn: --cdn-logs", joined.get("exact") == 20, "expected 20 exact joins, got %r" % joined)
+    reasons = [i.get("not_read") for i in report["inputs"] if "stray" in i["path"]]
+    expect("cdn: --cdn-logs", reasons and reasons[0] and "not a server log" in str(reasons[0]),
+           "a client log among the CDN logs was not refused: %r" % reasons)
+    run("cdn: --cdn-logs missing", ["analyze", b, "--cdn-logs", os.path.join(hb.WORK, "no-such-dir")], statuses=(1,))
+
+
 CASES = [
     case_config_alias_bomb, case_config_deep_nesting, case_config_duplicate_keys, case_config_not_a_file,
     case_write_full_device, case_write_closed_and_broken_pipe, case_output_dash_is_stdout,
@@ -628,6 +714,7 @@ CASES = [
     case_review_fail_on_unreadable_and_nested_output,
     case_held_million_member_zip, case_held_million_entry_har, case_held_ten_thousand_bundles,
     case_held_markup_payloads_in_every_field,
+    case_cdn_popular_segment, case_cdn_markup_and_personal_data, case_cdn_logs_option,
     # Last: reading its large outputs grows this process, and a child's peak memory (ru_maxrss)
     # starts from the parent's at fork, which would inflate every later case's figure.
     case_report_100k_sessions,

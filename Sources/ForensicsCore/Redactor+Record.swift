@@ -51,9 +51,16 @@ extension Redactor {
     public func clean(_ s: ServerRequest) -> ServerRequest {
         var out = s
         var raw = s.raw
-        if enabled, let ip = s.clientIP, !ip.isEmpty, ip != "-" {
-            raw = raw.replacingOccurrences(of: ip, with: Self.placeholder)
-            out.clientIP = Self.placeholder
+        if enabled {
+            if let ip = s.clientIP, !ip.isEmpty, ip != "-" {
+                raw = raw.replacingOccurrences(of: ip, with: Self.placeholder)
+                out.clientIP = Self.placeholder
+            }
+            // Longest first, so a value inside another is not left half-replaced.
+            for value in s.personal.sorted(by: { $0.count > $1.count }) where value.count >= 2 && value != "-" {
+                raw = raw.replacingOccurrences(of: value, with: Self.placeholder)
+            }
+            out.personal = []
         }
         out.raw = clean(raw)
         out.path = clean(s.path)
@@ -98,6 +105,7 @@ extension Redactor {
                 || p.segmentURIs.contains(where: mayChange)
         case .serverRequest(let s):
             return (enabled && s.clientIP.map { !$0.isEmpty && $0 != "-" && $0 != Self.placeholder } ?? false)
+                || (enabled && !s.personal.isEmpty)
                 || mayChange(s.raw) || mayChange(s.path) || mayChange(s.query) || mayChange(s.host)
                 || mayChange(s.userAgent) || mayChange(s.detail) || mayChange(s.sessionHeader)
                 || mayChange(s.requestID) || mayChange(s.cacheResultRaw) || mayChange(s.pop) || mayChange(s.method)

@@ -37,6 +37,9 @@ public struct ServerRequest: Sendable, Hashable {
     public var status: Int?
     public var bytes: Int64?
     public var clientIP: String?
+    /// Other personal values the row carries (cookies, forwarded-for addresses): never parsed
+    /// into the request, but removed from `raw` with redaction on, like the client's address.
+    public var personal: [String] = []
     public var userAgent: String?
     /// The POP or edge that answered (`x-edge-location`, `EdgeColoCode`).
     public var pop: String?

@@ -24,6 +24,8 @@ package struct RequestJoiner: Sendable {
     /// How many rows for one path one request looks at, at most (thousands of viewers fetch the
     /// same segment: the window, not the path, must narrow them).
     package var maxCandidates = 256
+    /// How many rows an ambiguous request lists, nearest first.
+    package var maxAmbiguous = 4
 
     package init() {}
 
@@ -138,7 +140,12 @@ package struct RequestJoiner: Sendable {
                 joins[q] = [(row, .probable, .pathAndTime)]
             } else {
                 // None chosen: every candidate stays free for another request's better claim.
-                joins[q] = candidates.map { ($0, .ambiguous, .pathAndTime) }
+                // The nearest `maxAmbiguous` are listed (a popular segment has hundreds of
+                // viewers' rows in any window; listing them all is no evidence and no use).
+                let nearest = candidates.sorted {
+                    abs(index.rows[$0].start - (request.start - o)) < abs(index.rows[$1].start - (request.start - o))
+                }
+                joins[q] = nearest.prefix(maxAmbiguous).map { ($0, .ambiguous, .pathAndTime) }
             }
         }
         var counts: [JoinConfidence: Int] = [:]
@@ -216,7 +223,8 @@ package struct RequestJoiner: Sendable {
                 // A Cloudflare `CF-Ray` is `<ray id>-<colo>`; the log's `RayID` is the first part.
                 let ids = [value] + (value.split(separator: "-").count == 2 ? [String(value.prefix { $0 != "-" })] : [])
                 for id in ids {
-                    for row in index.byRequestID[id] ?? [] where !used.contains(row) {
+                    // A request id is unique in a sane log; a hostile one repeating it is read a bounded way.
+                    for row in (index.byRequestID[id] ?? []).prefix(64) where !used.contains(row) {
                         let r = index.rows[row].request
                         if r.path == request.path, r.requestIDHeader?.lowercased() ?? name == name { return row }
                     }
@@ -228,17 +236,42 @@ package struct RequestJoiner: Sendable {
 
     /// The nearest row naming this session, with the request's path and range.
     func strongMatch(_ request: ClientRequest, _ sessionID: String, _ index: RowIndex, used: Set<Int>) -> Int? {
+        guard let list = index.byPath[request.path], !list.isEmpty else { return nil }
+        // Outward from the row nearest in time (rows are in start order), so thousands of other
+        // viewers' rows for a popular segment are not all read: the first row of this session
+        // found on each side bounds the search on that side.
+        var lo = 0
+        var hi = list.count
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if index.rows[list[mid]].start < request.start { lo = mid + 1 } else { hi = mid }
+        }
         var best: (row: Int, distance: Double)?
+        var left = lo - 1
+        var right = lo
         var looked = 0
-        for row in index.byPath[request.path] ?? [] where !used.contains(row) {
+        while looked < maxCandidates * 16, left >= 0 || right < list.count {
+            // The nearer of the two next rows.
+            let takeLeft: Bool
+            if left < 0 {
+                takeLeft = false
+            } else if right >= list.count {
+                takeLeft = true
+            } else {
+                takeLeft =
+                    request.start - index.rows[list[left]].start <= index.rows[list[right]].start - request.start
+            }
+            let row = takeLeft ? list[left] : list[right]
+            if takeLeft { left -= 1 } else { right += 1 }
             looked += 1
-            if looked > maxCandidates * 16 { break }
+            let d = abs(index.rows[row].start - request.start)
+            if d >= maxPairDistance || d >= (best?.distance ?? .infinity) { break }
+            guard !used.contains(row) else { continue }
             let r = index.rows[row].request
             guard let sid = r.sessionHeader, sid.caseInsensitiveCompare(sessionID), Self.sameRange(r, request) else {
                 continue
             }
-            let d = abs(index.rows[row].start - request.start)
-            if d < maxPairDistance, d < (best?.distance ?? .infinity) { best = (row, d) }
+            best = (row, d)
         }
         return best?.row
     }
@@ -296,8 +329,22 @@ package struct RequestJoiner: Sendable {
         let margin = distance(ranked[1], requests[q]) - distance(best, requests[q])
         guard margin > index.rows[best].request.resolution else { return nil }
         let mine = distance(best, requests[q])
-        for other in byPath[requests[q].path] ?? [] where other != q {
-            guard requests[other].rangeStart == requests[q].rangeStart else { continue }
+        // Only requests of the path whose start is within `mine` of the row can be nearer to it:
+        // the path's requests are in time order, so they are found by binary search.
+        let same = byPath[requests[q].path] ?? []
+        let target = index.rows[best].start + offset
+        var lo = 0
+        var hi = same.count
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if requests[same[mid]].start < target - mine { lo = mid + 1 } else { hi = mid }
+        }
+        var looked = 0
+        for other in same[lo...] {
+            if requests[other].start > target + mine { break }
+            looked += 1
+            if looked > 64 { return nil }
+            guard other != q, requests[other].rangeStart == requests[q].rangeStart else { continue }
             if distance(best, requests[other]) <= mine { return nil }
         }
         return best

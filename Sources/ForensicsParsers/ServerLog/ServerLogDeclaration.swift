@@ -80,6 +80,9 @@ package struct ServerLogDeclaration: Sendable {
         case tier
         /// URL-encoded text (CloudFront's `cs(User-Agent)`) for `userAgent`.
         case encodedUserAgent
+        /// Personal data the tool does not read (cookies, forwarded-for addresses): kept only so
+        /// that redaction removes it from the quoted raw line.
+        case personal
     }
 
     package var format: InputFormat
@@ -132,4 +135,11 @@ package struct ServerLogDeclaration: Sendable {
 /// `FormatReader`, and the vendor is added by one line in `FormatRegistry.standard`.
 package protocol ServerLogVendor: FormatReader {
     static var vendor: ServerLogDeclaration { get }
+}
+
+extension ServerLogDeclaration.Field {
+    var isPersonal: Bool {
+        if case .personal = self { return true }
+        return false
+    }
 }

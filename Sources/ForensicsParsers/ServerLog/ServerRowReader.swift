@@ -117,6 +117,9 @@ struct ServerRowReader {
                 case .string(let s): if !s.isEmpty && s != "-" { values.append((field, s)) }
                 case .number(let n): values.append((field, Self.numberText(n)))
                 case .bool(let b): values.append((field, b ? "true" : "false"))
+                case .object(let o) where field.isPersonal:
+                    // Each value on its own, as it stands in the raw line.
+                    for m in o.members { if let s = m.value.string, !s.isEmpty { values.append((field, s)) } }
                 case .object(let o):
                     // Request headers as an object: `name: value` lines.
                     let text = o.members.compactMap { m in m.value.string.map { "\(m.key): \($0)" } }
@@ -131,6 +134,7 @@ struct ServerRowReader {
     }
 
     static func numberText(_ n: Double) -> String {
+        // Whole numbers below 10^18 print as integers; anything else as Swift writes a Double.
         if n.rounded() == n, abs(n) < 1e18 { return String(Int64(n)) }
         return String(n)
     }
@@ -214,6 +218,7 @@ struct ServerRowReader {
             case .cmcd: cmcd.merge(CMCDPayload(Substring(text)))
             case .requestHeaders: Self.readHeaders(text, into: &r, cmcd: &cmcd)
             case .tier: r.tier = ServerRequest.Tier(rawValue: text.lowercased()) ?? .unknown
+            case .personal: if r.personal.count < 16 { r.personal.append(text) }
             }
         }
         if let q = r.query, let fromQuery = CMCDPayload.fromQuery(Substring(q)) { cmcd.merge(fromQuery) }

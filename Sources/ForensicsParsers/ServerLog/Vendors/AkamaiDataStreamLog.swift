@@ -13,6 +13,7 @@ package enum AkamaiDataStreamLog: ServerLogVendor {
         summary: "Akamai DataStream 2 logs: one JSON object per line, request time in seconds, reqId.",
         layout: .jsonLines,
         fields: [
+            ("cookie", .personal), ("xForwardedFor", .personal),
             ("reqTimeSec", .timestamp), ("reqId", .requestID), ("reqHost", .host), ("reqMethod", .method),
             ("reqPath", .path), ("queryStr", .query), ("statusCode", .status), ("totalBytes", .bytes),
             ("bytes", .bytes), ("cliIP", .clientIP), ("UA", .userAgent), ("cacheStatus", .cacheResult),

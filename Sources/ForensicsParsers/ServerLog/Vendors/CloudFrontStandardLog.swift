@@ -11,6 +11,7 @@ package enum CloudFrontStandardLog: ServerLogVendor {
         summary: "CloudFront standard (access) logs: W3C, tab-separated, one row per response, UTC, hourly gzip files.",
         layout: .w3c(separator: 0x09),
         fields: [
+            ("cs(Cookie)", .personal), ("x-forwarded-for", .personal),
             ("date", .date), ("time", .time), ("x-edge-location", .pop), ("sc-bytes", .bytes), ("c-ip", .clientIP),
             ("cs-method", .method), ("x-host-header", .host), ("cs(Host)", .host), ("cs-uri-stem", .path),
             ("sc-status", .status), ("cs(User-Agent)", .encodedUserAgent), ("cs-uri-query", .query),

@@ -13,6 +13,7 @@ package enum CloudflareLogpushLog: ServerLogVendor {
         summary: "Cloudflare Logpush HTTP requests: one JSON object per line, edge start and end times, RayID.",
         layout: .jsonLines,
         fields: [
+            ("Cookies", .personal),
             ("EdgeStartTimestamp", .start), ("EdgeEndTimestamp", .end), ("RayID", .requestID),
             ("EdgeColoCode", .pop), ("ClientRequestHost", .host), ("ClientRequestMethod", .method),
             ("ClientRequestURI", .pathAndQuery), ("ClientRequestPath", .path), ("EdgeResponseStatus", .status),
