@@ -33,9 +33,20 @@ package struct CMCDPayload: Sendable, Equatable {
             }
             values[k] = inValue ? String(value.prefix(1024)) : "true"
         }
+        var escaped = false
         for c in text {
             if quoted {
-                if c == "\"" { quoted = false } else { value.append(c) }
+                // A string's `\"` and `\\` are its characters (RFC 8941 strings).
+                if escaped {
+                    value.append(c)
+                    escaped = false
+                } else if c == "\\" {
+                    escaped = true
+                } else if c == "\"" {
+                    quoted = false
+                } else {
+                    value.append(c)
+                }
                 continue
             }
             switch c {
@@ -59,6 +70,18 @@ package struct CMCDPayload: Sendable, Equatable {
             return CMCDPayload(Substring(decoded))
         }
         return nil
+    }
+
+    /// A key's number: a CMCD v1 integer or decimal, or the first member of a v2 inner list
+    /// (`bl=(5000)`); nil when absent or not a finite number.
+    package func number(_ key: String) -> Double? {
+        guard let text = values[key] else { return nil }
+        var v = Substring(text)
+        if v.first == "(" {
+            v = v.dropFirst().prefix { $0 != ")" && $0 != " " }
+        }
+        guard let n = Double(v), n.isFinite else { return nil }
+        return n
     }
 
     /// Folds another payload in (the four CMCD headers, or a header beside a query).
