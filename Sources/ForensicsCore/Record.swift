@@ -112,7 +112,8 @@ public struct Record: Sendable {
                 ? "multivariant playlist \(p.url ?? "") with \(p.variants.count) variants"
                 : "media playlist \(p.url ?? "") with \(p.segmentCount) segments"
         case .serverRequest(let r):
-            var s = "server \(r.method ?? "GET") \(r.path) → \(r.status.map(String.init) ?? "000")"
+            var s =
+                "server \(r.method ?? "GET") \(r.path) → \(r.status.map(String.init) ?? (r.clientClosed ? "000" : "no status"))"
             if let c = r.cacheResultRaw {
                 // A flag (`1`, `true`) reads as what it means.
                 s += " " + (["1", "0", "true", "false"].contains(c.lowercased()) ? r.cacheResult.rawValue : c)

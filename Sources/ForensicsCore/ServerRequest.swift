@@ -33,8 +33,11 @@ public struct ServerRequest: Sendable, Hashable {
     /// Whether the log can say a request's range at all (CloudFront can; Cloudflare cannot log
     /// `Range`): where it cannot, no range is not "the whole file", and the join ignores ranges.
     public var rangeLogged = true
-    /// The HTTP status; nil for CloudFront's `000` (the client closed the connection first).
+    /// The HTTP status; nil where the row has none, or CloudFront's `000`.
     public var status: Int?
+    /// The row says the client closed the connection before the response ended: CloudFront's
+    /// status `000`, nginx's `499`. (A row that merely lacks a status says nothing of the kind.)
+    public var clientClosed = false
     public var bytes: Int64?
     public var clientIP: String?
     /// Other personal values the row carries (cookies, forwarded-for addresses): never parsed
@@ -76,7 +79,7 @@ public struct ServerRequest: Sendable, Hashable {
     /// Whether the client closed the connection before the response ended (CloudFront `000`, a
     /// client communication error): the client's doing, never counted as a server fault.
     public var clientAborted: Bool {
-        if status == nil || status == 0 || status == 499 { return true }
+        if clientClosed || status == 499 { return true }
         guard let d = detail?.lowercased() else { return false }
         return d == "clientcommerror" || d == "clienthungup"
     }

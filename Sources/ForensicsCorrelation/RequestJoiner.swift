@@ -69,6 +69,45 @@ package struct RequestJoiner: Sendable {
             for key in byPath.keys {
                 byPath[key]?.sort { rows[$0].start < rows[$1].start || (rows[$0].start == rows[$1].start && $0 < $1) }
             }
+            starts = rows.map(\.start).sorted()
+            coarsestResolution = rows.map(\.request.resolution).max() ?? 0
+        }
+
+        /// Every row's start, in order: a session's share of the logs by binary search, not by
+        /// reading every row once per session.
+        var starts: [Double] = []
+        var coarsestResolution = 0.0
+
+        /// The first place in `starts` at or after `t`.
+        func position(_ t: Double) -> Int {
+            var lo = 0
+            var hi = starts.count
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                if starts[mid] < t { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+
+        /// How many rows start between `from` and `to`.
+        func count(startingIn from: Double, _ to: Double) -> Int {
+            guard from <= to else { return 0 }
+            return max(0, position(to.nextUp) - position(from))
+        }
+
+        /// Stretches of `from`…`to` with no row starting, longer than `minimum` seconds.
+        func gaps(in from: Double, _ to: Double, longerThan minimum: Double) -> [(from: Double, to: Double)] {
+            guard from < to, !starts.isEmpty else { return [] }
+            var out: [(from: Double, to: Double)] = []
+            var previous = from
+            var i = position(from)
+            while i < starts.count, starts[i] <= to, out.count < 3 {
+                if starts[i] - previous > minimum { out.append((previous, starts[i])) }
+                previous = starts[i]
+                i += 1
+            }
+            if out.count < 3, to - previous > minimum, previous >= (starts.first ?? to) { out.append((previous, to)) }
+            return out
         }
     }
 
@@ -76,6 +115,8 @@ package struct RequestJoiner: Sendable {
     struct ClientRequest {
         var entry: Int
         var path: String
+        /// The host, lower-cased.
+        var host: String?
         var query: String?
         var rangeStart: Int64
         var start: Double
@@ -87,57 +128,82 @@ package struct RequestJoiner: Sendable {
 
     /// Joins the rows of `serverFiles` to `sessions` (their `serverViews` by timeline entry,
     /// each session a `serverJoin`), and returns how many rows joined no session.
+    ///
+    /// In phases across all sessions: every session's exact and strong joins first, then the
+    /// offsets, then every session's probable ones — so that no session takes by path and time a
+    /// row another session's request id or session id names.
     package func join(_ sessions: inout [Session], serverFiles: [SourceFile]) -> Int {
-        let index = RowIndex(serverFiles)
         guard !serverFiles.isEmpty else { return 0 }
+        let index = RowIndex(serverFiles)
         var used = Set<Int>()
+        var states = sessions.map { SessionState(requests: Self.clientRequests($0)) }
         for s in sessions.indices {
-            join(&sessions[s], index, used: &used)
+            keyed(&states[s], session: sessions[s], index, used: &used)
+        }
+        for s in sessions.indices {
+            probable(&states[s], index, used: &used)
+        }
+        for s in sessions.indices {
+            finish(&sessions[s], states[s], index)
         }
         return index.rows.count - used.count
     }
 
-    func join(_ session: inout Session, _ index: RowIndex, used: inout Set<Int>) {
-        let requests = Self.clientRequests(session)
+    /// What the join knows of one session between its phases.
+    struct SessionState {
+        var requests: [ClientRequest]
         var joins: [Int: [(row: Int, confidence: JoinConfidence, key: JoinKey)]] = [:]
         var pairs: [Double] = []
         var pairRows: [Int] = []
-        // 1 and 2: exact and strong keys.
-        for (q, request) in requests.enumerated() {
+        var offset: Double?
+        var spread: Double?
+
+        init(requests: [ClientRequest]) { self.requests = requests }
+    }
+
+    /// Phases 1 and 2: exact and strong keys; then the session's offset from those pairs.
+    func keyed(_ st: inout SessionState, session: Session, _ index: RowIndex, used: inout Set<Int>) {
+        for (q, request) in st.requests.enumerated() {
             if let row = exactMatch(request, index, used: used) {
                 used.insert(row)
-                joins[q] = [(row, .exact, .requestID)]
-                pairs.append(request.start - index.rows[row].start)
-                pairRows.append(row)
+                st.joins[q] = [(row, .exact, .requestID)]
             } else if session.idIsFromLogs, let row = strongMatch(request, session.id, index, used: used) {
                 used.insert(row)
-                joins[q] = [(row, .strong, .sessionID)]
-                pairs.append(request.start - index.rows[row].start)
-                pairRows.append(row)
+                st.joins[q] = [(row, .strong, .sessionID)]
+            } else {
+                continue
+            }
+            if let row = st.joins[q]?.first?.row {
+                st.pairs.append(request.start - index.rows[row].start)
+                st.pairRows.append(row)
             }
         }
-        // 3: the offset, client minus server.
-        let offset = pairs.isEmpty ? nil : Self.median(pairs)
-        // A whole-second log cannot place a pair better than half its resolution, however well
-        // the pairs agree: the spread says so.
-        let coarsest = pairRows.map { index.rows[$0].request.resolution }.max() ?? 0
-        let spread = offset.map { o in max(Self.median(pairs.map { abs($0 - o) }), coarsest / 2) }
-        // 4: path, query and range in the window. Several rows fit: the nearest in time is still
-        // the request's when the two are each other's nearest (no other request of the path is
-        // nearer to that row) by more than the row's resolution; otherwise all are listed as
-        // ambiguous and none is chosen.
+        // The offset, client minus server. A whole-second log cannot place a pair better than
+        // half its resolution, however well the pairs agree: the spread says so.
+        guard !st.pairs.isEmpty else { return }
+        let offset = Self.median(st.pairs)
+        let coarsest = st.pairRows.map { index.rows[$0].request.resolution }.max() ?? 0
+        st.offset = offset
+        st.spread = max(Self.median(st.pairs.map { abs($0 - offset) }), coarsest / 2)
+    }
+
+    /// Phase 3: path, query and range in the window. Several rows fit: the nearest in time is
+    /// still the request's when the two are each other's nearest (no other request of the path is
+    /// nearer to that row) by more than the row's resolution; otherwise the nearest are listed as
+    /// ambiguous and none is chosen.
+    func probable(_ st: inout SessionState, _ index: RowIndex, used: inout Set<Int>) {
         var requestsByPath: [String: [Int]] = [:]
-        for (q, request) in requests.enumerated() { requestsByPath[request.path, default: []].append(q) }
-        let o = offset ?? 0
-        for (q, request) in requests.enumerated() where joins[q] == nil {
-            let candidates = probableCandidates(request, index, used: used, offset: o, spread: spread)
+        for (q, request) in st.requests.enumerated() { requestsByPath[request.path, default: []].append(q) }
+        let o = st.offset ?? 0
+        for (q, request) in st.requests.enumerated() where st.joins[q] == nil {
+            let candidates = probableCandidates(request, index, used: used, offset: o, spread: st.spread)
             guard !candidates.isEmpty else { continue }
             if candidates.count == 1 {
                 used.insert(candidates[0])
-                joins[q] = [(candidates[0], .probable, .pathAndTime)]
-            } else if let row = Self.mutualNearest(q, candidates, requests, requestsByPath, index, offset: o) {
+                st.joins[q] = [(candidates[0], .probable, .pathAndTime)]
+            } else if let row = Self.mutualNearest(q, candidates, st.requests, requestsByPath, index, offset: o) {
                 used.insert(row)
-                joins[q] = [(row, .probable, .pathAndTime)]
+                st.joins[q] = [(row, .probable, .pathAndTime)]
             } else {
                 // None chosen: every candidate stays free for another request's better claim.
                 // The nearest `maxAmbiguous` are listed (a popular segment has hundreds of
@@ -145,13 +211,17 @@ package struct RequestJoiner: Sendable {
                 let nearest = candidates.sorted {
                     abs(index.rows[$0].start - (request.start - o)) < abs(index.rows[$1].start - (request.start - o))
                 }
-                joins[q] = nearest.prefix(maxAmbiguous).map { ($0, .ambiguous, .pathAndTime) }
+                st.joins[q] = nearest.prefix(maxAmbiguous).map { ($0, .ambiguous, .pathAndTime) }
             }
         }
+    }
+
+    /// The session's joined rows, each on the session's clock, and what the join found.
+    func finish(_ session: inout Session, _ st: SessionState, _ index: RowIndex) {
         var counts: [JoinConfidence: Int] = [:]
-        let shift = -(offset ?? 0)
-        for (q, list) in joins.sorted(by: { $0.key < $1.key }) {
-            let entry = requests[q].entry
+        let shift = -(st.offset ?? 0)
+        for (q, list) in st.joins.sorted(by: { $0.key < $1.key }) {
+            let entry = st.requests[q].entry
             for j in list {
                 let row = index.rows[j.row]
                 session.serverViews[entry, default: []].append(
@@ -162,32 +232,42 @@ package struct RequestJoiner: Sendable {
             }
             if let c = list.first?.confidence { counts[c, default: 0] += 1 }
         }
-        let window = Self.window(requests)
+        let window = Self.window(st.requests)
         var inWindow = 0
         var caveats: [String] = []
         if let window {
-            for row in index.rows where row.end >= window.start - 60 && row.start <= window.end + 60 { inWindow += 1 }
             // Server time = client time − offset; a row's time is known to its resolution.
-            let slack = 1 + (index.rows.map(\.request.resolution).max() ?? 0)
-            if index.earliest > window.start - (offset ?? 0) + slack
-                || index.latest < window.end - (offset ?? 0) - slack
-            {
-                caveats.append(
-                    "the server logs cover \(Timestamp(index.earliest).iso8601) to \(Timestamp(index.latest).iso8601), not all of the session's \(Timestamp(window.start).iso8601) to \(Timestamp(window.end).iso8601)"
-                )
+            let from = window.start - (st.offset ?? 0) - 60
+            let to = window.end - (st.offset ?? 0) + 60
+            inWindow = index.count(startingIn: from, to)
+            if index.rows.isEmpty {
+                caveats.append("the server logs hold no readable row")
+            } else {
+                let slack = 1 + index.coarsestResolution
+                if index.earliest > from + 60 + slack || index.latest < to - 60 - slack {
+                    caveats.append(
+                        "the server logs cover \(Timestamp(index.earliest).iso8601) to \(Timestamp(index.latest).iso8601), not all of the session's \(Timestamp(window.start).iso8601) to \(Timestamp(window.end).iso8601)"
+                    )
+                }
+                // A gap inside the session's time: an hourly file missing, a log cut short.
+                for gap in index.gaps(in: from + 60, to - 60, longerThan: 600).prefix(3) {
+                    caveats.append(
+                        "no server row from \(Timestamp(gap.from).iso8601) to \(Timestamp(gap.to).iso8601): a log file of that time may be missing"
+                    )
+                }
             }
         }
-        if offset == nil, !joins.isEmpty {
+        if st.offset == nil, !st.joins.isEmpty {
             caveats.append(
                 "no request id or session id joined a row: device and server clocks assumed to agree within \(NumberFormat.trimmed(unalignedSlack, decimals: 1)) s"
             )
         }
         session.serverJoin = ServerJoin(
-            offset: offset, spread: spread, pairs: pairs.count, joined: counts,
-            unmatchedRequests: requests.count - joins.count, serverRows: index.rows.count, rowsInWindow: inWindow,
-            caveats: caveats)
-        if joins.isEmpty {
-            session.serverJoin?.noMatch = Self.noMatch(requests, index, window: window, inWindow: inWindow)
+            offset: st.offset, spread: st.spread, pairs: st.pairs.count, joined: counts,
+            unmatchedRequests: st.requests.count - st.joins.count, serverRows: index.rows.count,
+            rowsInWindow: inWindow, caveats: caveats)
+        if st.joins.isEmpty {
+            session.serverJoin?.noMatch = Self.noMatch(st.requests, index, window: window, inWindow: inWindow)
         }
     }
 
@@ -226,7 +306,10 @@ package struct RequestJoiner: Sendable {
                     // A request id is unique in a sane log; a hostile one repeating it is read a bounded way.
                     for row in (index.byRequestID[id] ?? []).prefix(64) where !used.contains(row) {
                         let r = index.rows[row].request
-                        if r.path == request.path, r.requestIDHeader?.lowercased() ?? name == name { return row }
+                        // Only the header the vendor declares carries its request id.
+                        if r.path == request.path, let header = r.requestIDHeader, header.lowercased() == name {
+                            return row
+                        }
                     }
                 }
             }
@@ -281,29 +364,34 @@ package struct RequestJoiner: Sendable {
         _ request: ClientRequest, _ index: RowIndex, used: Set<Int>, offset: Double, spread: Double?
     ) -> [Int] {
         guard let list = index.byPath[request.path] else { return [] }
-        // Server time = client time − offset; the window is widened by what is not known.
+        // Server time = client time − offset; the window is widened by what is not known. The
+        // server sees a request after the client sent it and before the client saw its end:
+        // a row of the same request starts inside that window.
         let slack = spread.map { max($0 * 3, 0.25) } ?? unalignedSlack
+        let widest = slack + index.coarsestResolution
         let live = request.kind == .mediaPlaylist && !(request.query ?? "").contains("_HLS_msn")
         var out: [Int] = []
-        // First row that may end inside the window: rows are in start order; look back a bounded way.
+        // The first row starting in the window (rows are in start order).
         var lo = 0
         var hi = list.count
         while lo < hi {
             let mid = lo + (hi - lo) / 2
-            if index.rows[list[mid]].start < request.start - offset - 3600 { lo = mid + 1 } else { hi = mid }
+            if index.rows[list[mid]].start < request.start - offset - widest { lo = mid + 1 } else { hi = mid }
         }
         var looked = 0
         for row in list[lo...] {
             let r = index.rows[row]
+            if r.start > request.end - offset + widest { break }
+            // Rows already joined are not candidates and do not count against the bound.
+            if used.contains(row) { continue }
+            looked += 1
+            if looked > maxCandidates { break }
             let resolution = r.request.resolution
             let from = request.start - offset - slack - resolution
             let to = request.end - offset + slack + resolution
-            if r.start > to { break }
-            looked += 1
-            if looked > maxCandidates { break }
-            guard !used.contains(row), r.end >= from, r.start <= to, Self.sameRange(r.request, request) else {
-                continue
-            }
+            guard r.start >= from, r.start <= to, Self.sameRange(r.request, request) else { continue }
+            // Another host's row for the same path is another distribution's request.
+            if let h = r.request.host, let ch = request.host, h.lowercased() != ch { continue }
             // A live playlist is fetched again every target duration: without `_HLS_msn` only
             // a row starting within the resolution of the request is the same fetch.
             if live, abs(r.start - (request.start - offset)) > resolution + (spread ?? unalignedSlack) { continue }
@@ -382,7 +470,8 @@ package struct RequestJoiner: Sendable {
             let query = canonical.firstIndex(of: "?").map { String(canonical[canonical.index(after: $0)...]) }
             out.append(
                 ClientRequest(
-                    entry: i, path: URLCanonicalizer.path(r.url), query: query,
+                    entry: i, path: URLCanonicalizer.path(r.url),
+                    host: URLCanonicalizer.host(canonical)?.lowercased(), query: query,
                     rangeStart: max(0, r.byteRange?.offset ?? 0), start: start,
                     end: max(start, entry.endTime?.secondsSince1970 ?? start), kind: r.kind, headers: headers))
         }

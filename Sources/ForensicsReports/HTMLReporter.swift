@@ -98,9 +98,12 @@ enum MarkdownSubsetHTML {
             i += 1
             if line.hasPrefix("```") {
                 flush()
-                let kind = String(line.dropFirst(3))
+                // A fence closes on a line of exactly its own backticks (the Markdown writer makes
+                // a fence longer than any run of backticks in what it quotes).
+                let fence = String(line.prefix { $0 == "`" })
+                let kind = String(line.dropFirst(fence.count))
                 var block: [String] = []
-                while i < lines.count, lines[i] != "```" {
+                while i < lines.count, lines[i] != fence {
                     block.append(lines[i])
                     i += 1
                 }

@@ -172,7 +172,8 @@ package struct MarkdownReporter: Sendable {
         ]
         for (v, entry) in rows {
             guard let s = v.serverRequest else { continue }
-            var server = "\(s.status.map(String.init) ?? "000") \(s.cacheResultRaw ?? s.cacheResult.rawValue)"
+            var server =
+                "\(s.status.map(String.init) ?? (s.clientClosed ? "000" : "—")) \(s.cacheResultRaw ?? s.cacheResult.rawValue)"
             if let fb = s.firstByte { server += ", first byte \(NumberFormat.seconds(fb))" }
             if let lb = s.lastByte { server += ", total \(NumberFormat.seconds(lb))" }
             if let ofb = s.originFirstByte { server += ", origin \(NumberFormat.seconds(ofb))" }

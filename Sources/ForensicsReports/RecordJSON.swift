@@ -162,7 +162,8 @@ package enum RecordJSON {
             ("detail", .optional(s.detail)), ("client_ip", .optional(s.clientIP)),
             ("user_agent", .optional(s.userAgent)), ("session_header", .optional(s.sessionHeader)),
             ("cmcd", .object(s.cmcd.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-            ("client_aborted", .bool(s.clientAborted)), ("raw", .string(s.raw)),
+            ("client_closed", .bool(s.clientClosed)), ("client_aborted", .bool(s.clientAborted)),
+            ("raw", .string(s.raw)),
         ])
     }
 

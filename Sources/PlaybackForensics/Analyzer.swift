@@ -119,6 +119,14 @@ public struct Analyzer: Sendable {
                 )
             }
             let outcome = outcomes[i]
+            // A server log cut short by a limit: requests after the cut have no row to join.
+            if let r = outcome.result, r.stoppedAtRecordLimit,
+                !ingestor.registry.semantics(of: r.format).role.makesSessions
+            {
+                caveats.append(
+                    "\(ingestor.redactor.clean(outcome.path)): a server log read in part (record limit): requests after its last row read have no server row to join"
+                )
+            }
             var fileDiagnostics = outcome.diagnostics + (outcome.result?.diagnostics ?? [])
             let count = fileDiagnostics.count
             if fileDiagnostics.count > maxDiagnosticsPerFile {

@@ -293,3 +293,122 @@ import Testing
         #expect(j.noMatch?.contains("no server row falls within the session's") == true, "\(j.noMatch ?? "")")
     }
 }
+
+/// What the independent review of the join found, each held by a test.
+@Suite struct JoinReviewTests {
+    static let t0 = CDNStoryTests.t0
+
+    func events(_ session: String, _ lines: [(path: String, start: Double, header: String?)]) -> String {
+        lines.map { l in
+            let url = "https://video.example.com" + l.path
+            let headers = l.header.map { #""x-amz-cf-id":"\#($0)""# } ?? ""
+            return
+                #"{"type":"AVMetricHLSMediaSegmentRequestEvent","date":"\#(Timestamp(Self.t0 + l.start + 0.3).iso8601)","sessionID":"\#(session)","url":"\#(url)","mediaResourceRequestEvent":{"url":"\#(url)","requestStartTime":"\#(Timestamp(Self.t0 + l.start).iso8601)","responseEndTime":"\#(Timestamp(Self.t0 + l.start + 0.3).iso8601)","networkTransactionMetrics":{"transactionMetrics":[{"response":{"statusCode":200,"headers":{\#(headers)}}}]}}}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    func cfRow(_ end: Int, _ path: String, _ id: String, status: String = "200", detail: String? = nil) -> String {
+        CDNStoryTests.cfRow(
+            end: end, path: path, status: status, result: "Hit", id: id, taken: 0.3, ttfb: 0.002, detailed: detail)
+    }
+
+    /// Session A has no key for the row; session B names it by request id. Whatever the order of
+    /// the sessions, B gets it (exact) and A's report does not cite it.
+    @Test func aKeyedJoinIsNeverTakenByAnotherSessionsGuess() throws {
+        let a = events("AAAA", [("/a/s1.ts", 10, nil)])
+        let b = events("BBBB", [("/a/s1.ts", 10.1, "B1==")])
+        let cf = CDNStoryTests.cloudFront([cfRow(10, "/a/s1.ts", "B1==")])
+        for order in [[("a.jsonl", a), ("b.jsonl", b)], [("b.jsonl", b), ("a.jsonl", a)]] {
+            let report = Analyzer().analyze(
+                files: order.map { ($0.0, Array($0.1.utf8)) } + [("E1.2026-11-21-10.a.log", Array(cf.utf8))])
+            let byID = Dictionary(uniqueKeysWithValues: report.sessions.map { ($0.session.id, $0.session) })
+            let sb = try #require(byID["BBBB"])
+            let sa = try #require(byID["AAAA"])
+            #expect(sb.serverViews.values.flatMap { $0 }.map(\.confidence) == [.exact])
+            #expect(sa.serverViews.isEmpty)
+        }
+    }
+
+    /// A path every viewer fetched: a thousand other rows in the hour before do not hide the
+    /// request's own row from a probable join.
+    @Test func aPopularPathStillJoinsByTime() throws {
+        // Other viewers' rows from 10:01:40 to 10:29:59, then the request's own at 10:30:05.
+        let others = (0..<1000).map { cfRow(1799 - ($0 % 1700), "/a/s1.ts", "O\($0)==") }
+        let mine = cfRow(1805, "/a/s1.ts", "MINE==")
+        let cf = CDNStoryTests.cloudFront(others + [mine])
+        let report = Analyzer().analyze(files: [
+            ("e.jsonl", Array(events("CCCC", [("/a/s1.ts", 1805, nil)]).utf8)),
+            ("E1.2026-11-21-10.b.log", Array(cf.utf8)),
+        ])
+        let views = report.sessions.first?.session.serverViews.values.flatMap { $0 } ?? []
+        #expect(views.map { $0.serverRequest?.requestID } == ["MINE=="])
+        #expect(views.map(\.confidence) == [.probable])
+    }
+
+    /// A row that lacks a status is not a client abort; CloudFront's `000` is.
+    @Test func noStatusIsNotAnAbort() throws {
+        let o = ingest(
+            "l.json", #"{"EdgeStartTimestamp":1795255204120000000,"RayID":"x","ClientRequestPath":"/a"}"# + "\n")
+        let r = try #require(o.result?.records.first?.serverRequest)
+        #expect(r.status == nil && !r.clientAborted)
+        let cf = ingest("cf.log", CDNStoryTests.cloudFront([cfRow(1, "/a", "Z", status: "000")]))
+        #expect(cf.result?.records.first?.serverRequest?.clientAborted == true)
+    }
+
+    /// Only the header a vendor declares carries its request id: a client header that happens to
+    /// equal a Cloud Logging `insertId` is no exact join.
+    @Test func anUndeclaredHeaderIsNoRequestID() throws {
+        let gcp =
+            #"{"insertId":"B1==","timestamp":"2026-11-21T10:00:10.100Z","httpRequest":{"requestUrl":"https://video.example.com/a/s1.ts","status":200,"latency":"0.3s"},"jsonPayload":{"statusDetails":"response_from_cache"}}"#
+        let report = Analyzer().analyze(files: [
+            ("e.jsonl", Array(events("DDDD", [("/a/s1.ts", 10.1, "B1==")]).utf8)), ("g.json", Array((gcp + "\n").utf8)),
+        ])
+        let views = report.sessions.first?.session.serverViews.values.flatMap { $0 } ?? []
+        #expect(views.map(\.confidence) == [.probable])
+    }
+
+    /// A server row quoting a fence does not close the report's: the HTML page keeps its sections.
+    @Test func aRowWithAFenceCannotBreakTheHTMLPage() throws {
+        let cf = CDNStoryTests.cloudFront([
+            CDNStoryTests.cfRow(
+                end: 10, path: "/a/s1.ts", status: "404", result: "Error", id: "F1==", taken: 0.001, ttfb: 0.001,
+                detailed: "```"),
+            CDNStoryTests.cfRow(
+                end: 10, path: "/a/s1.ts", status: "404", result: "Error", id: "F2==", taken: 0.001, ttfb: 0.001,
+                detailed: "```"),
+            CDNStoryTests.cfRow(
+                end: 11, path: "/a/s1.ts", status: "404", result: "Error", id: "F3==", taken: 0.001, ttfb: 0.001,
+                detailed: "```"),
+        ])
+        let script = """
+            0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            10.00 segment https://video.example.com/a/s1.ts 404 0.030 dur=6 rh.x-amz-cf-id=F1==
+            10.20 segment https://video.example.com/a/s1.ts 404 0.030 dur=6 rh.x-amz-cf-id=F2==
+            10.50 segment https://video.example.com/a/s1.ts 404 0.030 dur=6 rh.x-amz-cf-id=F3==
+            """
+        let report = Analyzer().analyze(files: [
+            ("events.jsonl", Array(TimelineScript.compile(script).utf8)), ("E1.2026-11-21-10.f.log", Array(cf.utf8)),
+        ])
+        let html = ReportRenderer(redact: true).render(report, as: .html)
+        let rows = try #require(html.range(of: "The rows as logged"))
+        let rest = html[rows.upperBound...]
+        let close = try #require(rest.range(of: "</details>"))
+        #expect(rest[..<close.lowerBound].contains("```"), "the fence is shown inside the block")
+        #expect(rest[close.upperBound...].contains("<h3>"), "the page goes on after the block")
+    }
+
+    /// A JSON writer's escapes do not hide a viewer's address, a cookie or a token from redaction.
+    @Test func escapedPersonalDataIsRedactedInTheQuotedRow() throws {
+        let row =
+            #"{"EdgeStartTimestamp":"# + String(Int64((Self.t0 + 10) * 1e9))
+            + #","RayID":"p1","ClientIP":"198.51.100.77","ClientRequestURI":"\/a\/s1.ts?x=1\u0026hdnts=exp%3D1~hmac%3DSECRETSECRET","EdgeResponseStatus":200,"CacheCacheStatus":"hit","Cookies":{"sid":"COOKIEVALUE"}}"#
+        let report = Analyzer().analyze(files: [
+            ("e.jsonl", Array(events("EEEE", [("/a/s1.ts", 10, nil)]).utf8)), ("l.json", Array((row + "\n").utf8)),
+        ])
+        let raw = try #require(report.sessions.first?.session.serverViews.values.first?.first?.serverRequest?.raw)
+        #expect(!raw.contains("198.51.100.77"))
+        #expect(!raw.contains("COOKIEVALUE"))
+        #expect(!raw.contains("SECRETSECRET"), "\(raw)")
+    }
+}

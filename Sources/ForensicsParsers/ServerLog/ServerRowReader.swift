@@ -129,8 +129,42 @@ struct ServerRowReader {
                 }
             }
         }
-        let raw = String(decoding: line.bytes.last == 0x0D ? line.bytes.dropLast() : line.bytes, as: UTF8.self)
+        var raw = String(decoding: line.bytes.last == 0x0D ? line.bytes.dropLast() : line.bytes, as: UTF8.self)
+        // A JSON writer may escape what redaction looks for (`\u0026token=`, `\/`): the quoted
+        // line shows those characters as themselves, so that the values the row names and the
+        // secrets in it are found where they stand.
+        if case .jsonLines = declaration.layout { raw = Self.unescapedForSearch(raw) }
         if let record = build(values, raw: raw, location: location) { result.records.append(record) }
+    }
+
+    /// `\/` and `\uXXXX` (a character other than a quote, a backslash or a control character)
+    /// written as the characters they stand for; everything else as it is.
+    static func unescapedForSearch(_ line: String) -> String {
+        guard line.utf8.contains(UInt8(ascii: "\\")) else { return line }
+        var out = String.UnicodeScalarView()
+        var scalars = Array(line.unicodeScalars)[...]
+        while let c = scalars.first {
+            scalars = scalars.dropFirst()
+            guard c == "\\", let next = scalars.first else {
+                out.append(c)
+                continue
+            }
+            if next == "/" {
+                out.append("/")
+                scalars = scalars.dropFirst()
+            } else if next == "u", scalars.count >= 5,
+                let v = UInt32(String(String.UnicodeScalarView(scalars.dropFirst().prefix(4))), radix: 16),
+                let u = Unicode.Scalar(v), v >= 0x20, u != "\"", u != "\\", !(0xD800...0xDFFF).contains(v)
+            {
+                out.append(u)
+                scalars = scalars.dropFirst(5)
+            } else {
+                out.append(c)
+                out.append(next)
+                scalars = scalars.dropFirst()
+            }
+        }
+        return String(out)
     }
 
     static func numberText(_ n: Double) -> String {
@@ -192,13 +226,19 @@ struct ServerRowReader {
                     path = split.first.map { $0.isEmpty ? "/" : String($0) } ?? "/"
                     if split.count == 2, r.query == nil { r.query = String(split[1]) }
                 }
-            case .status: if r.status == nil { r.status = Self.status(text) }
+            case .status:
+                if r.status == nil { r.status = Self.status(text) }
+                if text == "000" { r.clientClosed = true }
             case .originStatus: if r.originStatus == nil { r.originStatus = Self.status(text) }
             case .bytes: if r.bytes == nil { r.bytes = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
             case .clientIP: if r.clientIP == nil { r.clientIP = text }
             case .userAgent: if r.userAgent == nil { r.userAgent = text }
             case .encodedUserAgent: if r.userAgent == nil { r.userAgent = text.removingPercentEncoding ?? text }
-            case .pop: if r.pop == nil { r.pop = text }
+            case .pop:
+                // A chain of caches (Media CDN's `cacheId`) names the one nearest the viewer last.
+                if r.pop == nil {
+                    r.pop = text.split(separator: ",").last.map { $0.trimmingCharacters(in: " ") } ?? text
+                }
             case .requestID: if r.requestID == nil { r.requestID = text }
             case .cacheResult:
                 if !cacheSet {
@@ -218,7 +258,7 @@ struct ServerRowReader {
             case .cmcd: cmcd.merge(CMCDPayload(Substring(text)))
             case .requestHeaders: Self.readHeaders(text, into: &r, cmcd: &cmcd)
             case .tier: r.tier = ServerRequest.Tier(rawValue: text.lowercased()) ?? .unknown
-            case .personal: if r.personal.count < 16 { r.personal.append(text) }
+            case .personal: r.personal.append(text)
             }
         }
         if let q = r.query, let fromQuery = CMCDPayload.fromQuery(Substring(q)) { cmcd.merge(fromQuery) }

@@ -28,7 +28,7 @@ struct SlowOriginDetector: StallCauseDetector {
         return StallCauseEvidence(
             cause: .slowOrigin, first: t, entries: entries, serverRows: rows,
             why:
-                "the CDN missed its cache for \(entries.count) request\(entries.count == 1 ? "" : "s") before the stall and waited \(NumberFormat.seconds(worst.wait)) on the origin, \(Int((worst.share * 100).rounded())) % of the client's download time (server rows joined)"
+                "the CDN missed its cache for \(entries.count) request\(entries.count == 1 ? "" : "s") before the stall and waited \(NumberFormat.seconds(worst.wait)) on the origin, \(NumberFormat.trimmed(min(worst.share, 1) * 100, decimals: 0)) % of the client's download time (server rows joined)"
         )
     }
 

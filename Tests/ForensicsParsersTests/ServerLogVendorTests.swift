@@ -1,0 +1,150 @@
+import ForensicsCore
+import ForensicsTestSupport
+import Foundation
+import Testing
+
+@testable import ForensicsParsers
+
+/// Each server-log vendor, from its documented fields and the corpus: what a row's time means,
+/// units, numbers written as strings, odd and truncated rows, and recognition on evidence only.
+@Suite struct ServerLogVendorTests {
+    func rows(
+        _ name: String, _ text: String
+    ) -> (format: InputFormat?, requests: [ServerRequest], diagnostics: [Diagnostic]) {
+        let o = ingest(name, text)
+        let requests = (o.result?.records ?? []).compactMap(\.serverRequest)
+        return (o.format, requests, (o.result?.diagnostics ?? []) + o.diagnostics)
+    }
+
+    static let t0 = 1_795_255_200.0  // 2026-11-21T10:00:00Z
+
+    // MARK: CloudFront standard
+
+    @Test func cloudFrontsDocumentedExampleReadsAsResponsesEnded() throws {
+        let text = try String(
+            contentsOf: TestPaths.corpus.appendingPathComponent(
+                "real-world/cdn/cloudfront-awsdocs-standard-example.log"),
+            encoding: .utf8)
+        let r = rows("E2.2019-12-04-21.abc.log", text)
+        #expect(r.format == InputFormat("cloudfront-standard"))
+        #expect(r.requests.count == 6)
+        #expect(r.diagnostics.filter { $0.severity >= .warning }.isEmpty, "a trailing tab loses nothing")
+        let first = try #require(r.requests.first)
+        // `date time` is when the response ended; the start is that minus `time-taken`.
+        #expect(first.end == TimestampParser.parse("2019-12-04 21:02:31"))
+        #expect(abs((first.end ?? Timestamp(0)) - (first.start ?? Timestamp(0)) - 0.001) < 1e-6)
+        #expect(first.userAgent?.hasPrefix("Mozilla/5.0 (Windows NT 10.0") == true, "URL-decoded")
+        #expect(first.cacheResult == .hit)
+        #expect(first.pop == "LAX1")
+        let errors = r.requests.filter { $0.status == 502 }
+        #expect(errors.count == 3)
+        #expect(errors.allSatisfy { $0.detail == "OriginDnsError" && $0.cacheResult == .error })
+    }
+
+    static let cfHead =
+        "#Version: 1.0\n#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken\n"
+
+    @Test func cloudFrontsOddRows() {
+        let text =
+            Self.cfHead
+            // Not in time order; a `000`; a truncated row (9 fields); a row with no time.
+            + "2026-11-21\t10:00:09\tFRA56\t0\t192.0.2.1\tGET\td1.cf.net\t/a/s2.ts\t000\t-\tUA\t-\t-\tError\tID2\tv.example\thttps\t300\t1.2\n"
+            + "2026-11-21\t10:00:04\tFRA56\t9\t192.0.2.1\tGET\td1.cf.net\t/a/s1.ts\t200\t-\tUA\t-\t-\tHit\tID1\tv.example\thttps\t300\t0.4\n"
+            + "2026-11-21\t10:00:12\tFRA56\t9\t192.0.2.1\tGET\td1.cf.net\t/a/s3.ts\t200\n"
+            + "-\t-\tFRA56\t9\t192.0.2.1\tGET\td1.cf.net\t/a/s4.ts\t200\t-\tUA\t-\t-\tHit\tID4\tv.example\thttps\t300\t0.4\n"
+        let r = rows("cf.log", text)
+        #expect(r.requests.map(\.path) == ["/a/s2.ts", "/a/s1.ts", "/a/s3.ts"])
+        #expect(r.requests[0].status == nil && r.requests[0].clientAborted)
+        #expect(r.requests[1].host == "v.example", "the viewer's host (x-host-header) before the distribution's")
+        #expect(r.requests[2].requestID == nil && r.requests[2].anchorKnown == false, "truncated: no duration")
+        #expect(r.diagnostics.contains { $0.message.contains("9 of the 19 fields") && $0.location.line == 5 })
+        #expect(r.diagnostics.contains { $0.message.contains("without a readable time") && $0.location.line == 6 })
+    }
+
+    /// Near misses: `#Fields:` alone is not CloudFront, nor is AVPlayer's access log.
+    @Test func aFieldsLineIsNotEvidenceEnough() {
+        #expect(
+            rows("w3c.log", "#Version: 1.0\n#Fields: date time cs-uri-stem sc-status\n2026-11-21 10:00:00 /a 200\n")
+                .format != InputFormat("cloudfront-standard"))
+        let access =
+            "#Version: 1.0\n#Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)\n#Date: 2026/11/21 10:00:00.000\n#Fields: date time uri cs-guid s-ip c-observed-bitrate sc-indicated-bitrate c-stalls\n2026/11/21 10:00:02.002 https://cdn.example.com/a/v20/index.m3u8 6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10 203.0.113.7 25000000.000 20000000 0\n"
+        #expect(rows("access.log", access).format == .accessLog)
+    }
+
+    // MARK: Cloudflare
+
+    @Test func cloudflareTimesInEveryFormatAreOneInstant() throws {
+        let nanos =
+            #"{"EdgeStartTimestamp":1795255204120000000,"EdgeEndTimestamp":1795255204530000000,"RayID":"a1","ClientRequestURI":"/a/s1.ts?CMCD=sid%3D%22S%22","EdgeResponseStatus":200}"#
+        let unixString =
+            #"{"EdgeStartTimestamp":"1795255204.12","EdgeEndTimestamp":"1795255204.53","RayID":"a2","ClientRequestPath":"/a/s1.ts","EdgeResponseStatus":"200"}"#
+        let rfc =
+            #"{"EdgeStartTimestamp":"2026-11-21T12:00:04.12+02:00","EdgeEndTimestamp":"2026-11-21T10:00:04.53Z","RayID":"a3","ClientRequestPath":"/a/s1.ts","EdgeResponseStatus":200}"#
+        let r = rows("logpush.json", [nanos, unixString, rfc].joined(separator: "\n") + "\n")
+        #expect(r.format == InputFormat("cloudflare-logpush"))
+        #expect(r.requests.count == 3)
+        for q in r.requests {
+            #expect(abs((q.start?.secondsSince1970 ?? 0) - (Self.t0 + 4.12)) < 0.001)
+            #expect(abs((q.end?.secondsSince1970 ?? 0) - (Self.t0 + 4.53)) < 0.001)
+            #expect(q.status == 200)
+            #expect(q.path == "/a/s1.ts")
+            #expect(!q.rangeLogged, "Cloudflare cannot log Range")
+        }
+        #expect(r.requests[0].query == "CMCD=sid%3D%22S%22")
+        #expect(r.requests[0].cmcd["sid"] == "S")
+        #expect(r.requests[0].sessionHeader == "S", "the CMCD sid names the session")
+    }
+
+    /// Near miss: a JSON line with a `RayID` but no edge time is not a Logpush row (nor is a metric event).
+    @Test func aRayIDAloneIsNotCloudflare() {
+        #expect(rows("x.json", #"{"RayID":"a1","path":"/a"}"# + "\n").format != InputFormat("cloudflare-logpush"))
+        let event =
+            #"{"type":"AVMetricPlayerItemRateChangeEvent","date":"2026-11-21T10:00:00Z","sessionID":"S","rate":1,"previousRate":0}"#
+        #expect(rows("m.jsonl", event + "\n").format == .metricEvents)
+    }
+
+    // MARK: Akamai
+
+    @Test func akamaiStartsWhenTheEdgeAcceptedAndAddsItsTimes() throws {
+        let line =
+            #"{"reqTimeSec":"1795255204.120","reqId":"ak1","reqPath":"/a/s1.ts","queryStr":"CMCD=bl%3D3000%2Csid%3D%22Z%22","statusCode":"206","cacheStatus":"0","turnAroundTimeMSec":"30","transferTimeMSec":"400","range":"100-199","cliIP":"198.51.100.4"}"#
+        let r = rows("ds2.json", line + "\n")
+        #expect(r.format == InputFormat("akamai-datastream"))
+        let q = try #require(r.requests.first)
+        #expect(abs((q.start?.secondsSince1970 ?? 0) - (Self.t0 + 4.12)) < 0.001)
+        #expect(abs((q.end?.secondsSince1970 ?? 0) - (Self.t0 + 4.55)) < 0.001, "turnaround + transfer")
+        #expect(q.status == 206)
+        #expect(q.cacheResult == .miss)
+        #expect(q.byteRange == ByteRange(offset: 100, length: 100))
+        #expect(q.cmcd["bl"] == "3000")
+        #expect(q.sessionHeader == "Z")
+    }
+
+    // MARK: Google Cloud CDN
+
+    @Test func googleCloudCDNCoversBothReadingsOfItsTimestamp() throws {
+        let line =
+            #"{"insertId":"g1","timestamp":"2026-11-21T10:00:04.120Z","httpRequest":{"requestMethod":"GET","requestUrl":"https://video.example.com/a/s1.ts?t=1","status":200,"responseSize":"1048576","latency":"0.410s","cacheHit":true},"jsonPayload":{"statusDetails":"response_from_cache","cacheId":"fra-1, ams-2"}}"#
+        let r = rows("cdn.json", line + "\n")
+        #expect(r.format == InputFormat("google-cloud-cdn"))
+        let q = try #require(r.requests.first)
+        #expect(!q.anchorKnown)
+        #expect(abs((q.start?.secondsSince1970 ?? 0) - (Self.t0 + 4.12 - 0.41)) < 0.001)
+        #expect(abs((q.end?.secondsSince1970 ?? 0) - (Self.t0 + 4.12 + 0.41)) < 0.001)
+        #expect(q.host == "video.example.com" && q.path == "/a/s1.ts" && q.query == "t=1")
+        #expect(q.bytes == 1_048_576)
+        #expect(q.cacheResult == .hit)
+        #expect(q.pop == "ams-2", "the cache nearest the viewer")
+    }
+
+    /// Hostile values: absurd numbers read as unknown, never trap.
+    @Test func absurdNumbersAreUnknown() throws {
+        let line =
+            #"{"EdgeStartTimestamp":1e400,"EdgeEndTimestamp":"-5","RayID":"h1","ClientRequestPath":"/a","EdgeResponseStatus":99999,"EdgeResponseBytes":-3,"EdgeTimeToFirstByteMs":"NaN","OriginResponseHeaderReceiveDurationMs":1e300}"#
+        let r = rows(
+            "h.json",
+            #"{"EdgeStartTimestamp":1795255204120000000,"RayID":"h0","ClientRequestPath":"/a"}"# + "\n" + line + "\n")
+        #expect(r.requests.count == 1, "the row without a readable time is not read")
+        #expect(r.diagnostics.contains { $0.message.contains("without a readable time") })
+    }
+}
