@@ -148,3 +148,43 @@ import Testing
         #expect(r.diagnostics.contains { $0.message.contains("without a readable time") })
     }
 }
+
+/// nginx's and Apache's combined format.
+@Suite struct CombinedAccessLogTests {
+    @Test func offsetsAreReadAndTheAnchorIsUnknown() throws {
+        let text = """
+            198.51.100.7 - - [21/Nov/2026:11:00:04 +0100] "GET /v/s12.ts?token=abc HTTP/1.1" 200 1048576 "-" "AppleCoreMedia/1.0.0"
+            203.0.113.9 - bob [21/Nov/2026:05:00:05 -0500] "GET /x HTTP/2.0" 404 - "https://r.example/p?q=1" "UA \\"quoted\\""
+
+            """
+        let o = ingest("access.log", text)
+        #expect(o.format == InputFormat("combined-access-log"))
+        let rows = (o.result?.records ?? []).compactMap(\.serverRequest)
+        #expect(rows.count == 2)
+        #expect(rows.map { $0.start?.iso8601 } == ["2026-11-21T10:00:04.000Z", "2026-11-21T10:00:05.000Z"])
+        #expect(rows.allSatisfy { !$0.anchorKnown })
+        #expect(rows[0].path == "/v/s12.ts" && rows[0].bytes == 1_048_576)
+        #expect(rows[0].query == "token=REDACTED", "the token redacted like every record's")
+        #expect(rows[1].status == 404 && rows[1].bytes == nil)
+        #expect(rows[1].userAgent == "UA \"quoted\"")
+        #expect(!rows[1].raw.contains("bob"), "the user name leaves the quoted row")
+    }
+
+    /// Near misses: a line of another `log_format`, and the common format's shape with a time that
+    /// does not read, are not combined-format logs.
+    @Test func anotherShapeIsNotRead() {
+        #expect(ingest("a.log", "10:00:04 GET /v/s12.ts 200 0.412\n").format != InputFormat("combined-access-log"))
+        #expect(
+            ingest("b.log", "198.51.100.7 - - [32/Nov/2026:11:00:04 +0100] \"GET / HTTP/1.1\" 200 5\n").format
+                != InputFormat("combined-access-log"))
+    }
+
+    /// With redaction on, the viewer's address, user and referer leave the quoted row.
+    @Test func personalDataLeavesTheQuotedRow() throws {
+        let line =
+            "198.51.100.77 - alice [21/Nov/2026:11:00:04 +0100] \"GET /v/s1.ts HTTP/1.1\" 200 5 \"https://shop.example/account/alice\" \"UA\"\n"
+        let o = ingest("access.log", line)
+        let raw = try #require(o.result?.records.first?.serverRequest?.raw)
+        #expect(!raw.contains("198.51.100.77") && !raw.contains("alice"))
+    }
+}

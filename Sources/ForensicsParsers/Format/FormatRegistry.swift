@@ -37,6 +37,7 @@ package struct FormatRegistry: Sendable {
         CloudflareLogpushLog.self,
         AkamaiDataStreamLog.self,
         GoogleCloudCDNLog.self,
+        CombinedAccessLog.self,
     ])
     package var declarations: [FormatDeclaration] { readers.map { $0.declaration } }
     package var formats: [InputFormat] { readers.map { $0.declaration.format } }

@@ -17,6 +17,11 @@ package struct ServerLogDeclaration: Sendable {
         case w3c(separator: UInt8)
         /// One JSON object per line; a field name is a key, `a.b` a key inside an object.
         case jsonLines
+        /// The NCSA combined log format nginx and Apache write by default: `$remote_addr -
+        /// $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer"
+        /// "$http_user_agent"`, fields named by nginx's variable names; anything after them is
+        /// not read.
+        case combined
     }
 
     /// A unit for a duration field.
@@ -60,6 +65,10 @@ package struct ServerLogDeclaration: Sendable {
         case query
         /// Path and query together (`/a/b.ts?x=1`).
         case pathAndQuery
+        /// An HTTP request line (`GET /a/b.ts?x=1 HTTP/1.1`): method, path and query.
+        case requestLine
+        /// A common-log-format time (`21/Nov/2026:10:00:00 +0100`): the row's anchor time.
+        case commonLogTime
         /// A whole URL (`https://host/a/b.ts?x=1`): host, path and query.
         case url
         case status, originStatus, bytes, clientIP, userAgent, pop, requestID

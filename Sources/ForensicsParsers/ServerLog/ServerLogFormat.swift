@@ -27,6 +27,9 @@ extension ServerLogVendor {
             guard case .fields(let line) = text.headerDirective else { return false }
             let names = Set(ServerRowReader.fieldNames(line[...]).map { $0.lowercased() })
             return v.evidence.allSatisfy { names.contains($0.lowercased()) }
+        case .combined:
+            // The first line whole, in the combined shape, with a time that reads.
+            return ServerRowReader.combinedFields(text.firstLine[...]) != nil
         case .jsonLines:
             guard text.first == UInt8(ascii: "{"), case .object? = try? JSONValue.parse(text.firstLine),
                 let object = try? JSONValue.parse(text.firstLine)

@@ -106,6 +106,14 @@ struct ServerRowReader {
             // Applied in declaration order, so the vendor's preferred field wins where two fill one part.
             ordered.sort { $0.order < $1.order }
             values = ordered.map { ($0.field, $0.text) }
+        case .combined:
+            guard let named = Self.combinedFields(line.bytes) else {
+                result.diagnose(Diagnostic(location, .warning, "not a combined-format line: not read"))
+                return
+            }
+            for (name, field) in declaration.fields {
+                if let v = named[name], !v.isEmpty, v != "-" { values.append((field, v)) }
+            }
         case .jsonLines:
             guard let object = try? JSONValue.parse(line.bytes), case .object = object else {
                 result.diagnose(Diagnostic(location, .warning, "not a JSON object: line not read"))
@@ -135,6 +143,73 @@ struct ServerRowReader {
         // secrets in it are found where they stand.
         if case .jsonLines = declaration.layout { raw = Self.unescapedForSearch(raw) }
         if let record = build(values, raw: raw, location: location) { result.records.append(record) }
+    }
+
+    /// The fields of a combined-format line by nginx's variable names, or nil when the line is
+    /// not one: an address, two words, a bracketed time, a quoted request, a status, a size and
+    /// (combined) two quoted strings.
+    static func combinedFields(_ bytes: ArraySlice<UInt8>) -> [String: String]? {
+        var rest = bytes
+        if rest.last == 0x0D { rest = rest.dropLast() }
+        func word() -> String? {
+            guard let space = rest.firstIndex(of: 0x20) else { return nil }
+            let w = String(decoding: rest[..<space], as: UTF8.self)
+            rest = rest[(space + 1)...]
+            return w
+        }
+        func delimited(_ open: UInt8, _ close: UInt8) -> String? {
+            guard rest.first == open else { return nil }
+            var i = rest.index(after: rest.startIndex)
+            var value: [UInt8] = []
+            while i < rest.endIndex, rest[i] != close {
+                // nginx escapes `"` and `\` in quoted fields as `\x22`, Apache as `\"`.
+                if rest[i] == 0x5C, rest.index(after: i) < rest.endIndex, rest[rest.index(after: i)] == close {
+                    i = rest.index(after: i)
+                }
+                value.append(rest[i])
+                i = rest.index(after: i)
+            }
+            guard i < rest.endIndex else { return nil }
+            let next = rest.index(after: i)
+            rest = next < rest.endIndex && rest[next] == 0x20 ? rest[rest.index(after: next)...] : rest[next...]
+            return String(decoding: value, as: UTF8.self)
+        }
+        guard let address = word(), !address.isEmpty, let _ = word(), let user = word(),
+            let time = delimited(0x5B, 0x5D), let request = delimited(0x22, 0x22), let status = word()
+        else { return nil }
+        let bytesSent = rest.contains(0x20) ? word() : String(decoding: rest, as: UTF8.self)
+        guard status.count == 3, status.allSatisfy(\.isNumber), commonLogTime(time) != nil else { return nil }
+        var out = [
+            "remote_addr": address, "remote_user": user, "time_local": time, "request": request, "status": status,
+            "body_bytes_sent": bytesSent ?? "",
+        ]
+        if let referer = delimited(0x22, 0x22) { out["http_referer"] = referer }
+        if let agent = delimited(0x22, 0x22) { out["http_user_agent"] = agent }
+        return out
+    }
+
+    /// `21/Nov/2026:10:00:00 +0100` as a UTC instant; nil for anything else.
+    static func commonLogTime(_ text: String) -> Timestamp? {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let parts = text.split(separator: " ")
+        guard parts.count == 2 else { return nil }
+        let dateTime = parts[0].split(separator: ":", maxSplits: 1)
+        let dmy = dateTime.first?.split(separator: "/") ?? []
+        guard dateTime.count == 2, dmy.count == 3, let day = Int(dmy[0]),
+            let month = months.firstIndex(of: String(dmy[1])),
+            let year = Int(dmy[2]), (1...31).contains(day), (1...9999).contains(year)
+        else { return nil }
+        let zone = parts[1]
+        guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-", let hhmm = Int(zone.dropFirst()),
+            hhmm / 100 <= 14, hhmm % 100 < 60
+        else { return nil }
+        func pad(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        let iso =
+            "\(pad(year, 4))-\(pad(month + 1, 2))-\(pad(day, 2))T\(dateTime[1])\(sign)\(zone.dropFirst().prefix(2)):\(zone.suffix(2))"
+        return TimestampParser.parse(iso)
     }
 
     /// `\/` and `\uXXXX` (a character other than a quote, a backslash or a control character)
@@ -210,6 +285,17 @@ struct ServerRowReader {
             case .host: if r.host == nil { r.host = text }
             case .path: if path == nil { path = text }
             case .query: if r.query == nil { r.query = text }
+            case .requestLine:
+                let parts = text.split(separator: " ")
+                if parts.count >= 2 {
+                    if r.method == nil { r.method = String(parts[0]) }
+                    if path == nil {
+                        let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+                        path = target.first.map(String.init)
+                        if target.count == 2, r.query == nil { r.query = String(target[1]) }
+                    }
+                }
+            case .commonLogTime: if anchor == nil { anchor = Self.commonLogTime(text) }
             case .pathAndQuery:
                 if path == nil {
                     let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
