@@ -700,6 +700,12 @@ def case_cdn_logs_option():
     expect("cdn: --cdn-logs", reasons and reasons[0] and "not a server log" in str(reasons[0]),
            "a client log among the CDN logs was not refused: %r" % reasons)
     run("cdn: --cdn-logs missing", ["analyze", b, "--cdn-logs", os.path.join(hb.WORK, "no-such-dir")], statuses=(1,))
+    # A broken archive among the CDN logs: diagnosed under `cdn-logs/`, the path as typed never shown.
+    secret_dir = os.path.join(hb.WORK, "home-alice-private")
+    os.makedirs(secret_dir, exist_ok=True)
+    open(os.path.join(secret_dir, "day.zip"), "wb").write(b"PK\x03\x04" + os.urandom(200))
+    rc, out, _ = run("cdn: --cdn-logs broken zip", ["analyze", b, "--cdn-logs", os.path.join(secret_dir, "day.zip")])
+    expect("cdn: --cdn-logs broken zip", "home-alice-private" not in out, "the CDN log path as typed is in the report")
 
 
 CASES = [

@@ -42,6 +42,8 @@ package struct RequestJoiner: Sendable {
         var rows: [Row] = []
         var byPath: [String: [Int]] = [:]
         var byRequestID: [String: [Int]] = [:]
+        /// Rows that name a session, by session id (upper-cased) and path.
+        var bySessionAndPath: [String: [Int]] = [:]
         var earliest = Double.infinity
         var latest = -Double.infinity
 
@@ -60,6 +62,9 @@ package struct RequestJoiner: Sendable {
                         end += r.resolution / 2
                     }
                     byPath[r.path, default: []].append(rows.count)
+                    if let sid = r.sessionHeader, !sid.isEmpty {
+                        bySessionAndPath[Self.sessionKey(sid, r.path), default: []].append(rows.count)
+                    }
                     if let id = r.requestID, !id.isEmpty { byRequestID[id, default: []].append(rows.count) }
                     earliest = min(earliest, start)
                     latest = max(latest, end)
@@ -69,9 +74,16 @@ package struct RequestJoiner: Sendable {
             for key in byPath.keys {
                 byPath[key]?.sort { rows[$0].start < rows[$1].start || (rows[$0].start == rows[$1].start && $0 < $1) }
             }
+            for key in bySessionAndPath.keys {
+                bySessionAndPath[key]?.sort {
+                    rows[$0].start < rows[$1].start || (rows[$0].start == rows[$1].start && $0 < $1)
+                }
+            }
             starts = rows.map(\.start).sorted()
             coarsestResolution = rows.map(\.request.resolution).max() ?? 0
         }
+
+        static func sessionKey(_ sid: String, _ path: String) -> String { sid.uppercased() + "\u{0}" + path }
 
         /// Every row's start, in order: a session's share of the logs by binary search, not by
         /// reading every row once per session.
@@ -137,8 +149,14 @@ package struct RequestJoiner: Sendable {
         let index = RowIndex(serverFiles)
         var used = Set<Int>()
         var states = sessions.map { SessionState(requests: Self.clientRequests($0)) }
+        // Exact joins of every request of every session before any strong one: a session id
+        // names a session's rows, a request id names one row, and the one row must not have been
+        // taken by a request it is not.
         for s in sessions.indices {
-            keyed(&states[s], session: sessions[s], index, used: &used)
+            keyed(&states[s], session: sessions[s], index, used: &used, exact: true)
+        }
+        for s in sessions.indices {
+            keyed(&states[s], session: sessions[s], index, used: &used, exact: false)
         }
         for s in sessions.indices {
             probable(&states[s], index, used: &used)
@@ -161,26 +179,27 @@ package struct RequestJoiner: Sendable {
         init(requests: [ClientRequest]) { self.requests = requests }
     }
 
-    /// Phases 1 and 2: exact and strong keys; then the session's offset from those pairs.
-    func keyed(_ st: inout SessionState, session: Session, _ index: RowIndex, used: inout Set<Int>) {
-        for (q, request) in st.requests.enumerated() {
-            if let row = exactMatch(request, index, used: used) {
-                used.insert(row)
+    /// Phase 1 (`exact`) or 2: request ids, or the session's id; after phase 2, the session's
+    /// offset from the pairs of both.
+    func keyed(_ st: inout SessionState, session: Session, _ index: RowIndex, used: inout Set<Int>, exact: Bool) {
+        for (q, request) in st.requests.enumerated() where st.joins[q] == nil {
+            let row: Int
+            if exact, let r = exactMatch(request, index, used: used) {
+                row = r
                 st.joins[q] = [(row, .exact, .requestID)]
-            } else if session.idIsFromLogs, let row = strongMatch(request, session.id, index, used: used) {
-                used.insert(row)
+            } else if !exact, session.idIsFromLogs, let r = strongMatch(request, session.id, index, used: used) {
+                row = r
                 st.joins[q] = [(row, .strong, .sessionID)]
             } else {
                 continue
             }
-            if let row = st.joins[q]?.first?.row {
-                st.pairs.append(request.start - index.rows[row].start)
-                st.pairRows.append(row)
-            }
+            used.insert(row)
+            st.pairs.append(request.start - index.rows[row].start)
+            st.pairRows.append(row)
         }
         // The offset, client minus server. A whole-second log cannot place a pair better than
         // half its resolution, however well the pairs agree: the spread says so.
-        guard !st.pairs.isEmpty else { return }
+        guard !exact, !st.pairs.isEmpty else { return }
         let offset = Self.median(st.pairs)
         let coarsest = st.pairRows.map { index.rows[$0].request.resolution }.max() ?? 0
         st.offset = offset
@@ -319,44 +338,36 @@ package struct RequestJoiner: Sendable {
 
     /// The nearest row naming this session, with the request's path and range.
     func strongMatch(_ request: ClientRequest, _ sessionID: String, _ index: RowIndex, used: Set<Int>) -> Int? {
-        guard let list = index.byPath[request.path], !list.isEmpty else { return nil }
-        // Outward from the row nearest in time (rows are in start order), so thousands of other
-        // viewers' rows for a popular segment are not all read: the first row of this session
-        // found on each side bounds the search on that side.
+        // The rows naming this session for this path, in start order: few for a segment, one per
+        // reload for a live playlist, whatever other viewers fetched. Outward from the nearest in
+        // time; on each side the first free row of the same range is that side's best.
+        guard let list = index.bySessionAndPath[RowIndex.sessionKey(sessionID, request.path)] else { return nil }
         var lo = 0
         var hi = list.count
         while lo < hi {
             let mid = lo + (hi - lo) / 2
             if index.rows[list[mid]].start < request.start { lo = mid + 1 } else { hi = mid }
         }
-        var best: (row: Int, distance: Double)?
-        var left = lo - 1
-        var right = lo
-        var looked = 0
-        while looked < maxCandidates * 16, left >= 0 || right < list.count {
-            // The nearer of the two next rows.
-            let takeLeft: Bool
-            if left < 0 {
-                takeLeft = false
-            } else if right >= list.count {
-                takeLeft = true
-            } else {
-                takeLeft =
-                    request.start - index.rows[list[left]].start <= index.rows[list[right]].start - request.start
+        func first(_ indices: some Sequence<Int>) -> (row: Int, distance: Double)? {
+            var looked = 0
+            for k in indices {
+                looked += 1
+                if looked > maxCandidates { return nil }
+                let row = list[k]
+                guard !used.contains(row), Self.sameRange(index.rows[row].request, request) else { continue }
+                let d = abs(index.rows[row].start - request.start)
+                return d < maxPairDistance ? (row, d) : nil
             }
-            let row = takeLeft ? list[left] : list[right]
-            if takeLeft { left -= 1 } else { right += 1 }
-            looked += 1
-            let d = abs(index.rows[row].start - request.start)
-            if d >= maxPairDistance || d >= (best?.distance ?? .infinity) { break }
-            guard !used.contains(row) else { continue }
-            let r = index.rows[row].request
-            guard let sid = r.sessionHeader, sid.caseInsensitiveCompare(sessionID), Self.sameRange(r, request) else {
-                continue
-            }
-            best = (row, d)
+            return nil
         }
-        return best?.row
+        let after = first(lo..<list.count)
+        let before = first((0..<lo).reversed())
+        switch (before, after) {
+        case (let b?, let a?): return b.distance <= a.distance ? b.row : a.row
+        case (let b?, nil): return b.row
+        case (nil, let a?): return a.row
+        case (nil, nil): return nil
+        }
     }
 
     /// Rows with the request's path, query and range whose time overlaps the request's window.

@@ -1,3 +1,4 @@
+import Foundation
 import ForensicsCore
 import ForensicsCorrelation
 import ForensicsParsers
@@ -60,9 +61,17 @@ public struct Analyzer: Sendable {
         var incomplete: String?
         var outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics, incomplete: &incomplete)
         for (n, logs) in serverLogs.enumerated() {
-            var more = try ingestor.ingestBundle(path: logs, diagnostics: &bundleDiagnostics)
-            // Named apart from the bundle's own files: `cdn-logs/<n>/<member>`.
+            // Named apart from the bundle's own files: `cdn-logs/<n>/<member>`, and the path as
+            // given (a home directory, a user name) never shown.
             let root = serverLogs.count == 1 ? "cdn-logs" : "cdn-logs/\(n + 1)"
+            var logDiagnostics: [Diagnostic] = []
+            var more = try ingestor.ingestBundle(path: logs, diagnostics: &logDiagnostics)
+            for var d in logDiagnostics {
+                d.location.file =
+                    d.location.file == logs ? root : root + "/" + Self.relative(d.location.file, to: logs)
+                d.message = d.message.replacingOccurrences(of: logs, with: root)
+                bundleDiagnostics.append(d)
+            }
             for i in more.indices {
                 let name = more[i].path == logs ? Self.lastComponent(logs) : more[i].path
                 more[i].rename(to: "\(root)/\(name)")
@@ -79,6 +88,12 @@ public struct Analyzer: Sendable {
         var report = assemble(bundle: path, outcomes: consume outcomes, bundleDiagnostics: bundleDiagnostics)
         report.incomplete = incomplete
         return report
+    }
+
+    /// `path` inside `root`, without it; else `path`'s last component.
+    static func relative(_ path: String, to root: String) -> String {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : lastComponent(path)
     }
 
     static func lastComponent(_ path: String) -> String {

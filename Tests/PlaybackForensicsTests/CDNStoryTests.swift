@@ -329,6 +329,20 @@ import Testing
         }
     }
 
+    /// Within a session too: a request's session-id match never takes the row another request
+    /// of the session names by its request id.
+    @Test func aStrongJoinNeverTakesAnotherRequestsExactRow() throws {
+        let e = events("SSSS", [("/a/s1.ts", 10, nil), ("/a/s1.ts", 10.4, "R2==")])
+        let row = cfRow(10, "/a/s1.ts", "R2==").replacingOccurrences(
+            of: "\tAppleCoreMedia/1.0.0.22B83\t-\t", with: "\tAppleCoreMedia/1.0.0.22B83\tCMCD=sid%3D%22SSSS%22\t")
+        let report = Analyzer().analyze(files: [
+            ("e.jsonl", Array(e.utf8)), ("E1.2026-11-21-10.s.log", Array(CDNStoryTests.cloudFront([row]).utf8)),
+        ])
+        let views = report.sessions.first?.session.serverViews.values.flatMap { $0 } ?? []
+        #expect(views.map(\.confidence) == [.exact])
+        #expect(views.first?.serverRequest?.sessionHeader == "SSSS", "the row did carry the session id")
+    }
+
     /// A path every viewer fetched: a thousand other rows in the hour before do not hide the
     /// request's own row from a probable join.
     @Test func aPopularPathStillJoinsByTime() throws {
@@ -343,6 +357,23 @@ import Testing
         let views = report.sessions.first?.session.serverViews.values.flatMap { $0 } ?? []
         #expect(views.map { $0.serverRequest?.requestID } == ["MINE=="])
         #expect(views.map(\.confidence) == [.probable])
+    }
+
+    /// An hour of a live playlist reloaded every 6 s, each reload named by the session's header:
+    /// every one of the 600 joins strong, the last as surely as the first.
+    @Test func aLongLiveSessionJoinsEveryReload() throws {
+        let n = 600
+        let e = events("LIVE", (0..<n).map { ("/live/index.m3u8", Double($0) * 6, nil) })
+        let rows = (0..<n).map { i in
+            #"{"EdgeStartTimestamp":"# + String(Int64((Self.t0 + Double(i) * 6 - 0.2) * 1e9))
+                + #","RayID":"L\#(i)","ClientRequestPath":"/live/index.m3u8","EdgeResponseStatus":200,"RequestHeaders":{"x-playback-session-id":"LIVE"}}"#
+        }
+        let report = Analyzer().analyze(files: [
+            ("e.jsonl", Array(e.utf8)), ("l.json", Array((rows.joined(separator: "\n") + "\n").utf8)),
+        ])
+        let join = try #require(report.sessions.first?.session.serverJoin)
+        #expect(join.joined == [.strong: n])
+        #expect(abs((join.offset ?? 0) - 0.2) < 0.001)
     }
 
     /// A row that lacks a status is not a client abort; CloudFront's `000` is.

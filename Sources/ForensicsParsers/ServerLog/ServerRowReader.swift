@@ -352,7 +352,12 @@ struct ServerRowReader {
         cmcdNonConformant += cmcd.nonConformant
         if r.sessionHeader == nil, let sid = cmcd.values["sid"], !sid.isEmpty { r.sessionHeader = sid }
         if r.byteRange == nil, let s = rangeStart {
-            let length = rangeEnd.flatMap { e in e >= s ? (e - s).addingReportingOverflow(1).partialValue : nil }
+            // `bytes=0-<Int64.max>` is as open as `bytes=0-`: its length does not fit.
+            let length = rangeEnd.flatMap { e -> Int64? in
+                guard e >= s else { return nil }
+                let (n, overflow) = (e - s).addingReportingOverflow(1)
+                return overflow ? nil : n
+            }
             r.byteRange = ByteRange(offset: s, length: length)
         }
         if anchor == nil, let date, let time { anchor = TimestampParser.parse("\(date) \(time)") }
