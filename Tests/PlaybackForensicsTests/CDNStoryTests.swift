@@ -257,6 +257,39 @@ import Testing
         }
     }
 
+    // MARK: key server or network
+
+    func keyStory(serverSeconds: Double) -> AnalysisReport {
+        let row =
+            #"{"EdgeStartTimestamp":"# + String(Int64((Self.t0 + 0.25) * 1e9)) + #","EdgeEndTimestamp":"#
+            + String(Int64((Self.t0 + 0.25 + serverSeconds) * 1e9))
+            + #","RayID":"k1","EdgeColoCode":"FRA","ClientRequestHost":"keys.example.com","ClientRequestPath":"/fps","EdgeResponseStatus":200,"CacheCacheStatus":"dynamic"}"#
+        return analyze(
+            """
+            0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+            0.150 key https://keys.example.com/fps 200 1.500 rh.cf-ray=k1-FRA
+            1.700 segment https://cdn.example.com/a/v20/s1.ts 200 0.300 dur=6
+            2.100 initial-ltku variant=20M
+            """,
+            server: ("keys.json", row + "\n"))
+    }
+
+    /// The key server's own row took most of the client's 1.5 s: the key server was slow.
+    @Test func aSlowKeyServer() throws {
+        let f = try #require(
+            keyStory(serverSeconds: 1.3).sessions.first?.findings.first { $0.ruleID == "slow-key-fetch" })
+        #expect(f.details["key_wait"] == .string("key-server"), "\(f.explanation ?? "")")
+        #expect(f.evidence.contains { $0.location.file == "keys.json" })
+    }
+
+    /// The server answered in 50 ms of the client's 1.5 s: the time went to reaching it.
+    @Test func aSlowWayToTheKeyServer() throws {
+        let f = try #require(
+            keyStory(serverSeconds: 0.05).sessions.first?.findings.first { $0.ruleID == "slow-key-fetch" })
+        #expect(f.details["key_wait"] == .string("network"), "\(f.explanation ?? "")")
+        #expect(f.explanation?.contains("DNS, TLS") == true)
+    }
+
     // MARK: no match
 
     /// A CDN log of the same hour that shares no request with the session: no match, with why.

@@ -76,4 +76,44 @@ package enum ServerSide {
         let owners = Owner.allCases.filter { byOwner[$0] != nil }
         return ("server side: " + parts.joined(separator: "; "), owners, owners.flatMap { byOwner[$0] ?? [] })
     }
+
+    /// Where a slow key request's time went, by its joined server row: the key server itself
+    /// (its own time is most of the client's wait), or the way to it (DNS, TLS, connection setup:
+    /// the server answered in a fraction of it).
+    package enum KeyWait: String, Sendable {
+        case keyServer = "key-server"
+        case network
+        case split
+    }
+
+    /// The key wait a joined row shows, with one sentence and the row; nil without a timed row.
+    package static func keyWait(
+        _ rows: [JoinedServerRow], clientSeconds: Double
+    ) -> (wait: KeyWait, sentence: String, row: JoinedServerRow)? {
+        guard clientSeconds > 0,
+            let row = rows.first(where: { $0.confidence != .ambiguous && serverSeconds($0.serverRequest) != nil }),
+            let server = serverSeconds(row.serverRequest)
+        else { return nil }
+        let share = server / clientSeconds
+        let said =
+            "the server's row (\(row.confidence.rawValue) join) shows \(NumberFormat.seconds(server)) of the client's \(NumberFormat.seconds(clientSeconds))"
+        if share >= 0.6 {
+            return (.keyServer, said + ": the key server itself was slow", row)
+        }
+        if share <= 0.2 {
+            return (
+                .network,
+                said + ": the time went to reaching the server (DNS, TLS, connection setup), not to the key server", row
+            )
+        }
+        return (.split, said + ": the wait was split between the key server and the way to it", row)
+    }
+
+    /// How long the server took for a request: its logged total, else its own start to end.
+    static func serverSeconds(_ r: ServerRequest?) -> Double? {
+        guard let r else { return nil }
+        if let t = r.lastByte { return t }
+        guard r.anchorKnown, let s = r.start, let e = r.end, e >= s else { return nil }
+        return e - s
+    }
 }

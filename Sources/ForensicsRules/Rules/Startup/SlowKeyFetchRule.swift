@@ -97,17 +97,25 @@ package struct SlowKeyFetchRule: Rule {
             if let share, let b = startup {
                 title += " — \(percent(share)) of the \(NumberFormat.seconds(b.total)) startup"
             }
+            var details: [String: DetailValue] = [
+                "key_fetch_time": .seconds(d),
+                "startup_share": share.map { .number(($0 * 1000).rounded() / 1000) } ?? .null,
+                "slow_threshold": .number(options.slowSeconds),
+                "share_threshold": .number(options.startupShare),
+                "url": .string(item.request.url),
+            ]
+            var evidence = [item.evidence]
+            // With the key server's own row joined: the server, or the way to it.
+            let wait = ServerSide.keyWait(session.serverViews(of: item.entry), clientSeconds: d)
+            if let wait {
+                details["key_wait"] = .string(wait.wait.rawValue)
+                evidence.append(Finding.Evidence(serverRow: wait.row))
+            }
             out.append(
                 finding(
-                    start: start, end: item.entry.endTime, title: title,
-                    details: [
-                        "key_fetch_time": .seconds(d),
-                        "startup_share": share.map { .number(($0 * 1000).rounded() / 1000) } ?? .null,
-                        "slow_threshold": .number(options.slowSeconds),
-                        "share_threshold": .number(options.startupShare),
-                        "url": .string(item.request.url),
-                    ],
-                    evidence: [item.evidence],
+                    start: start, end: item.entry.endTime, title: title, explanation: wait?.sentence,
+                    details: details,
+                    evidence: evidence,
                     subject: Finding.Subject(url: item.request.url),
                     advice:
                         "Speed up the key server (latency, location, caching of licences). Preload keys: declare EXT-X-SESSION-KEY in the multivariant playlist and set preloadsEligibleContentKeys so the key is fetched while playlists load."
