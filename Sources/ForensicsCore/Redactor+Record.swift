@@ -53,15 +53,15 @@ extension Redactor {
         var raw = s.raw
         if enabled {
             if let ip = s.clientIP, !ip.isEmpty, ip != "-" {
-                raw = raw.replacingOccurrences(of: ip, with: Self.placeholder)
+                raw = raw.replacingBytes(of: ip, with: Self.placeholder)
                 out.clientIP = Self.placeholder
             }
             // Longest first, so a value inside another is not left half-replaced.
             for value in s.personal.sorted(by: { $0.count > $1.count }) where value.count >= 2 && value != "-" {
-                raw = raw.replacingOccurrences(of: value, with: Self.placeholder)
+                raw = raw.replacingBytes(of: value, with: Self.placeholder)
                 // As a query or a header writes it, too.
                 if let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != value {
-                    raw = raw.replacingOccurrences(of: encoded, with: Self.placeholder)
+                    raw = raw.replacingBytes(of: encoded, with: Self.placeholder)
                 }
             }
             out.personal = []

@@ -56,7 +56,7 @@ package enum URLCanonicalizer {
             rest = rest[(rest.firstIndex(of: "/") ?? rest.endIndex)...]
         }
         if rest.isEmpty { return "/" }
-        return rest.removingPercentEncoding ?? String(rest)
+        return String(rest).percentDecoded ?? String(rest)
     }
 
     /// The host part of a URL (`cdn.example.com`), or nil.

@@ -99,7 +99,7 @@ struct ServerRowReader {
             var ordered: [(order: Int, field: ServerLogDeclaration.Field, text: String)] = []
             for (i, cell) in cells.prefix(columnCount).enumerated() {
                 guard let column = columns[i] else { continue }
-                let text = String(decoding: cell, as: UTF8.self)
+                let text = cell.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
                 if text.isEmpty || text == "-" { continue }
                 ordered.append((column.order, column.field, text))
             }
@@ -137,7 +137,9 @@ struct ServerRowReader {
                 }
             }
         }
-        var raw = String(decoding: line.bytes.last == 0x0D ? line.bytes.dropLast() : line.bytes, as: UTF8.self)
+        var raw = (line.bytes.last == 0x0D ? line.bytes.dropLast() : line.bytes).withUnsafeBufferPointer {
+            String(decoding: $0, as: UTF8.self)
+        }
         // A JSON writer may escape what redaction looks for (`\u0026token=`, `\/`): the quoted
         // line shows those characters as themselves, so that the values the row names and the
         // secrets in it are found where they stand.
@@ -319,7 +321,7 @@ struct ServerRowReader {
             case .bytes: if r.bytes == nil { r.bytes = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
             case .clientIP: if r.clientIP == nil { r.clientIP = text }
             case .userAgent: if r.userAgent == nil { r.userAgent = text }
-            case .encodedUserAgent: if r.userAgent == nil { r.userAgent = text.removingPercentEncoding ?? text }
+            case .encodedUserAgent: if r.userAgent == nil { r.userAgent = text.percentDecoded ?? text }
             case .pop:
                 // A chain of caches (Media CDN's `cacheId`) names the one nearest the viewer last.
                 if r.pop == nil {
@@ -393,7 +395,7 @@ struct ServerRowReader {
             result.diagnose(Diagnostic(location, .warning, "server row without a path: not read"))
             return nil
         }
-        r.path = rawPath.removingPercentEncoding ?? rawPath
+        r.path = rawPath.percentDecoded ?? rawPath
         return Record(
             time: start, location: location, format: declaration.format, sessionID: nil, payload: .serverRequest(r))
     }
@@ -445,6 +447,14 @@ struct ServerRowReader {
 
     /// Normalises a vendor's cache result (`Hit`, `RefreshHit`, `TCP_MISS`, `expired`, `1`…).
     static func cacheResult(_ raw: String) -> ServerRequest.CacheResult {
+        // The words the vendors write most, as they write them (no lower-casing, no search).
+        switch raw {
+        case "Hit", "hit", "HIT", "1", "true": return .hit
+        case "Miss", "miss", "MISS", "0", "false": return .miss
+        case "RefreshHit", "expired", "revalidated", "updating": return .refresh
+        case "Error": return .error
+        default: break
+        }
         // A chain (Media CDN: `fetch, miss, hit`) is read at its rightmost, the cache nearest the viewer.
         let last = raw.split(separator: ",").last.map { $0.trimmingCharacters(in: " ") } ?? raw
         let s = last.lowercased()
