@@ -538,9 +538,15 @@ package struct MarkdownReporter: Sendable {
         var out = ["### Sources", ""]
         let present = s.sources.map(\.rawValue)
         let missing = s.absentSources.map(\.rawValue)
-        out.append(
+        var line =
             "Present: \(present.joined(separator: ", ")). Missing: \(missing.isEmpty ? "none" : missing.joined(separator: ", "))."
-        )
+        // Server logs are no source of the session's own; what they gave is said here too.
+        if let j = s.serverJoin {
+            let joined = s.serverViews.values.reduce(0) { $0 + $1.filter { $0.confidence != .ambiguous }.count }
+            line +=
+                " Server logs: \(j.serverRows) row\(j.serverRows == 1 ? "" : "s") read, \(joined) joined to this session's requests (see Server side)."
+        }
+        out.append(line)
         out.append("")
         if s.clockOffsets.count > 1 {
             out.append("| File | Clock offset | Matched requests | Confidence | Clock |")
