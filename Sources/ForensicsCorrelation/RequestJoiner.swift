@@ -496,9 +496,3 @@ package struct RequestJoiner: Sendable {
 
     static func median(_ values: [Double]) -> Double { ClockAligner.median(values) }
 }
-
-extension String {
-    fileprivate func caseInsensitiveCompare(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
-    }
-}
