@@ -290,13 +290,14 @@ package struct RequestJoiner: Sendable {
         }
     }
 
-    /// Why nothing joined: no request to join to, no row in the session's time, or no key in common.
+    /// Why nothing joined (reports put "no match" before it): no request to join to, no row in the
+    /// session's time, or no key in common.
     static func noMatch(
         _ requests: [ClientRequest], _ index: RowIndex, window: (start: Double, end: Double)?, inWindow: Int
     ) -> String {
         guard let window else {
             return
-                "no match: the session's sources record no individual request (an AVPlayer access log has a row per period of playing, not per request), so there is nothing to join server rows to"
+                "the session's sources record no individual request (an AVPlayer access log has a row per period of playing, not per request), so there is nothing to join server rows to"
         }
         let covered =
             index.rows.isEmpty
@@ -304,15 +305,15 @@ package struct RequestJoiner: Sendable {
             : "the server logs cover \(Timestamp(index.earliest).iso8601) to \(Timestamp(index.latest).iso8601)"
         if inWindow == 0 {
             return
-                "no match: no server row falls within the session's \(Timestamp(window.start).iso8601) to \(Timestamp(window.end).iso8601) (\(covered))"
+                "no server row falls within the session's \(Timestamp(window.start).iso8601) to \(Timestamp(window.end).iso8601) (\(covered))"
         }
         let paths = Set(requests.map(\.path))
         if !paths.contains(where: { index.byPath[$0] != nil }) {
             return
-                "no match: \(inWindow) server rows fall within the session's time, but none is for a path the session requested (other viewers, or another host's log)"
+                "\(inWindow) server rows fall within the session's time, but none is for a path the session requested (other viewers, or another host's log)"
         }
         return
-            "no match: rows for the session's paths exist, but none within its requests' times once clocks are aligned, and none carries a request id the client recorded or the session's id"
+            "rows for the session's paths exist, but none within its requests' times once clocks are aligned, and none carries a request id the client recorded or the session's id"
     }
 
     /// The row whose request id the client's response headers carry, with the same path.
