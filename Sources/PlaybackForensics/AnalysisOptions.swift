@@ -13,6 +13,8 @@ public struct AnalysisOptions: Sendable {
     public var timeZone: TimeZone?
     /// Redact tokens, signatures, keys and credentials from every record (the default).
     public var redact = true
+    /// Layouts of server logs whose lines do not name their fields (`--cdn-log-format`).
+    public var serverLogLayouts: [ServerLogLayout] = []
 
     public init() {}
 
@@ -20,6 +22,7 @@ public struct AnalysisOptions: Sendable {
         var ingestor = Ingestor(limits: limits, forcedFormat: forcedFormat, timezoneOffset: timezoneOffset)
         ingestor.timeZone = timeZone
         ingestor.redactor = Redactor(enabled: redact)
+        ingestor.registry.configured = serverLogLayouts.map(\.declaration)
         return ingestor
     }
 }

@@ -32,6 +32,9 @@ public struct Analyzer: Sendable {
             "redact \(ingestor.redactor.enabled)",
             "formats \(ingestor.registry.readers.map { $0.declaration.format.rawValue }.joined(separator: ","))",
         ]
+        for d in ingestor.registry.configured {
+            lines.append("layout \(d.format.rawValue) \(String(describing: d.layout))")
+        }
         for e in rules.entries {
             lines.append(
                 "rule \(e.description.identifier) \(e.enabled) \(e.severityOverride?.rawValue ?? "-") \(e.optionsJSON)")

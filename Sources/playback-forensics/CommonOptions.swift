@@ -35,6 +35,13 @@ struct InputOptions: ParsableArguments {
         help: "Most bytes read from one bundle after decompression, every member counted, e.g. 4G. Default: 1 GiB.")
     var maxBundleSize: ByteSize?
 
+    @Option(
+        name: .customLong("cdn-log-format"),
+        help: ArgumentHelp(
+            "The layout of server logs whose lines do not name their fields, as KIND=LAYOUT (repeatable): \(ServerLogLayout.kinds.map { "\($0.kind) (\($0.help))" }.joined(separator: "; ")).",
+            valueName: "kind=layout"))
+    var cdnLogFormat: [String] = []
+
     @Option(name: .long, help: "Most records kept from one file; the rest of the file is not read. Default: 250000.")
     var maxRecordsPerFile: Int?
 
@@ -93,6 +100,13 @@ struct InputOptions: ParsableArguments {
         options.timezoneOffset = offset
         options.timeZone = zone
         options.redact = redact
+        do {
+            options.serverLogLayouts = try cdnLogFormat.map { (a) throws(ConfigurationError) in
+                try ServerLogLayout(argument: a)
+            }
+        } catch {
+            throw ValidationError("--cdn-log-format: \(error)")
+        }
         return options
     }
 }

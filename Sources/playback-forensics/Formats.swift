@@ -17,6 +17,12 @@ struct Formats: ParsableCommand {
             }
             out.append("")
         }
+        out.append("Read only with their layout given (--cdn-log-format KIND=LAYOUT):")
+        for k in ServerLogLayout.kinds {
+            out.append("\(k.format.rawValue) — \(k.displayName)")
+            out.append("  --cdn-log-format \(k.kind)=LAYOUT: \(k.help)")
+        }
+        out.append("")
         Output.stdout(out.joined(separator: "\n"))
     }
 }

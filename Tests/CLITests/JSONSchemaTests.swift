@@ -68,7 +68,7 @@ import Testing
         }
         walk(schema)
         #expect(enums.count >= 4)
-        let formats = FormatCatalog.all.map(\.format.rawValue)
+        let formats = FormatCatalog.all.map(\.format.rawValue) + ServerLogLayout.kinds.map(\.format.rawValue)
         for e in enums { #expect(e == formats) }
     }
 

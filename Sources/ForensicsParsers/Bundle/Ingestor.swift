@@ -217,7 +217,8 @@ package struct Ingestor: Sendable {
                 out.notRead = NotRead("UTF-16 text (convert the file to UTF-8)", hidesEvidence: true)
                 return out
             }
-            guard let format = forcedFormat ?? registry.sniff(prefix) else {
+            let configured = forcedFormat == nil ? registry.sniffConfigured(prefix) : nil
+            guard let format = forcedFormat ?? configured?.format ?? registry.sniff(prefix) else {
                 let notRead = UnclaimedContent.describe(prefix)
                 diagnostics.append(Diagnostic(location, .info, "not read: \(notRead.reason)"))
                 var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
@@ -237,7 +238,8 @@ package struct Ingestor: Sendable {
                 return out
             }
             let maxRecords = min(limits.maxRecordsPerFile, budget?.recordsLeft ?? Int.max)
-            var result = try parse(&source, format: format, path: member.path, maxRecords: maxRecords)
+            var result = try parse(
+                &source, format: format, path: member.path, maxRecords: maxRecords, configured: configured)
             // A parser that reads a whole document first (HAR, a metric document) may hold more.
             if result.records.count > maxRecords {
                 result.records.removeLast(result.records.count - maxRecords)
@@ -264,10 +266,12 @@ package struct Ingestor: Sendable {
 
     /// Runs the format's reader on the member's bytes.
     func parse(
-        _ source: inout PeekableByteSource, format: InputFormat, path: String, maxRecords: Int = .max
+        _ source: inout PeekableByteSource, format: InputFormat, path: String, maxRecords: Int = .max,
+        configured: ServerLogDeclaration? = nil
     ) throws -> ParseResult {
         let context = ReadContext(
             path: path, limits: limits, maxRecords: maxRecords, timezoneOffset: timezoneOffset, timeZone: timeZone)
+        if let configured { return try configured.read(&source, context: context) }
         guard let reader = registry.reader(for: format) else {
             var result = ParseResult(file: path, format: format)
             result.diagnostics.append(

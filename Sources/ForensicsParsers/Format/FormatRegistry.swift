@@ -39,14 +39,36 @@ package struct FormatRegistry: Sendable {
         GoogleCloudCDNLog.self,
         CombinedAccessLog.self,
     ])
+    /// The server logs read only with a layout the user gives (`--cdn-log-format KIND=LAYOUT`).
+    package static let configurable: [any ConfigurableServerLog.Type] = [
+        NginxAccessLog.self,
+        ApacheAccessLog.self,
+        FastlyLog.self,
+        CloudFrontRealtimeLog.self,
+    ]
+    /// The layouts given for this run, each a declaration: asked before the readers, in the
+    /// order given (a line that matches a layout the user stated is the strongest evidence).
+    package var configured: [ServerLogDeclaration] = []
+
     package var declarations: [FormatDeclaration] { readers.map { $0.declaration } }
     package var formats: [InputFormat] { readers.map { $0.declaration.format } }
+    /// Every format a file can be read as: the readers', then the configurable kinds'.
+    package static var allFormats: [InputFormat] {
+        standard.formats + configurable.map { $0.format }
+    }
     /// What each format is, for the correlator, the KPIs and the reports.
     package var descriptors: [SourceDescriptor] { readers.map { $0.declaration.descriptor } }
 
     /// What a format declares it is; `.undeclared` for a format this registry does not list.
     package func semantics(of format: InputFormat) -> SourceSemantics {
-        reader(for: format)?.declaration.semantics ?? .undeclared
+        reader(for: format)?.declaration.semantics ?? configured.first { $0.format == format }?.semantics
+            ?? .undeclared
+    }
+
+    /// The first layout given whose rows a file's first line reads as.
+    package func sniffConfigured(_ prefix: [UInt8]) -> ServerLogDeclaration? {
+        guard !configured.isEmpty, let text = SniffText(prefix) else { return nil }
+        return configured.first { $0.firstLineReads(text) }
     }
 
     package func reader(for format: InputFormat) -> (any FormatReader.Type)? {

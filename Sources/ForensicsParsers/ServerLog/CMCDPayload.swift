@@ -84,6 +84,12 @@ package struct CMCDPayload: Sendable, Equatable {
         return n
     }
 
+    /// One key from a column of its own; a value already there is kept.
+    package mutating func set(_ key: String, _ value: String) {
+        guard values[key] == nil, !value.isEmpty else { return }
+        values[key] = String(value.prefix(1024))
+    }
+
     /// Folds another payload in (the four CMCD headers, or a header beside a query).
     package mutating func merge(_ other: CMCDPayload) {
         nonConformant += other.nonConformant

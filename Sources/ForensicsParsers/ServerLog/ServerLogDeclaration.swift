@@ -22,6 +22,12 @@ package struct ServerLogDeclaration: Sendable {
         /// "$http_user_agent"`, fields named by nginx's variable names; anything after them is
         /// not read.
         case combined
+        /// Lines laid out by an operator's template (nginx `log_format`, Apache `LogFormat`): a
+        /// field name is the template's name for it.
+        case template(LogFormatTemplate)
+        /// Rows split at `separator` into the named columns, with no header line (CloudFront
+        /// real-time logs: the configuration's fields, in order).
+        case delimited(separator: UInt8, columns: [String])
     }
 
     /// A unit for a duration field.
@@ -82,6 +88,10 @@ package struct ServerLogDeclaration: Sendable {
         case sessionHeader
         /// A CMCD payload (`br=3200,sid="…"`), as a vendor column or header.
         case cmcd
+        /// One CMCD key's value in a column of its own (CloudFront real-time `cmcd-session-id`).
+        case cmcdKey(String)
+        /// Request headers as URL-encoded `name:value` lines (CloudFront real-time `cs-headers`).
+        case encodedHeaders
         /// Request headers, as a JSON object or `name: value` text: the session header and
         /// `CMCD-*` are read from them.
         case requestHeaders

@@ -30,6 +30,8 @@ extension ServerLogVendor {
         case .combined:
             // The first line whole, in the combined shape, with a time that reads.
             return ServerRowReader.combinedFields(text.firstLine[...]) != nil
+        case .template, .delimited:
+            return v.firstLineReads(text)
         case .jsonLines:
             guard text.first == UInt8(ascii: "{"), case .object? = try? JSONValue.parse(text.firstLine),
                 let object = try? JSONValue.parse(text.firstLine)
@@ -39,8 +41,15 @@ extension ServerLogVendor {
     }
 
     package static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {
+        try vendor.read(&source, context: context)
+    }
+}
+
+extension ServerLogDeclaration {
+    /// Reads a whole file of this declaration's rows.
+    package func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {
         try context.readLines(&source) { lines in
-            var reader = ServerRowReader(declaration: vendor, file: context.path)
+            var reader = ServerRowReader(declaration: self, file: context.path)
             while let line = try lines.next() {
                 if reader.result.reachedRecordLimit(context.maxRecords, line: line.number) { break }
                 reader.read(line)
@@ -48,5 +57,25 @@ extension ServerLogVendor {
             reader.finish()
             return reader.result
         }
+    }
+
+    /// Whether a file's first line reads as one of this declaration's rows, with a time and a
+    /// path: the positive evidence for a layout the operator gave (nothing in such a line names
+    /// its fields).
+    package func firstLineReads(_ text: SniffText) -> Bool {
+        let line = text.firstLine
+        guard !line.isEmpty else { return false }
+        var reader = ServerRowReader(declaration: self, file: "")
+        reader.read(LineReader.Line(number: 1, bytes: line[...], truncated: false))
+        guard reader.result.records.count == 1, case .serverRequest(let r)? = reader.result.records.first?.payload
+        else { return false }
+        // A row of a delimited layout has exactly the columns given (a log of another layout
+        // split at tabs has some other number).
+        if case .delimited(_, let columns) = layout,
+            line.split(separator: 0x09, omittingEmptySubsequences: false).count != columns.count
+        {
+            return false
+        }
+        return r.status != nil || r.clientClosed
     }
 }

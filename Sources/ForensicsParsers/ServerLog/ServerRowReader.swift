@@ -27,6 +27,10 @@ struct ServerRowReader {
             byName[name.lowercased()] = (field, order)
         }
         self.fieldsByName = byName
+        if case .delimited(_, let names) = declaration.layout {
+            columns = names.map { byName[$0.lowercased()] }
+            columnCount = names.count
+        }
         self.logsRange = declaration.fields.contains {
             switch $0.field {
             case .rangeStart, .rangeHeader: true
@@ -58,8 +62,8 @@ struct ServerRowReader {
         if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         var values: [(ServerLogDeclaration.Field, String)] = []
         switch declaration.layout {
-        case .w3c(let separator):
-            if line.bytes.first == UInt8(ascii: "#") {
+        case .w3c(let separator), .delimited(let separator, _):
+            if case .w3c = declaration.layout, line.bytes.first == UInt8(ascii: "#") {
                 if line.bytes.starts(with: "#Fields:".utf8) {
                     let names = Self.fieldNames(line.bytes)
                     columns = []
@@ -106,6 +110,18 @@ struct ServerRowReader {
             // Applied in declaration order, so the vendor's preferred field wins where two fill one part.
             ordered.sort { $0.order < $1.order }
             values = ordered.map { ($0.field, $0.text) }
+        case .template(let template):
+            guard let matched = template.match(line.bytes) else {
+                result.diagnose(Diagnostic(location, .warning, "line does not have the log format's shape: not read"))
+                return
+            }
+            var named: [String: String] = [:]
+            for (name, value) in matched where named[name] == nil {
+                named[name] = String(decoding: LogFormatTemplate.unescaped(value), as: UTF8.self)
+            }
+            for (name, field) in declaration.fields {
+                if let v = named[name], !v.isEmpty, v != "-" { values.append((field, v)) }
+            }
         case .combined:
             guard let named = Self.combinedFields(line.bytes) else {
                 result.diagnose(Diagnostic(location, .warning, "not a combined-format line: not read"))
@@ -214,6 +230,13 @@ struct ServerRowReader {
         return TimestampParser.parse(iso)
     }
 
+    /// An HTTP date (`Tue, 24 Nov 2026 10:00:04 GMT`, what Fastly's `time.start` prints).
+    static func httpDate(_ text: String) -> Timestamp? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[5] == "GMT", parts[0].hasSuffix(",") else { return nil }
+        return commonLogTime("\(parts[1])/\(parts[2])/\(parts[3]):\(parts[4]) +0000")
+    }
+
     /// `\/` and `\uXXXX` (a character other than a quote, a backslash or a control character)
     /// written as the characters they stand for; everything else as it is.
     static func unescapedForSearch(_ line: String) -> String {
@@ -286,7 +309,9 @@ struct ServerRowReader {
             case .method: if r.method == nil { r.method = text }
             case .host: if r.host == nil { r.host = text }
             case .path: if path == nil { path = text }
-            case .query: if r.query == nil { r.query = text }
+            case .query:
+                // Apache's and Fastly's `%q` keep the `?`.
+                if r.query == nil, text != "?" { r.query = text.hasPrefix("?") ? String(text.dropFirst()) : text }
             case .requestLine:
                 let parts = text.split(separator: " ")
                 if parts.count >= 2 {
@@ -344,6 +369,8 @@ struct ServerRowReader {
                 }
             case .sessionHeader: if r.sessionHeader == nil { r.sessionHeader = text }
             case .cmcd: cmcd.merge(CMCDPayload(Substring(text)))
+            case .cmcdKey(let key): cmcd.set(key, text)
+            case .encodedHeaders: Self.readHeaders(text.percentDecoded ?? text, into: &r, cmcd: &cmcd)
             case .requestHeaders: Self.readHeaders(text, into: &r, cmcd: &cmcd)
             case .tier: r.tier = ServerRequest.Tier(rawValue: text.lowercased()) ?? .unknown
             case .personal: r.personal.append(text)
@@ -420,7 +447,7 @@ struct ServerRowReader {
     /// nanoseconds since 1970, told apart by magnitude. Nil outside years 0001–9999.
     static func timestamp(_ text: String) -> Timestamp? {
         if let t = TimestampParser.parse(text) { return t }
-        guard let n = Double(text), n.isFinite, n > 0 else { return nil }
+        guard let n = Double(text), n.isFinite, n > 0 else { return commonLogTime(text) ?? httpDate(text) }
         let seconds: Double =
             switch n {
             case 1e17...: n / 1e9
