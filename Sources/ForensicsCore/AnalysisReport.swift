@@ -10,6 +10,9 @@ public struct AnalysisReport: Sendable {
         /// Why the file was not read (`Markdown text`, `CDN access log — CloudFront`, `encrypted
         /// zip member`…), or nil for a file a format read.
         public var notRead: NotRead?
+        /// A server log read through the bundle's filter: every row it held (`records` are the
+        /// kept ones).
+        public var rowsRead: Int?
 
         public init(
             path: String, format: InputFormat?, records: Int, diagnostics: Int, producer: String? = nil,

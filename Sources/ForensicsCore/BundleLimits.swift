@@ -27,6 +27,10 @@ public struct BundleLimits: Sendable {
     /// Most bytes read from one bundle after decompression, every member counted (overlapping
     /// zip members each time they are read).
     public var maxBundleBytes: Int = 1 << 30
+    /// Most bytes read from the server logs given apart from a bundle (`--cdn-logs`), every
+    /// file counted: a day of a busy distribution's logs is tens of gigabytes, read through the
+    /// bundle's filter (memory bounded by the rows kept, not by this).
+    public var maxServerLogBytes: Int = 64 << 30
     /// Largest decoded response body of a HAR entry, and all bodies of one capture together.
     public var maxHARBodySize: Int = 16 << 20
     public var maxHARBodiesSize: Int = 256 << 20

@@ -58,7 +58,7 @@ package struct Correlator: Sendable {
         }
         let unjoined = RequestJoiner().join(&sessions, serverFiles: serverFiles)
         var result = CorrelationResult(sessions: sessions, unassigned: unassigned, diagnostics: diagnostics)
-        result.serverRows = serverFiles.reduce(0) { $0 + $1.records.count }
+        result.serverRows = serverFiles.reduce(0) { $0 + ($1.coverage?.rows ?? $1.records.count) }
         result.unjoinedServerRows = unjoined
         return result
     }

@@ -81,7 +81,35 @@ package struct RequestJoiner: Sendable {
             }
             starts = rows.map(\.start).sorted()
             coarsestResolution = rows.map(\.request.resolution).max() ?? 0
+            totalRows = rows.count
+            // Logs read through the bundle's filter held more rows than were kept: what they
+            // cover, and how many rows fall in a session's time, come from their coverage.
+            let filtered = files.filter { $0.coverage != nil }
+            if !filtered.isEmpty {
+                var all = ServerLogCoverage()
+                for file in files {
+                    if let c = file.coverage {
+                        all.merge(c)
+                    } else {
+                        for record in file.records {
+                            guard case .serverRequest(let r) = record.payload,
+                                let s = (r.start ?? r.end ?? record.time)?.secondsSince1970
+                            else { continue }
+                            all.add(start: s, end: (r.end ?? r.start)?.secondsSince1970 ?? s)
+                        }
+                    }
+                }
+                coverage = all
+                totalRows = all.rows
+                earliest = min(earliest, all.earliest)
+                latest = max(latest, all.latest)
+            }
         }
+
+        /// Every row read, kept or not.
+        var totalRows = 0
+        /// Set when a file's rows were filtered: counts and gaps come from it, to the minute.
+        var coverage: ServerLogCoverage?
 
         static func sessionKey(_ sid: String, _ path: String) -> String { sid.uppercased() + "\u{0}" + path }
 
@@ -103,12 +131,14 @@ package struct RequestJoiner: Sendable {
 
         /// How many rows start between `from` and `to`.
         func count(startingIn from: Double, _ to: Double) -> Int {
+            if let coverage { return coverage.count(startingIn: from, to) }
             guard from <= to else { return 0 }
             return max(0, position(to.nextUp) - position(from))
         }
 
         /// Stretches of `from`…`to` with no row starting, longer than `minimum` seconds.
         func gaps(in from: Double, _ to: Double, longerThan minimum: Double) -> [(from: Double, to: Double)] {
+            if let coverage { return coverage.gaps(in: from, to, longerThan: minimum) }
             guard from < to, !starts.isEmpty else { return [] }
             var out: [(from: Double, to: Double)] = []
             var previous = from
@@ -164,7 +194,7 @@ package struct RequestJoiner: Sendable {
         for s in sessions.indices {
             finish(&sessions[s], states[s], index)
         }
-        return index.rows.count - used.count
+        return index.totalRows - used.count
     }
 
     /// What the join knows of one session between its phases.
@@ -259,7 +289,7 @@ package struct RequestJoiner: Sendable {
             let from = window.start - (st.offset ?? 0) - 60
             let to = window.end - (st.offset ?? 0) + 60
             inWindow = index.count(startingIn: from, to)
-            if index.rows.isEmpty {
+            if index.totalRows == 0 {
                 caveats.append("the server logs hold no readable row")
             } else {
                 let slack = 1 + index.coarsestResolution
@@ -283,7 +313,7 @@ package struct RequestJoiner: Sendable {
         }
         session.serverJoin = ServerJoin(
             offset: st.offset, spread: st.spread, pairs: st.pairs.count, joined: counts,
-            unmatchedRequests: st.requests.count - st.joins.count, serverRows: index.rows.count,
+            unmatchedRequests: st.requests.count - st.joins.count, serverRows: index.totalRows,
             rowsInWindow: inWindow, caveats: caveats)
         if st.joins.isEmpty {
             session.serverJoin?.noMatch = Self.noMatch(st.requests, index, window: window, inWindow: inWindow)
@@ -300,7 +330,7 @@ package struct RequestJoiner: Sendable {
                 "the session's sources record no individual request (an AVPlayer access log has a row per period of playing, not per request), so there is nothing to join server rows to"
         }
         let covered =
-            index.rows.isEmpty
+            index.totalRows == 0
             ? "the server logs hold no readable row"
             : "the server logs cover \(Timestamp(index.earliest).iso8601) to \(Timestamp(index.latest).iso8601)"
         if inWindow == 0 {

@@ -13,6 +13,8 @@ package struct SourceFile: Sendable {
     /// What the format declares it is: whether its rows make sessions or are joined to them,
     /// how its clock and its view of a request rank.
     package var semantics: SourceSemantics
+    /// A server log read through a filter: every row it held, kept or not.
+    package var coverage: ServerLogCoverage?
 
     package init(
         path: String, format: InputFormat, semantics: SourceSemantics, records: [Record], clock: SourceClock = .utc,

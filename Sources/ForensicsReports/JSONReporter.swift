@@ -58,12 +58,14 @@ package struct JSONReporter: Sendable {
     }
 
     func input(_ i: AnalysisReport.Input) -> JSONOut {
-        .object([
+        var members: [(String, JSONOut)] = [
             ("path", .string(redactor.redact(i.path))), ("format", .optional(i.format?.rawValue)),
             ("records", .integer(i.records)),
             ("diagnostics", .integer(i.diagnostics)), ("producer", .optional(i.producer)),
-            ("not_read", .optional(i.notRead.map { redactor.redact($0.reason) })),
-        ])
+        ]
+        if let n = i.rowsRead { members.append(("rows_read", .integer(n))) }
+        members.append(("not_read", .optional(i.notRead.map { redactor.redact($0.reason) })))
+        return .object(members)
     }
 
     func diagnostic(_ d: Diagnostic) -> JSONOut {

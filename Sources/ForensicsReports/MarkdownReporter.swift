@@ -613,7 +613,8 @@ package struct MarkdownReporter: Sendable {
                 i.notRead.map { "not read: " + text.escape($0.reason, limit: 300) }
                 ?? ((i.format?.rawValue ?? "not recognised")
                     + (i.producer.map { " — " + text.escape($0, limit: 300) } ?? ""))
-            out.append("| `\(code(i.path))` | \(format) | \(i.records) | \(i.diagnostics) |")
+            let records = i.rowsRead.map { "\(i.records) kept of \($0) rows (the rest: other viewers or other times)" }
+            out.append("| `\(code(i.path))` | \(format) | \(records ?? "\(i.records)") | \(i.diagnostics) |")
         }
         if report.inputs.count > ReportLimits.listedInputs {
             out.append("")

@@ -63,12 +63,17 @@ public struct Analyzer: Sendable {
         var bundleDiagnostics: [Diagnostic] = []
         var incomplete: String?
         var outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics, incomplete: &incomplete)
+        // A day of server logs holds every viewer: read through the bundle's keys, so that only
+        // rows that could join one of its requests are held.
+        var serverIngestor = ingestor
+        if !serverLogs.isEmpty { serverIngestor.serverRowFilter = Self.filter(outcomes, registry: ingestor.registry) }
+        serverIngestor.limits.maxBundleBytes = ingestor.limits.maxServerLogBytes
         for (n, logs) in serverLogs.enumerated() {
             // Named apart from the bundle's own files: `cdn-logs/<n>/<member>`, and the path as
             // given (a home directory, a user name) never shown.
             let root = serverLogs.count == 1 ? "cdn-logs" : "cdn-logs/\(n + 1)"
             var logDiagnostics: [Diagnostic] = []
-            var more = try ingestor.ingestBundle(path: logs, diagnostics: &logDiagnostics)
+            var more = try serverIngestor.ingestBundle(path: logs, diagnostics: &logDiagnostics)
             for var d in logDiagnostics {
                 d.location.file =
                     d.location.file == logs ? root : root + "/" + Self.relative(d.location.file, to: logs)
@@ -91,6 +96,19 @@ public struct Analyzer: Sendable {
         var report = assemble(bundle: path, outcomes: consume outcomes, bundleDiagnostics: bundleDiagnostics)
         report.incomplete = incomplete
         return report
+    }
+
+    /// The keys of a bundle's client records (paths, response header values, session ids, time),
+    /// widened to any clock offset when a source's zone is unknown.
+    static func filter(_ outcomes: [Ingestor.Outcome], registry: FormatRegistry) -> ServerRowFilter {
+        var filter = ServerRowFilter()
+        for o in outcomes {
+            guard let result = o.result, registry.semantics(of: result.format).role.makesSessions else { continue }
+            for record in result.records { filter.add(record) }
+            // Local times of an unknown zone may be off by up to 14 hours.
+            if result.clock == .deviceLocalZoneUnknown, result.deviceZone == nil { filter.slack = 15 * 3600 }
+        }
+        return filter
     }
 
     /// `path` inside `root`, without it; else `path`'s last component.
@@ -159,12 +177,14 @@ public struct Analyzer: Sendable {
                 AnalysisReport.Input(
                     path: outcome.path, format: outcome.format, records: records.count,
                     diagnostics: count, producer: outcome.result?.producer, notRead: outcome.notRead))
+            inputs[inputs.count - 1].rowsRead = outcome.result?.serverCoverage?.rows
             if let result = outcome.result {
                 sources.append(
                     SourceFile(
                         path: result.file, format: result.format,
                         semantics: ingestor.registry.semantics(of: result.format), records: records,
                         clock: result.clock, deviceZone: result.deviceZone))
+                sources[sources.count - 1].coverage = result.serverCoverage
             }
         }
         outcomes = []

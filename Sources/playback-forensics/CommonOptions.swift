@@ -42,6 +42,13 @@ struct InputOptions: ParsableArguments {
             valueName: "kind=layout"))
     var cdnLogFormat: [String] = []
 
+    @Option(
+        name: .customLong("max-cdn-log-size"),
+        help:
+            "Most bytes read from the server logs given with --cdn-logs, every file counted after decompression, e.g. 200G. Default: 64 GiB (read through the bundle's keys: memory does not grow with it)."
+    )
+    var maxCDNLogSize: ByteSize?
+
     @Option(name: .long, help: "Most records kept from one file; the rest of the file is not read. Default: 250000.")
     var maxRecordsPerFile: Int?
 
@@ -71,6 +78,7 @@ struct InputOptions: ParsableArguments {
         try Self.positive(maxLineLength?.bytes, "--max-line-length", into: &limits.maxLineLength)
         try Self.positive(maxMemberSize?.bytes, "--max-member-size", into: &limits.maxMemberSize)
         try Self.positive(maxBundleSize?.bytes, "--max-bundle-size", into: &limits.maxBundleBytes)
+        try Self.positive(maxCDNLogSize?.bytes, "--max-cdn-log-size", into: &limits.maxServerLogBytes)
         try Self.positive(maxRecordsPerFile, "--max-records-per-file", into: &limits.maxRecordsPerFile)
         try Self.positive(maxRecords, "--max-records", into: &limits.maxRecordsPerBundle)
         var format: InputFormat?

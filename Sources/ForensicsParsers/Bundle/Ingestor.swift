@@ -17,6 +17,9 @@ package struct Ingestor: Sendable {
     package var redactor = Redactor()
     /// The formats this ingestor recognises and reads.
     package var registry = FormatRegistry.standard
+    /// Set while reading server logs given apart from a bundle: only rows that could concern
+    /// it are kept.
+    package var serverRowFilter: ServerRowFilter?
 
     package init(limits: BundleLimits = BundleLimits(), forcedFormat: InputFormat? = nil, timezoneOffset: Int? = nil) {
         self.limits = limits
@@ -269,8 +272,9 @@ package struct Ingestor: Sendable {
         _ source: inout PeekableByteSource, format: InputFormat, path: String, maxRecords: Int = .max,
         configured: ServerLogDeclaration? = nil
     ) throws -> ParseResult {
-        let context = ReadContext(
+        var context = ReadContext(
             path: path, limits: limits, maxRecords: maxRecords, timezoneOffset: timezoneOffset, timeZone: timeZone)
+        context.serverRowFilter = serverRowFilter
         if let configured { return try configured.read(&source, context: context) }
         guard let reader = registry.reader(for: format) else {
             var result = ParseResult(file: path, format: format)

@@ -72,6 +72,8 @@ package struct ReadContext: Sendable {
     package var timezoneOffset: Int?
     /// A named zone (`--timezone Europe/Berlin`), applied with daylight saving per row.
     package var timeZone: TimeZone?
+    /// For server logs given apart from the bundle: the rows worth keeping (the rest counted).
+    package var serverRowFilter: ServerRowFilter?
 
     package init(
         path: String, limits: BundleLimits = BundleLimits(), maxRecords: Int = .max, timezoneOffset: Int? = nil,

@@ -23,6 +23,8 @@ package struct ParseResult: Sendable {
     package var unkeptDiagnostics = 0
     /// Set when the file's record limit stopped the reading.
     package var stoppedAtRecordLimit = false
+    /// A server log read through a `ServerRowFilter`: every row it held, kept or not.
+    package var serverCoverage: ServerLogCoverage?
     /// Why a file its format claimed holds nothing to read after all (a HAR capture without a
     /// media request): it is then listed as not read, with this reason, and contributes nothing.
     package var notRead: NotRead?

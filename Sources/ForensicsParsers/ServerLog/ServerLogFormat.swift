@@ -50,6 +50,7 @@ extension ServerLogDeclaration {
     package func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {
         try context.readLines(&source) { lines in
             var reader = ServerRowReader(declaration: self, file: context.path)
+            reader.filter = context.serverRowFilter
             while let line = try lines.next() {
                 if reader.result.reachedRecordLimit(context.maxRecords, line: line.number) { break }
                 reader.read(line)

@@ -17,6 +17,9 @@ struct ServerRowReader {
     let fieldsByName: [String: (field: ServerLogDeclaration.Field, order: Int)]
     /// Whether the declaration has a field for the request's range.
     let logsRange: Bool
+    /// Rows not passing it are counted in `coverage`, not kept.
+    var filter: ServerRowFilter?
+    var coverage = ServerLogCoverage()
 
     init(declaration: ServerLogDeclaration, file: String) {
         self.declaration = declaration
@@ -160,7 +163,13 @@ struct ServerRowReader {
         // line shows those characters as themselves, so that the values the row names and the
         // secrets in it are found where they stand.
         if case .jsonLines = declaration.layout { raw = Self.unescapedForSearch(raw) }
-        if let record = build(values, raw: raw, location: location) { result.records.append(record) }
+        guard let record = build(values, raw: raw, location: location) else { return }
+        if let filter {
+            guard case .serverRequest(let r) = record.payload, let start = r.start?.secondsSince1970 else { return }
+            coverage.add(start: start, end: r.end?.secondsSince1970 ?? start)
+            if !filter.keeps(r, start: start) { return }
+        }
+        result.records.append(record)
     }
 
     /// The fields of a combined-format line by nginx's variable names, or nil when the line is
@@ -428,6 +437,7 @@ struct ServerRowReader {
     }
 
     mutating func finish() {
+        if filter != nil { result.serverCoverage = coverage }
         if shortRows > 1 || longRows > 1 {
             result.diagnose(
                 Diagnostic(
