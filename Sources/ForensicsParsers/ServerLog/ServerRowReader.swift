@@ -18,8 +18,12 @@ struct ServerRowReader {
     /// Whether the declaration has a field for the request's range.
     let logsRange: Bool
     /// Rows not passing it are counted in `coverage`, not kept.
-    var filter: ServerRowFilter?
+    var filter: ServerRowFilter? {
+        didSet { prefilter = filter.flatMap { ServerRowPrefilter(columns: columns, filter: $0) } }
+    }
     var coverage = ServerLogCoverage()
+    /// With a filter, on delimited rows: the look that sets other viewers' rows aside unread.
+    var prefilter: ServerRowPrefilter?
 
     init(declaration: ServerLogDeclaration, file: String) {
         self.declaration = declaration
@@ -72,6 +76,7 @@ struct ServerRowReader {
                     columns = []
                     for name in names { columns.append(fieldsByName[name.lowercased()]) }
                     columnCount = names.count
+                    if let filter { prefilter = ServerRowPrefilter(columns: columns, filter: filter) }
                 }
                 return
             }
@@ -82,6 +87,10 @@ struct ServerRowReader {
             var bytes = line.bytes
             if bytes.last == 0x0D { bytes = bytes.dropLast() }
             let splitter: UInt8 = bytes.contains(separator) ? separator : 0x20
+            if let prefilter, let filter, let t = prefilter.setAside(bytes, separator: splitter, filter: filter) {
+                coverage.add(start: t, end: t)
+                return
+            }
             let cells = bytes.split(separator: splitter, omittingEmptySubsequences: false)
             if cells.count < columnCount {
                 shortRows += 1
