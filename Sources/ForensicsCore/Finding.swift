@@ -15,10 +15,12 @@ public struct Finding: Sendable, Hashable {
         public var variantBandwidth: Int?
         /// The CDN POP or edge that served the requests behind the finding (from joined server rows).
         public var pop: String?
+        /// The cache result (normalised) of those requests, when they share one.
+        public var cacheResult: String?
 
         public init(
             host: String? = nil, status: String? = nil, url: String? = nil, urls: [String] = [],
-            variantBandwidth: Int? = nil, pop: String? = nil
+            variantBandwidth: Int? = nil, pop: String? = nil, cacheResult: String? = nil
         ) {
             self.host = host
             self.status = status
@@ -26,6 +28,16 @@ public struct Finding: Sendable, Hashable {
             self.urls = urls
             self.variantBandwidth = variantBandwidth
             self.pop = pop
+            self.cacheResult = cacheResult
+        }
+
+        /// Sets the POP and cache result the server rows behind the finding share (none when
+        /// they differ: a fleet groups by one place, never by a guess).
+        public mutating func servedBy(_ rows: [ServerRequest]) {
+            let pops = Set(rows.compactMap(\.pop))
+            let results = Set(rows.map(\.cacheResult).filter { $0 != .unknown })
+            pop = pops.count == 1 ? pops.first : nil
+            cacheResult = results.count == 1 ? results.first?.rawValue : nil
         }
 
         /// A bandwidth from a measured value: nil unless finite, positive and below 1 Tbit/s.

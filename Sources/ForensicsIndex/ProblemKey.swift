@@ -17,10 +17,14 @@ package struct ProblemKey: Sendable, Hashable, Comparable, Codable {
     package var asset: String?
     /// The variant's bandwidth (bits/s) when the rule names one.
     package var variant: Int?
+    /// The CDN POP that served the requests behind the finding, and their cache result, from
+    /// joined server rows ("one POP bad": its sessions are one problem, apart from the others').
+    package var pop: String?
+    package var cache: String?
 
     package init(
         ruleID: String, cause: String? = nil, host: String? = nil, status: String? = nil, asset: String? = nil,
-        variant: Int? = nil
+        variant: Int? = nil, pop: String? = nil, cache: String? = nil
     ) {
         self.ruleID = ruleID
         self.cause = cause
@@ -28,6 +32,8 @@ package struct ProblemKey: Sendable, Hashable, Comparable, Codable {
         self.status = status
         self.asset = asset
         self.variant = variant
+        self.pop = pop
+        self.cache = cache
     }
 
     /// The key of `finding`, found in `session` (for its asset); `redact` cleans every text that
@@ -44,6 +50,8 @@ package struct ProblemKey: Sendable, Hashable, Comparable, Codable {
             host = Self.host(of: subject)
         }
         variant = subject.variantBandwidth
+        pop = subject.pop.map(redact)
+        cache = subject.cacheResult
         if variant != nil, let url = session.assetURL {
             asset = URLCanonicalizer.withoutQuery(URLCanonicalizer.canonical(url))
         }
@@ -70,6 +78,8 @@ package struct ProblemKey: Sendable, Hashable, Comparable, Codable {
         if let status { parts.append("status=\(status)") }
         if let asset { parts.append("asset=\(asset)") }
         if let variant { parts.append("variant=\(variant)") }
+        if let pop { parts.append("pop=\(pop)") }
+        if let cache { parts.append("cache=\(cache)") }
         return parts.joined(separator: " ")
     }
 

@@ -37,7 +37,8 @@ extension TriageIndex {
                 db,
                 sql: """
                     SELECT f.problem_key, f.rule_id, f.cause, f.host, f.status, f.asset, f.variant, f.severity_rank,
-                      f.bundle, f.session_ordinal, f.session_id, f.evidence_count, f.start_time, s.utc, b.name
+                      f.bundle, f.session_ordinal, f.session_id, f.evidence_count, f.start_time, s.utc, b.name,
+                      f.pop, f.cache
                     FROM findings f JOIN sessions s ON s.bundle = f.bundle AND s.ordinal = f.session_ordinal
                     JOIN bundles b ON b.file = f.bundle
                     ORDER BY f.problem_key, f.bundle, f.session_ordinal, f.ordinal
@@ -74,7 +75,8 @@ extension TriageIndex {
                     current = (
                         key,
                         ProblemKey(
-                            ruleID: row[1], cause: row[2], host: row[3], status: row[4], asset: row[5], variant: row[6]),
+                            ruleID: row[1], cause: row[2], host: row[3], status: row[4], asset: row[5], variant: row[6],
+                            pop: row[15], cache: row[16]),
                         0, 0
                     )
                 }
@@ -103,14 +105,15 @@ extension TriageIndex {
                 let values: [(any DatabaseValueConvertible)?] = [
                     k.text, rank + 1, k.ruleID, k.cause, k.host, k.status, k.asset, k.variant, g.worst.rawValue,
                     g.sessions, g.share, g.bundles, g.findings, g.firstSeen, g.lastSeen, g.medianStartupAffected,
-                    g.medianStartupUnaffected, g.medianRebufferAffected, g.medianRebufferUnaffected,
+                    g.medianStartupUnaffected, g.medianRebufferAffected, g.medianRebufferUnaffected, k.pop, k.cache,
                 ]
                 try db.execute(
                     sql: """
                         INSERT INTO problems (problem_key, rank, rule_id, cause, host, status, asset, variant,
                           worst_severity, sessions, share, bundles, findings, first_seen, last_seen,
                           median_startup_affected, median_startup_unaffected, median_rebuffer_affected,
-                          median_rebuffer_unaffected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          median_rebuffer_unaffected, pop, cache)
+                          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: StatementArguments(values))
                 for (i, e) in g.examples.enumerated() {
                     try db.execute(

@@ -22,6 +22,8 @@ public final class TriageIndex: Sendable {
     /// Why the index cannot be used, in words.
     package struct IndexError: Error, CustomStringConvertible {
         package var description: String
+
+        package init(description: String) { self.description = description }
     }
 
     /// Opens the index at `path`, creating it (and its tables) if missing. An index of another
@@ -141,13 +143,14 @@ public final class TriageIndex: Sendable {
                 bundle, s.ordinal, f.ordinal, s.id, f.ruleID, f.severity.rawValue, f.severity.rank, f.title,
                 time(f.start, utc: s.utc), time(f.end, utc: s.utc), f.start?.secondsSince1970,
                 f.end?.secondsSince1970, p.text, p.cause, p.host, p.status, p.asset, p.variant, f.evidence.count,
+                p.pop, p.cache,
             ]
             try db.cachedStatement(
                 sql: """
                     INSERT INTO findings (bundle, session_ordinal, ordinal, session_id, rule_id, severity,
                       severity_rank, title, start_time, end_time, start_seconds, end_seconds, problem_key, cause,
-                      host, status, asset, variant, evidence_count)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                      host, status, asset, variant, evidence_count, pop, cache)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(arguments: StatementArguments(findingRow))
             for (i, e) in f.evidence.enumerated() {

@@ -4,7 +4,7 @@
 /// same rows whether it was analysed in one run, in shards that were merged, or incrementally.
 enum TriageIndexSchema {
     /// 2: bundles gained `verdict` and `could_not_judge` (issue 29).
-    static let version = 2
+    static let version = 3
 
     static let statements = [
         """
@@ -81,6 +81,8 @@ enum TriageIndexSchema {
           asset TEXT,
           variant INTEGER,
           evidence_count INTEGER NOT NULL,
+          pop TEXT,
+          cache TEXT,
           PRIMARY KEY (bundle, session_ordinal, ordinal),
           FOREIGN KEY (bundle, session_ordinal) REFERENCES sessions(bundle, ordinal)
             ON DELETE CASCADE ON UPDATE CASCADE)
@@ -131,7 +133,9 @@ enum TriageIndexSchema {
           median_startup_affected REAL,
           median_startup_unaffected REAL,
           median_rebuffer_affected REAL,
-          median_rebuffer_unaffected REAL)
+          median_rebuffer_unaffected REAL,
+          pop TEXT,
+          cache TEXT)
         """,
         """
         CREATE TABLE problem_examples (

@@ -135,7 +135,7 @@ public struct TriageReporter: Sendable {
             return out + ["No finding in any of the \(sessions) session\(sessions == 1 ? "" : "s").", ""]
         }
         out.append(
-            "A problem is one rule's findings that share their stall cause, CDN host, status, and asset and variant where the rule names them. Startup and rebuffering are medians over the sessions that measured them: affected · the others."
+            "A problem is one rule's findings that share their stall cause, CDN host, status, asset and variant where the rule names them, and the CDN POP and cache result where joined server rows show them. Startup and rebuffering are medians over the sessions that measured them: affected · the others."
         )
         out.append("")
         out.append(
@@ -160,6 +160,8 @@ public struct TriageReporter: Sendable {
             if let s = k.status { what.append(text.escape(s)) }
             if let a = k.asset { what.append("asset \(text.escape(a))") }
             if let v = k.variant { what.append("variant \(BitRateFormat.text(Double(v)))") }
+            if let pop = k.pop { what.append("POP \(text.escape(pop))") }
+            if let cache = k.cache { what.append("cache \(text.escape(cache))") }
             let examples = p.examples.map { e in
                 "[\(text.escape(e.bundle))](bundles/\(e.file).md) (\(e.evidence) record\(e.evidence == 1 ? "" : "s"))"
             }.joined(separator: ", ")
@@ -177,7 +179,8 @@ public struct TriageReporter: Sendable {
         return .object([
             ("key", .string(k.text)), ("rule_id", .string(k.ruleID)), ("cause", .optional(k.cause)),
             ("host", .optional(k.host)), ("status", .optional(k.status)), ("asset", .optional(k.asset)),
-            ("variant", .optional(k.variant)), ("worst_severity", .string(p.worst.rawValue)),
+            ("variant", .optional(k.variant)), ("pop", .optional(k.pop)), ("cache", .optional(k.cache)),
+            ("worst_severity", .string(p.worst.rawValue)),
             ("sessions", .integer(p.sessions)), ("share", .number((p.share * 10000).rounded() / 10000)),
             ("bundles", .integer(p.bundles)), ("findings", .integer(p.findings)),
             ("first_seen", .optional(p.firstSeen)), ("last_seen", .optional(p.lastSeen)),

@@ -18,6 +18,11 @@ public struct TriageRunner: Sendable {
     public var redactor: Redactor
     /// What each bundle's report is narrowed to (sessions, time window, minimum severity).
     public var narrowing = ReportNarrowing()
+    /// A day of server logs stored once (`--cdn-logs`): each bundle's rows are looked up there.
+    package var serverStore: ServerRowStore?
+    /// What the stored logs are (files, rows, times): part of the analyzer's fingerprint, so a
+    /// bundle is analysed again when the logs beside it change.
+    package var serverLogsDescription = ""
 
     public init(analyzer: Analyzer, jobs: Int, redactor: Redactor = Redactor()) {
         self.analyzer = analyzer
@@ -109,6 +114,7 @@ public struct TriageRunner: Sendable {
     /// analyzer is analysed again.
     public var analyzerFingerprint: String {
         var parts = ["tool \(ToolInfo.version)", "redact \(redactor.enabled)", analyzer.settingsDescription]
+        if !serverLogsDescription.isEmpty { parts.append("server logs \(serverLogsDescription)") }
         parts.append(
             "narrowing \(narrowing.sessionPrefix ?? "-") \(narrowing.since.map { String($0.secondsSince1970) } ?? "-") \(narrowing.until.map { String($0.secondsSince1970) } ?? "-") \(narrowing.minimumSeverity?.rawValue ?? "-")"
         )
@@ -154,6 +160,7 @@ public struct TriageRunner: Sendable {
         let json = JSONReporter(redactor: redactor, toolVersion: ToolInfo.version)
         let analyzer = self.analyzer
         let narrowing = self.narrowing
+        let serverStore = self.serverStore
         let redactor = self.redactor
         let failure = FirstError()
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, names.count))) { _ in
@@ -182,7 +189,10 @@ public struct TriageRunner: Sendable {
                         if known[file] != nil { store.remove(file) }
                         var bundle = IndexedBundle(name: name, file: file, contentHash: hash, analyzer: fingerprint)
                         do {
-                            let report = narrowing.apply(try analyzer.analyze(path: path))
+                            let whole =
+                                try serverStore.map { try analyzer.analyze(path: path, serverStore: $0) }
+                                ?? analyzer.analyze(path: path)
+                            let report = narrowing.apply(whole)
                             if report.inputs.allSatisfy({ $0.records == 0 }) {
                                 Self.describeEmpty(report, path: path, into: &bundle)
                             } else {

@@ -78,6 +78,13 @@ struct TriageRun: ParsableCommand {
     )
     var bundleTimeLimit: Double = 120
 
+    @Option(
+        name: .customLong("cdn-logs"), parsing: .upToNextOption,
+        help:
+            "A day of CDN or web-server access logs (files, folders or archives), read once into OUTPUT/cdn-rows.sqlite and joined to every bundle's sessions by its keys (never read again per bundle; kept by --since-index).",
+        completion: .file())
+    var cdnLogs: [String] = []
+
     @OptionGroup var input: InputOptions
 
     @OptionGroup var narrow: NarrowingOptions
@@ -120,6 +127,21 @@ struct TriageRun: ParsableCommand {
                 Output.stderr(
                     "triage: \(directory) holds log files directly, which looks like one bundle; each file is triaged as its own bundle (for one bundle: playback-forensics analyze \(directory))\n"
                 )
+            }
+            if !cdnLogs.isEmpty {
+                let store = try ServerRowStore(path: output + "/" + TriageOutput.serverRowsName)
+                let stored = try analyzer.storeServerLogs(cdnLogs, in: store)
+                let files = try store.files()
+                runner.serverStore = store
+                runner.serverLogsDescription = files.map { "\($0.name) \($0.size) \($0.coverage.rows)" }
+                    .joined(separator: ";")
+                let problems = stored.diagnostics.filter { $0.severity >= .warning }
+                Output.stderr(
+                    "cdn-logs: \(stored.read) file\(stored.read == 1 ? "" : "s") read (\(stored.rows) rows), \(stored.reused) unchanged since the last run; \(problems.count) problem\(problems.count == 1 ? "" : "s")\n"
+                )
+                for d in problems.prefix(10) {
+                    Output.stderr("  \(d.location.file):\(d.location.line): \(d.message)\n")
+                }
             }
             index = try TriageOutput.openNewIndex(output, carryOver: carryOver)
             statistics = try runner.run(

@@ -19,8 +19,11 @@ enum TriageOutput {
     static let ours: Set<String> = [
         "index.md", "index.html", "triage.json", "bundles", indexName, indexName + "-journal", indexName + "-wal",
         indexName + "-shm", newIndexName, newIndexName + "-journal", newIndexName + "-wal", newIndexName + "-shm",
-        lockName, newBundlesName,
+        lockName, newBundlesName, serverRowsName, serverRowsName + "-journal", serverRowsName + "-wal",
+        serverRowsName + "-shm",
     ]
+    /// The server logs given with `--cdn-logs`, stored once (kept by `--since-index`).
+    static let serverRowsName = "cdn-rows.sqlite"
 
     /// Where a merge gathers the shards' reports before they replace `bundles/` whole.
     static let newBundlesName = "bundles.new"

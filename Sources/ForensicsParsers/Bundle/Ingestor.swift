@@ -20,6 +20,8 @@ package struct Ingestor: Sendable {
     /// Set while reading server logs given apart from a bundle: only rows that could concern
     /// it are kept.
     package var serverRowFilter: ServerRowFilter?
+    /// Set while storing server logs for triage: rows go there, not into the outcome.
+    package var serverRowSink: (any ServerRowSink)?
 
     package init(limits: BundleLimits = BundleLimits(), forcedFormat: InputFormat? = nil, timezoneOffset: Int? = nil) {
         self.limits = limits
@@ -38,6 +40,13 @@ package struct Ingestor: Sendable {
         /// Why the file was not read (no format's evidence, an encrypted member, a capture with
         /// no media request): listed so in the inputs, never half-read.
         package var notRead: NotRead?
+
+        package init(path: String, format: InputFormat?, result: ParseResult?, diagnostics: [Diagnostic]) {
+            self.path = path
+            self.format = format
+            self.result = result
+            self.diagnostics = diagnostics
+        }
 
         /// Names the file by another path (its records and diagnostics too).
         package mutating func rename(to name: String) {
@@ -275,6 +284,7 @@ package struct Ingestor: Sendable {
         var context = ReadContext(
             path: path, limits: limits, maxRecords: maxRecords, timezoneOffset: timezoneOffset, timeZone: timeZone)
         context.serverRowFilter = serverRowFilter
+        context.serverRowSink = serverRowSink
         if let configured { return try configured.read(&source, context: context) }
         guard let reader = registry.reader(for: format) else {
             var result = ParseResult(file: path, format: format)

@@ -61,6 +61,12 @@ package struct FormatDeclaration: Sendable {
     }
 }
 
+/// Where the rows of a server log go when they are stored rather than kept (`ReadContext`).
+package protocol ServerRowSink: AnyObject, Sendable {
+    /// A row as read (not yet redacted), with the `#Fields:` line it was read under.
+    func take(_ record: Record, header: String?)
+}
+
 /// What a reader is given besides the bytes: the file's name, the limits, and the time zone the
 /// user stated for sources that write local time.
 package struct ReadContext: Sendable {
@@ -74,6 +80,9 @@ package struct ReadContext: Sendable {
     package var timeZone: TimeZone?
     /// For server logs given apart from the bundle: the rows worth keeping (the rest counted).
     package var serverRowFilter: ServerRowFilter?
+    /// For server logs stored once for many bundles (triage): every row handed here as read,
+    /// none kept in the result.
+    package var serverRowSink: (any ServerRowSink)?
 
     package init(
         path: String, limits: BundleLimits = BundleLimits(), maxRecords: Int = .max, timezoneOffset: Int? = nil,

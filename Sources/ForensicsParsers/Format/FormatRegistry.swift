@@ -65,6 +65,12 @@ package struct FormatRegistry: Sendable {
             ?? .undeclared
     }
 
+    /// The declaration a server log format is read by (a vendor's, or a layout given).
+    package func serverDeclaration(for format: InputFormat) -> ServerLogDeclaration? {
+        if let vendor = reader(for: format) as? any ServerLogVendor.Type { return vendor.vendor }
+        return configured.first { $0.format == format }
+    }
+
     /// The first layout given whose rows a file's first line reads as.
     package func sniffConfigured(_ prefix: [UInt8]) -> ServerLogDeclaration? {
         guard !configured.isEmpty, let text = SniffText(prefix) else { return nil }

@@ -51,6 +51,7 @@ extension ServerLogDeclaration {
         try context.readLines(&source) { lines in
             var reader = ServerRowReader(declaration: self, file: context.path)
             reader.filter = context.serverRowFilter
+            reader.sink = context.serverRowSink
             while let line = try lines.next() {
                 if reader.result.reachedRecordLimit(context.maxRecords, line: line.number) { break }
                 reader.read(line)
@@ -58,6 +59,14 @@ extension ServerLogDeclaration {
             reader.finish()
             return reader.result
         }
+    }
+
+    /// One stored row read again (`ServerRowStore`): under its `#Fields:` line, at its line.
+    package func reread(header: String?, raw: String, line: Int, file: String) -> Record? {
+        var reader = ServerRowReader(declaration: self, file: file)
+        if let header { reader.read(LineReader.Line(number: 0, bytes: Array(header.utf8)[...], truncated: false)) }
+        reader.read(LineReader.Line(number: line, bytes: Array(raw.utf8)[...], truncated: false))
+        return reader.result.records.first
     }
 
     /// Whether a file's first line reads as one of this declaration's rows, with a time and a

@@ -22,6 +22,10 @@ struct ServerRowReader {
         didSet { prefilter = filter.flatMap { ServerRowPrefilter(columns: columns, filter: $0) } }
     }
     var coverage = ServerLogCoverage()
+    /// Rows go here instead of the result, when set.
+    var sink: (any ServerRowSink)?
+    /// The `#Fields:` line rows are read under.
+    var header: String?
     /// With a filter, on delimited rows: the look that sets other viewers' rows aside unread.
     var prefilter: ServerRowPrefilter?
 
@@ -76,6 +80,7 @@ struct ServerRowReader {
                     columns = []
                     for name in names { columns.append(fieldsByName[name.lowercased()]) }
                     columnCount = names.count
+                    header = String(decoding: line.bytes, as: UTF8.self)
                     if let filter { prefilter = ServerRowPrefilter(columns: columns, filter: filter) }
                 }
                 return
@@ -173,6 +178,13 @@ struct ServerRowReader {
         // secrets in it are found where they stand.
         if case .jsonLines = declaration.layout { raw = Self.unescapedForSearch(raw) }
         guard let record = build(values, raw: raw, location: location) else { return }
+        if let sink {
+            if case .serverRequest(let r) = record.payload, let start = r.start?.secondsSince1970 {
+                coverage.add(start: start, end: r.end?.secondsSince1970 ?? start)
+            }
+            sink.take(record, header: header)
+            return
+        }
         if let filter {
             guard case .serverRequest(let r) = record.payload, let start = r.start?.secondsSince1970 else { return }
             coverage.add(start: start, end: r.end?.secondsSince1970 ?? start)
@@ -446,7 +458,7 @@ struct ServerRowReader {
     }
 
     mutating func finish() {
-        if filter != nil { result.serverCoverage = coverage }
+        if filter != nil || sink != nil { result.serverCoverage = coverage }
         if shortRows > 1 || longRows > 1 {
             result.diagnose(
                 Diagnostic(

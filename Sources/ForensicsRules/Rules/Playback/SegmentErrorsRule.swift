@@ -109,11 +109,15 @@ package struct SegmentErrorsRule: Rule {
                 "urls": .strings(Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),
             ]
             var evidence = entries.prefix(20).flatMap { Finding.Evidence.all($0) }
+            var subject = Finding.Subject(
+                host: key.host, status: key.status,
+                urls: Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 })
             // With CDN rows joined: whose fault, with the rows the CDN partner asks for.
             let server = ServerSide.verdict(entries, in: session)
             if let server {
                 details["server_side"] = .strings(server.owners.map(\.rawValue))
                 evidence += server.rows.prefix(20).map(Finding.Evidence.init(serverRow:))
+                subject.servedBy(server.rows.compactMap(\.serverRequest))
             }
             out.append(
                 finding(
@@ -123,9 +127,7 @@ package struct SegmentErrorsRule: Rule {
                         "\(list.count) media request\(list.count == 1 ? "" : "s") to \(key.host) failed with \(key.status)",
                     explanation: server?.sentence, details: details,
                     evidence: evidence,
-                    subject: Finding.Subject(
-                        host: key.host, status: key.status,
-                        urls: Array(Set(list.compactMap(\.url))).sorted().prefix(20).map { $0 }),
+                    subject: subject,
                     advice:
                         "Hand this to the CDN/origin owner of this host (see the host detail): the failing URLs, times and status are in the evidence. Check origin health, cache errors and whether the content was published."
                 ))

@@ -205,8 +205,9 @@ package struct StallRule: Rule {
     /// What a stall is about for the fleet view: with server rows behind its cause, the POP that
     /// served them when there is one (one POP bad for many sessions is one problem).
     static func subject(_ chosen: StallCauseEvidence?) -> Finding.Subject {
-        let pops = Set((chosen?.serverRows ?? []).compactMap { $0.serverRequest?.pop })
-        return Finding.Subject(pop: pops.count == 1 ? pops.first : nil)
+        var subject = Finding.Subject()
+        subject.servedBy((chosen?.serverRows ?? []).compactMap(\.serverRequest))
+        return subject
     }
 
     /// The most stalls of one session that get a finding each.
