@@ -36,14 +36,7 @@ extension String {
         guard utf8.contains(UInt8(ascii: "%")) else { return self }
         var out: [UInt8] = []
         var it = Array(utf8)[...]
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: c - 0x30
-            case 0x41...0x46: c - 0x37
-            case 0x61...0x66: c - 0x57
-            default: nil
-            }
-        }
+        let hex = UInt8.hexDigitValue
         while let c = it.first {
             it = it.dropFirst()
             guard c == UInt8(ascii: "%") else {
@@ -57,5 +50,17 @@ extension String {
             it = it.dropFirst(2)
         }
         return String(validating: out, as: UTF8.self)
+    }
+}
+
+extension UInt8 {
+    /// The value of an ASCII hexadecimal digit (`0`–`9`, `A`–`F`, `a`–`f`); nil for anything else.
+    package static func hexDigitValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: c - 0x30
+        case 0x41...0x46: c - 0x37
+        case 0x61...0x66: c - 0x57
+        default: nil
+        }
     }
 }

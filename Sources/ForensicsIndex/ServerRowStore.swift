@@ -58,15 +58,8 @@ package final class ServerRowStore: Sendable {
 
     package init(path: String) throws {
         self.path = path
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA trusted_schema = OFF")
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = OFF")
-        }
-        configuration.label = "server-rows"
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: path, configuration: TriageIndex.configuration(label: "server-rows"))
             try queue.write { db in
                 if try !db.tableExists("meta") {
                     try db.execute(

@@ -30,16 +30,8 @@ public final class TriageIndex: Sendable {
     /// schema version is refused: the caller re-runs triage into a new directory.
     public init(path: String) throws {
         self.path = path
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            // Nothing a schema carries (a function in a view or trigger) is run on trust.
-            try db.execute(sql: "PRAGMA trusted_schema = OFF")
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = OFF")
-        }
-        configuration.label = "triage-index"
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: path, configuration: Self.configuration(label: "triage-index"))
             try queue.write { db in
                 if try !db.tableExists("meta") {
                     for statement in TriageIndexSchema.statements { try db.execute(sql: statement) }
@@ -60,6 +52,19 @@ public final class TriageIndex: Sendable {
         } catch {
             throw IndexError(description: "\(path) is not a triage index this tool can use: \(Self.describe(error))")
         }
+    }
+
+    /// How triage opens its SQLite files: nothing a schema carries (a function in a view or
+    /// trigger) run on trust; write-ahead log, no fsync per commit (see the type's comment).
+    static func configuration(label: String) -> Configuration {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA trusted_schema = OFF")
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+        }
+        configuration.label = label
+        return configuration
     }
 
     static func describe(_ error: any Error) -> String {

@@ -39,6 +39,15 @@ extension ConfigurableServerLog {
         return c
     }
 
+    /// Fields by rank, in the order given among equals: the preferred field fills a part first.
+    static func ranked(
+        _ fields: [(name: String, field: ServerLogDeclaration.Field, rank: Int)]
+    ) -> [(name: String, field: ServerLogDeclaration.Field)] {
+        fields.enumerated().sorted { a, b in
+            a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
+        }.map { (name: $0.element.name, field: $0.element.field) }
+    }
+
     /// The declaration of a template's fields, checked to place a row in time and name its path.
     static func declaration(
         template: LogFormatTemplate, map: (String) -> (field: ServerLogDeclaration.Field, rank: Int)?,
@@ -48,10 +57,7 @@ extension ConfigurableServerLog {
         for case .field(let name, _) in template.pieces {
             if let m = map(name) { fields.append((name, m.field, m.rank)) }
         }
-        // Stable: by rank, template order among equals (the preferred field fills a part first).
-        let ordered = fields.enumerated().sorted { a, b in
-            a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
-        }.map { (name: $0.element.name, field: $0.element.field) }
+        let ordered = ranked(fields)
         return try checked(layout: .template(template), fields: ordered, anchor: anchor, resolution: resolution)
     }
 
@@ -228,9 +234,7 @@ package enum FastlyLog: ConfigurableServerLog {
             }
             if let m = directive.meaning { fields.append((key, m.field, m.rank)) }
         }
-        let ordered = fields.enumerated().sorted { a, b in
-            a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
-        }.map { (name: $0.element.name, field: $0.element.field) }
+        let ordered = ranked(fields)
         return try checked(layout: .jsonLines, fields: ordered, anchor: anchor, resolution: resolution)
     }
 }
@@ -254,9 +258,7 @@ package enum CloudFrontRealtimeLog: ConfigurableServerLog {
         }
         var fields: [(name: String, field: ServerLogDeclaration.Field, rank: Int)] = []
         for name in names { if let m = field(name) { fields.append((name, m.field, m.rank)) } }
-        let ordered = fields.enumerated().sorted { a, b in
-            a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
-        }.map { (name: $0.element.name, field: $0.element.field) }
+        let ordered = ranked(fields)
         return try checked(
             layout: .delimited(separator: 0x09, columns: names), fields: ordered, anchor: .requestEnd,
             resolution: 0.001, requestIDHeader: "x-amz-cf-id")

@@ -233,14 +233,7 @@ package struct LogFormatTemplate: Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(value.count)
         var i = value.startIndex
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: c - 0x30
-            case 0x41...0x46: c - 0x37
-            case 0x61...0x66: c - 0x57
-            default: nil
-            }
-        }
+        let hex = UInt8.hexDigitValue
         while i < value.endIndex {
             let c = value[i]
             if c == 0x5C, i + 1 < value.endIndex {
