@@ -15,6 +15,10 @@ public struct PlaylistSnapshot: Hashable, Sendable, Codable {
     /// Each listed segment's `EXTINF` duration, parallel to `segmentURIs`: what a capture without
     /// player events (a HAR) knows of how long a segment plays.
     public var segmentDurations: [Double] = []
+    /// `EXT-X-DISCONTINUITY-SEQUENCE` (0 when absent).
+    public var discontinuitySequence: Int64 = 0
+    /// What the stream checks found in this playlist on its own.
+    public var defects: [StreamDefect] = []
 
     public init(url: String?, isMultivariant: Bool) {
         self.url = url
@@ -25,5 +29,23 @@ public struct PlaylistSnapshot: Hashable, Sendable, Codable {
         self.segmentCount = 0
         self.endList = false
         self.segmentURIs = []
+    }
+}
+
+/// A requirement of RFC 8216bis or Apple's HLS authoring rules a captured playlist breaks (a
+/// stream check's finding), where it does, and what it does to playback.
+public struct StreamDefect: Hashable, Sendable, Codable {
+    /// The stream check's id (`extinf-exceeds-target-duration`).
+    public var check: String
+    /// The playlist line (1-based); 0 for the playlist as a whole.
+    public var line: Int
+    public var message: String
+    public var severity: Severity
+
+    public init(check: String, line: Int, message: String, severity: Severity) {
+        self.check = check
+        self.line = line
+        self.message = message
+        self.severity = severity
     }
 }

@@ -11,6 +11,31 @@ import Testing
     /// videojs fixtures whose expected output we deliberately do not match, each with the reason.
     static let documentedExceptions: [String: String] = [:]
 
+    /// Fixtures with URI lines that have no valid EXTINF before them: videojs makes each a
+    /// segment (its duration taken from the target duration); we do not invent one (a stray line
+    /// is a `uri-without-extinf` defect), so only videojs' other segments are compared.
+    static let noPhantomSegments: Set<String> = [
+        "extinf", "liveMissingSegmentDuration", "missingExtinf", "missingSegmentDuration", "multipleTargetDurations",
+    ]
+
+    /// For each URI line of `text`, in order, whether an EXTINF with a duration that reads is before it.
+    static func urisWithExtinf(_ text: String) -> [Bool] {
+        var out: [Bool] = []
+        var pending = false
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            if line.hasPrefix("#EXTINF:") {
+                let value = line.dropFirst(8).split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+                pending = value.first.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } != nil
+            } else if !line.hasPrefix("#") {
+                out.append(pending)
+                pending = false
+            }
+        }
+        return out
+    }
+
     /// Fixtures where only the segment durations differ, on purpose.
     /// - zeroDuration: videojs replaces `#EXTINF:0` with 0.01 s; we keep the declared 0 (what the
     ///   server said is what a forensics tool must show) and report it as a diagnostic.
@@ -70,7 +95,11 @@ import Testing
         let data = try Data(contentsOf: Self.videojs.appendingPathComponent(name + ".json"))
         let expected = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let playlist = PlaylistParser(file: name + ".m3u8").parse(text: text).playlist
-        let segments = expected["segments"] as? [[String: Any]] ?? []
+        var segments = expected["segments"] as? [[String: Any]] ?? []
+        if Self.noPhantomSegments.contains(name) {
+            let real = Self.urisWithExtinf(text)
+            segments = segments.enumerated().filter { $0.offset < real.count && real[$0.offset] }.map(\.element)
+        }
         #expect(playlist.segments.count == segments.count, "segment count")
         for (ours, theirs) in zip(playlist.segments, segments) {
             #expect(ours.uri == theirs["uri"] as? String, "uri")

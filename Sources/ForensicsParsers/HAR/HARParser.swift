@@ -134,7 +134,7 @@ package struct HARParser {
             result.records.append(
                 Record(
                     time: time, location: location, format: .har, sessionID: session,
-                    payload: .playlist(parsed.playlist.snapshot)))
+                    payload: .playlist(parsed.playlist.checkedSnapshot)))
         }
     }
 

@@ -67,6 +67,7 @@ package struct AttributeList: Hashable, Sendable {
                 let vStart = i
                 while i < n, chars[i] != 44 { i += 1 }
                 value = text(vStart, i)
+                if value.isEmpty, !name.isEmpty { deviations.append("attribute \(name) has no value") }
             }
             if name.isEmpty {
                 deviations.append("attribute without a name")

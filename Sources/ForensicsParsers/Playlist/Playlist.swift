@@ -112,12 +112,24 @@ package struct Playlist: Sendable {
     /// Tags not modelled above (vendor tags such as `EXT-X-CUE-OUT`), in order.
     package var otherTags: [Tag] = []
     package var comments: [Tag] = []
+    /// Requirements broken by the playlist's lines, as the parser met them (malformed or
+    /// misplaced lines); `StreamCheckCatalogue.check` adds the judgments on the whole.
+    package var defects: [StreamDefect] = []
+    /// How many `EXT-X-VERSION` tags the playlist has.
+    package var versionTagCount = 0
 
     package init(url: String?) { self.init(url: url, resolver: URIResolver(base: url)) }
 
     init(url: String?, resolver: URIResolver) {
         self.url = url
         self.segments = SegmentList(resolver: resolver)
+    }
+
+    /// The condensed view with what the stream checks found in it.
+    package var checkedSnapshot: PlaylistSnapshot {
+        var s = snapshot
+        s.defects = StreamCheckCatalogue.check(self)
+        return s
     }
 
     /// The condensed view used by correlation and rules.
@@ -133,6 +145,7 @@ package struct Playlist: Sendable {
         s.segmentCount = segments.count
         s.targetDuration = targetDuration
         s.mediaSequence = mediaSequence
+        s.discontinuitySequence = discontinuitySequence
         s.endList = endList
         s.segmentURIs = segments.count <= 20_000 ? segments.indices.map { segments.resolvedURI(at: $0) } : []
         s.segmentDurations = segments.count <= 20_000 ? segments.indices.map { segments.duration(at: $0) } : []

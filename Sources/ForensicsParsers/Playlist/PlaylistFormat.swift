@@ -35,7 +35,7 @@ package enum PlaylistFormat: FormatReader {
             result.records.append(
                 Record(
                     time: nil, location: SourceLocation(file: context.path, line: 1), format: declaration.format,
-                    sessionID: nil, payload: .playlist(parsed.playlist.snapshot)))
+                    sessionID: nil, payload: .playlist(parsed.playlist.checkedSnapshot)))
             return result
         }
     }

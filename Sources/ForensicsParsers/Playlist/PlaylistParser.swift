@@ -80,6 +80,12 @@ package struct PlaylistParser {
             diagnostics.append(Diagnostic(SourceLocation(file: file, line: line), severity, message))
         }
 
+        /// A diagnostic that is also a stream check's defect (its id in `StreamCheckCatalogue`).
+        mutating func defect(_ check: String, _ line: Int, _ severity: Severity, _ message: String) {
+            diag(line, severity, message)
+            playlist.defects.append(StreamDefect(check: check, line: line, message: message, severity: severity))
+        }
+
         mutating func handle(line raw: UnsafeBufferPointer<UInt8>, number: Int) {
             var end = raw.count
             while end > 0, raw[end - 1] == 0x20 || raw[end - 1] == 0x09 { end -= 1 }
@@ -89,7 +95,10 @@ package struct PlaylistParser {
                 if line.hasPrefix("#EXTM3U") {
                     sawFirstLine = true
                     playlist.hasHeader = true
-                    if number != 1 { diag(number, .info, "spec violation: #EXTM3U is not the first line") }
+                    if number != 1 {
+                        defect("extm3u-not-first", number, .info, "spec violation: #EXTM3U is not the first line")
+                    }
+                    if line.count > 7 { tagGlued(line, number, from: 7) }
                     return
                 }
                 if line[0] == UInt8(ascii: "#"), !line.hasPrefix("#EXT") {
@@ -97,7 +106,7 @@ package struct PlaylistParser {
                     return
                 }
                 sawFirstLine = true
-                diag(number, .warning, "spec violation: playlist does not start with #EXTM3U")
+                defect("extm3u-missing", number, .warning, "spec violation: playlist does not start with #EXTM3U")
             }
             if line.count > 8, Self.startsWithExtinf(line), line[8] != 0x20 {
                 // The one tag of every segment, before the general look-up (colon search, name
@@ -157,7 +166,13 @@ package struct PlaylistParser {
             var list = AttributeList(bytes: value)
             if !list.deviations.isEmpty {
                 let label = tag.label
-                for d in list.deviations { diag(number, .info, "spec violation in \(label): \(d)") }
+                for d in list.deviations {
+                    if d.hasPrefix("whitespace") {
+                        diag(number, .info, "spec violation in \(label): \(d)")
+                    } else {
+                        defect("attribute-list-malformed", number, .info, "spec violation in \(label): \(d)")
+                    }
+                }
                 list.deviations = []
             }
             if !playlist.defines.isEmpty {
@@ -200,9 +215,11 @@ package struct PlaylistParser {
         mutating func parseKey(_ value: UnsafeBufferPointer<UInt8>, _ tag: PlaylistTag, _ number: Int) -> Playlist.Key {
             let a = attributes(value, tag, number)
             let method = a["METHOD"] ?? "NONE"
-            if a["METHOD"] == nil { diag(number, .warning, "spec violation: \(tag.label) without METHOD") }
+            if a["METHOD"] == nil {
+                defect("key-method-unknown", number, .warning, "spec violation: \(tag.label) without METHOD")
+            }
             if method != "NONE", a["URI"] == nil {
-                diag(number, .warning, "spec violation: \(tag.label) METHOD=\(method) without URI")
+                defect("key-uri-missing", number, .warning, "spec violation: \(tag.label) METHOD=\(method) without URI")
             }
             return Playlist.Key(
                 method: method, uri: a["URI"].map { resolve($0) }, iv: a["IV"], keyFormat: a["KEYFORMAT"],
@@ -211,7 +228,25 @@ package struct PlaylistParser {
 
         func resolve(_ uri: String) -> String { resolver.resolve(uri) }
 
+        /// Another tag on the same line (`#EXTM3U#EXT-X-PLAYLIST-TYPE:VOD`): a line break lost.
+        mutating func tagGlued(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, from start: Int) {
+            var i = start
+            while i + 4 <= line.count {
+                if line[i] == UInt8(ascii: "#"), line[i + 1] == UInt8(ascii: "E"), line[i + 2] == UInt8(ascii: "X"),
+                    line[i + 3] == UInt8(ascii: "T")
+                {
+                    let rest = String(decoding: UnsafeBufferPointer(rebasing: line[i...]).prefix(40), as: UTF8.self)
+                    defect(
+                        "tag-glued", number, .warning,
+                        "spec violation: '\(rest)' follows another tag on the same line: it is not read as a tag")
+                    return
+                }
+                i += 1
+            }
+        }
+
         mutating func handleTag(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
+            if line.count > 5 { tagGlued(line, number, from: 4) }
             let name: UnsafeBufferPointer<UInt8>
             var value: UnsafeBufferPointer<UInt8>?
             if let colon = line.firstIndex(ofByte: UInt8(ascii: ":")) {
@@ -246,10 +281,14 @@ package struct PlaylistParser {
             case .extm3u:
                 diag(number, .info, "repeated #EXTM3U")
             case .version:
+                playlist.versionTagCount += 1
+                if playlist.versionTagCount == 2 {
+                    defect("multiple-version-tags", number, .warning, "spec violation: more than one EXT-X-VERSION")
+                }
                 if let n = DecimalScanner.int64(v.trimmingBlanks()), let i = Int(exactly: n) {
                     playlist.version = i
                 } else {
-                    diag(number, .warning, "invalid EXT-X-VERSION '\(text(v))'")
+                    defect("tag-value-invalid", number, .warning, "invalid EXT-X-VERSION '\(text(v))'")
                 }
             case .extinf:
                 handleExtinf(v, number)
@@ -257,27 +296,27 @@ package struct PlaylistParser {
                 if let d = DecimalScanner.double(v.trimmingBlanks()), d.isFinite, d >= 0 {
                     playlist.targetDuration = d
                 } else {
-                    diag(number, .warning, "invalid EXT-X-TARGETDURATION '\(text(v))'")
+                    defect("tag-value-invalid", number, .warning, "invalid EXT-X-TARGETDURATION '\(text(v))'")
                 }
             case .mediaSequence:
                 if let n = DecimalScanner.int64(v.trimmingBlanks()) {
                     playlist.mediaSequence = n
                 } else {
-                    diag(number, .warning, "invalid EXT-X-MEDIA-SEQUENCE '\(text(v))'")
+                    defect("tag-value-invalid", number, .warning, "invalid EXT-X-MEDIA-SEQUENCE '\(text(v))'")
                 }
             case .discontinuitySequence:
                 if let n = DecimalScanner.int64(v.trimmingBlanks()) {
                     playlist.discontinuitySequence = n
                     discontinuityCount = n
                 } else {
-                    diag(number, .warning, "invalid EXT-X-DISCONTINUITY-SEQUENCE '\(text(v))'")
+                    defect("tag-value-invalid", number, .warning, "invalid EXT-X-DISCONTINUITY-SEQUENCE '\(text(v))'")
                 }
             case .playlistType:
                 let t = text(v.trimmingBlanks())
                 if t == "VOD" || t == "EVENT" {
                     playlist.playlistType = t
                 } else {
-                    diag(number, .warning, "invalid EXT-X-PLAYLIST-TYPE '\(text(v))'")
+                    defect("tag-value-invalid", number, .warning, "invalid EXT-X-PLAYLIST-TYPE '\(text(v))'")
                 }
             case .endList:
                 playlist.endList = true
@@ -290,7 +329,7 @@ package struct PlaylistParser {
                 if t == "YES" || t == "NO" {
                     playlist.allowCache = t == "YES"
                 } else {
-                    diag(number, .warning, "invalid EXT-X-ALLOW-CACHE '\(text(v))'")
+                    defect("tag-value-invalid", number, .warning, "invalid EXT-X-ALLOW-CACHE '\(text(v))'")
                 }
             case .discontinuity:
                 pendingDiscontinuity = true
@@ -304,7 +343,7 @@ package struct PlaylistParser {
                 if let n = DecimalScanner.int64(v.trimmingBlanks()) {
                     bitrateCarry = n
                 } else {
-                    diag(number, .warning, "invalid EXT-X-BITRATE '\(text(v))'")
+                    defect("tag-value-invalid", number, .warning, "invalid EXT-X-BITRATE '\(text(v))'")
                 }
             case .key:
                 currentKey = playlist.segments.add(parseKey(v, tag, number))
@@ -318,12 +357,12 @@ package struct PlaylistParser {
                     currentMap = playlist.segments.add(
                         Playlist.MapInfo(uri: resolve(uri), byteRange: range, line: number))
                 } else {
-                    diag(number, .warning, "spec violation: EXT-X-MAP without URI")
+                    defect("uri-attribute-missing", number, .warning, "spec violation: EXT-X-MAP without URI")
                 }
             case .part:
                 let a = attributes(v, tag, number)
                 guard let uri = a["URI"] else {
-                    diag(number, .warning, "spec violation: EXT-X-PART without URI")
+                    defect("uri-attribute-missing", number, .warning, "spec violation: EXT-X-PART without URI")
                     return
                 }
                 let range = a["BYTERANGE"].flatMap { parseByteRange($0, uri: "part:" + uri, number) }
@@ -348,14 +387,20 @@ package struct PlaylistParser {
                     .init(name: tag.label, attributes: attributes(v, tag, number), line: number))
             case .dateRange:
                 let a = attributes(v, tag, number)
-                if a["ID"] == nil { diag(number, .warning, "spec violation: EXT-X-DATERANGE without ID") }
+                if a["ID"] == nil {
+                    defect("daterange-attributes", number, .warning, "spec violation: EXT-X-DATERANGE without ID")
+                }
                 playlist.dateRanges.append(.init(name: tag.label, attributes: a, line: number))
             case .streamInf:
                 playlist.isMultivariant = true
-                if pendingStreamInf != nil { diag(number, .warning, "EXT-X-STREAM-INF without a URI line after it") }
+                if let (_, line) = pendingStreamInf {
+                    defect("stream-inf-uri-missing", line, .warning, "EXT-X-STREAM-INF without a URI line after it")
+                }
                 let a = attributes(v, tag, number)
                 if a["BANDWIDTH"] == nil {
-                    diag(number, .warning, "spec violation: EXT-X-STREAM-INF without BANDWIDTH")
+                    defect(
+                        "stream-inf-bandwidth-missing", number, .warning,
+                        "spec violation: EXT-X-STREAM-INF without BANDWIDTH")
                 }
                 pendingStreamInf = (a, number)
             case .iFrameStreamInf:
@@ -365,13 +410,17 @@ package struct PlaylistParser {
                     playlist.iFrameVariants.append(
                         .init(uri: uri, resolvedURI: resolve(uri), attributes: a, isIFrame: true, line: number))
                 } else {
-                    diag(number, .warning, "spec violation: EXT-X-I-FRAME-STREAM-INF without URI")
+                    defect(
+                        "uri-attribute-missing", number, .warning,
+                        "spec violation: EXT-X-I-FRAME-STREAM-INF without URI")
                 }
             case .media:
                 playlist.isMultivariant = true
                 let a = attributes(v, tag, number)
                 if a["TYPE"] == nil || a["GROUP-ID"] == nil || a["NAME"] == nil {
-                    diag(number, .warning, "spec violation: EXT-X-MEDIA without TYPE, GROUP-ID or NAME")
+                    defect(
+                        "media-attributes-missing", number, .warning,
+                        "spec violation: EXT-X-MEDIA without TYPE, GROUP-ID or NAME")
                 }
                 playlist.renditions.append(.init(attributes: a, line: number))
             case .sessionData:
@@ -389,8 +438,10 @@ package struct PlaylistParser {
 
         /// `#EXTINF:<duration>,[<title>]` — the one tag every segment has, read straight from bytes.
         mutating func handleExtinf(_ v: UnsafeBufferPointer<UInt8>, _ number: Int) {
-            if lastExtinfLine != nil, pendingDuration != nil {
-                diag(number, .warning, "EXTINF without a URI after the EXTINF at line \(lastExtinfLine ?? 0)")
+            if let last = lastExtinfLine, pendingDuration != nil {
+                defect(
+                    "extinf-without-uri", last, .warning,
+                    "EXTINF without a URI after it (another EXTINF at line \(number))")
             }
             let comma = v.firstIndex(ofByte: UInt8(ascii: ","))
             if comma == nil { diag(number, .info, "spec violation: EXTINF without a comma") }
@@ -399,7 +450,7 @@ package struct PlaylistParser {
                 pendingDuration = d
                 if d == 0 { diag(number, .info, "segment duration is 0") }
             } else {
-                diag(number, .warning, "invalid EXTINF duration '\(text(durationBytes))'")
+                defect("tag-value-invalid", number, .warning, "invalid EXTINF duration '\(text(durationBytes))'")
                 pendingDuration = nil
             }
             if let comma, comma + 1 < v.count {
@@ -457,17 +508,22 @@ package struct PlaylistParser {
             } else {
                 uri = playlist.segments.store(bytes)
             }
-            var duration = pendingDuration
-            if duration == nil {
-                diag(number, .warning, "segment URI without EXTINF: duration taken from EXT-X-TARGETDURATION")
-                duration = playlist.targetDuration ?? 0
+            // A URI line with no EXTINF before it is not a segment: a wrapped line's tail
+            // (`YES` after `INDEPENDENT=`) would otherwise be played as one.
+            guard let duration = pendingDuration else {
+                let shown = String(decoding: bytes.prefix(60), as: UTF8.self)
+                defect(
+                    "uri-without-extinf", number, .warning,
+                    "'\(shown)' is a URI line with no EXTINF before it: not read as a segment")
+                pendingByteRange = nil
+                return
             }
             if pendingDiscontinuity { discontinuityCount &+= 1 }
             let range = pendingByteRange
             let sequence = playlist.mediaSequence &+ skippedSegments &+ Int64(playlist.segments.count)
             let parts = pendingParts.isEmpty ? -1 : playlist.segments.add(pendingParts)
             playlist.segments.append(
-                uri: uri, title: pendingTitle, programDateTime: pendingProgramDateTime, duration: duration ?? 0,
+                uri: uri, title: pendingTitle, programDateTime: pendingProgramDateTime, duration: duration,
                 discontinuitySequence: discontinuityCount, mediaSequence: sequence, line: number, byteRange: range,
                 bitrate: bitrateCarry, key: currentKey, map: currentMap, parts: parts,
                 discontinuity: pendingDiscontinuity, gap: pendingGap)
@@ -485,13 +541,19 @@ package struct PlaylistParser {
             playlist.trailingPartCount = pendingParts.count
             if !sawFirstLine { diag(1, .warning, "empty playlist") }
             if pendingStreamInf != nil {
-                diag(pendingStreamInf?.1 ?? 0, .warning, "EXT-X-STREAM-INF without a URI line after it")
+                defect(
+                    "stream-inf-uri-missing", pendingStreamInf?.1 ?? 0, .warning,
+                    "EXT-X-STREAM-INF without a URI line after it")
             }
             if pendingDuration != nil, pendingParts.isEmpty {
-                if let l = lastExtinfLine { diag(l, .info, "EXTINF at the end without a URI") }
+                if let l = lastExtinfLine { defect("extinf-without-uri", l, .info, "EXTINF at the end without a URI") }
             }
-            if !playlist.isMultivariant, !playlist.segments.isEmpty, playlist.targetDuration == nil {
-                diag(1, .warning, "spec violation: media playlist without EXT-X-TARGETDURATION")
+            if !playlist.isMultivariant, sawFirstLine, playlist.targetDuration == nil,
+                !playlist.segments.isEmpty || lastExtinfLine != nil
+            {
+                defect(
+                    "target-duration-missing", 1, .warning,
+                    "spec violation: media playlist without EXT-X-TARGETDURATION")
             }
         }
     }

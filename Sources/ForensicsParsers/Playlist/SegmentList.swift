@@ -184,6 +184,14 @@ extension Playlist {
         /// The segment's `EXTINF` duration, without building the segment.
         package func duration(at position: Int) -> Double { rows[position].duration }
 
+        /// The segment's URI line, without building the segment.
+        package func line(at position: Int) -> Int { Int(rows[position].line) }
+
+        /// Every `EXT-X-KEY`, `EXT-X-MAP` and `EXT-X-PART` tag, in order (the checks read them).
+        package var keyTags: [Key] { keys }
+        package var mapTags: [MapInfo] { maps }
+        package var partTags: [Part] { partLists.flatMap { $0 } }
+
         /// Whether any segment is encrypted (a key other than `METHOD=NONE` applies to it).
         package var hasKeys: Bool {
             let encrypted = keys.map { $0.method != "NONE" }

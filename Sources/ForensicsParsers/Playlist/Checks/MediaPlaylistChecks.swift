@@ -1,0 +1,130 @@
+import ForensicsCore
+
+/// Checks of a media playlist's segments and timing (RFC 8216bis §4.4.3, §4.4.5, §6.2.2).
+enum MediaPlaylistChecks {
+    static let all: [StreamCheck] = [
+        StreamCheck(
+            id: "target-duration-missing", title: "A media playlist has EXT-X-TARGETDURATION",
+            source: "RFC 8216bis §4.4.3.1", level: .must, severity: .error,
+            effect:
+                "Without a target duration a player cannot time its reloads or its buffer: many refuse the playlist.",
+            advice: "Write EXT-X-TARGETDURATION: the longest segment duration, rounded to the nearest integer.",
+            fires: ["#EXTM3U\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"]),
+        StreamCheck(
+            id: "target-duration-not-integer", title: "EXT-X-TARGETDURATION is a decimal integer",
+            source: "RFC 8216bis §4.4.3.1", level: .must, severity: .warning,
+            effect: "A fractional target duration is read differently by different players (cut or rounded).",
+            advice: "Write the target duration as a whole number of seconds.",
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6.5\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:7\n#EXTINF:6.5,\ns1.ts\n"],
+            judge: { p, report in
+                guard let t = p.targetDuration, t.rounded() != t else { return }
+                report.add(
+                    "target-duration-not-integer", line: 0,
+                    "EXT-X-TARGETDURATION is \(NumberFormat.trimmed(t, decimals: 3)), not a whole number")
+            }),
+        StreamCheck(
+            id: "extinf-exceeds-target-duration", title: "No segment is longer than the target duration",
+            source: "RFC 8216bis §4.4.3.1", level: .must, severity: .warning,
+            effect:
+                "The player times its reloads and its live edge by the target duration: longer segments make it reload too early, run out of buffer and rebuffer.",
+            advice:
+                "Set EXT-X-TARGETDURATION to the longest EXTINF rounded to the nearest integer, or cut segments on the keyframes the target allows.",
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:7.1,\ns1.ts\n#EXTINF:8.1,\ns2.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.49,\ns1.ts\n#EXTINF:6.0,\ns2.ts\n"],
+            judge: { p, report in
+                guard let target = p.targetDuration, !p.isMultivariant else { return }
+                var over: [(line: Int, d: Double)] = []
+                for i in p.segments.indices {
+                    let d = p.segments.duration(at: i)
+                    if d.rounded(.toNearestOrAwayFromZero) > target { over.append((p.segments.line(at: i), d)) }
+                }
+                guard let first = over.first else { return }
+                let longest = over.map(\.d).max() ?? first.d
+                report.add(
+                    "extinf-exceeds-target-duration", line: first.line,
+                    "\(over.count) segment\(over.count == 1 ? "" : "s") longer than EXT-X-TARGETDURATION \(NumberFormat.trimmed(target, decimals: 3)) once rounded (the longest \(NumberFormat.trimmed(longest, decimals: 3)) s)"
+                )
+            }),
+        StreamCheck(
+            id: "no-playable-segment", title: "A media playlist lists a segment to play",
+            source: "RFC 8216bis §4.4.4.1", level: .must, severity: .error,
+            effect:
+                "Nothing to play: the player fails to start (or, live, waits for a reload that may never bring one).",
+            advice:
+                "Put each segment URI on its own line after its EXTINF; check that the packager wrote the segments.",
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,segment1.ts\n#EXTINF:10,segment2.ts\n#EXT-X-ENDLIST\n"
+            ],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,one\nsegment1.ts\n#EXT-X-ENDLIST\n"],
+            judge: { p, report in
+                guard p.hasHeader, !p.isMultivariant, p.segments.isEmpty, p.trailingPartCount == 0,
+                    p.preloadHints.isEmpty, p.skip == nil
+                else { return }
+                let extinfs = p.defects.filter { $0.check == "extinf-without-uri" }
+                report.add(
+                    "no-playable-segment", line: extinfs.first?.line ?? 0,
+                    extinfs.isEmpty
+                        ? "a media playlist with no segment"
+                        : "a media playlist with \(extinfs.count) EXTINF tags and no segment URI line (URIs written in the EXTINF titles?)"
+                )
+            }),
+        StreamCheck(
+            id: "live-window-under-three-target-durations",
+            title: "A live playlist keeps three target durations of segments", source: "RFC 8216bis §6.2.2",
+            level: .must, severity: .warning,
+            effect:
+                "Segments were removed while the playlist was shorter than three target durations: the player cannot keep the three it wants behind the live edge, reloads, rebuffers and may fail over.",
+            advice:
+                "Keep at least three target durations (Apple: six segments) in the live window before removing any.",
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:11\n#EXT-X-MEDIA-SEQUENCE:4\n#EXTINF:11,\ns4.ts\n#EXTINF:11.7,\ns5.ts\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:11\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:11,\ns0.ts\n#EXTINF:11.7,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:4\n#EXTINF:6,\ns4.ts\n#EXTINF:6,\ns5.ts\n#EXTINF:6,\ns6.ts\n",
+            ],
+            judge: { p, report in
+                guard !p.isMultivariant, !p.endList, p.playlistType != "VOD", p.mediaSequence > 0, p.skip == nil,
+                    let target = p.targetDuration, target > 0, !p.segments.isEmpty
+                else { return }
+                var total = 0.0
+                for i in p.segments.indices { total += p.segments.duration(at: i) }
+                // A second of slack: EXTINF values are rounded by packagers (23.9 s for 3 × 8).
+                guard total + 1 < 3 * target else { return }
+                report.add(
+                    "live-window-under-three-target-durations", line: p.segments.line(at: 0),
+                    "a live playlist of \(NumberFormat.trimmed(total, decimals: 1)) s (under 3 × \(NumberFormat.trimmed(target, decimals: 1)) s) whose first \(p.mediaSequence) segments were already removed"
+                )
+            }),
+        StreamCheck(
+            id: "daterange-attributes", title: "EXT-X-DATERANGE has an ID, a start, and ends after it starts",
+            source: "RFC 8216bis §4.4.5.1", level: .must, severity: .warning,
+            effect: "An interstitial or ad marker without ID or start date is dropped by the player.",
+            advice: "Give every EXT-X-DATERANGE an ID and a START-DATE; END-DATE, when given, not before START-DATE.",
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:05Z\"\n#EXTINF:6,\ns1.ts\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\"\n#EXTINF:6,\ns1.ts\n"
+            ],
+            judge: { p, report in
+                for d in p.dateRanges {
+                    let start = d.attributes["START-DATE"].flatMap { TimestampParser.parse($0) }
+                    // A delta update (EXT-X-SKIP) may repeat a range by its ID alone.
+                    if d.attributes["START-DATE"] == nil, p.skip == nil {
+                        report.add("daterange-attributes", line: d.line, "EXT-X-DATERANGE without START-DATE")
+                    } else if d.attributes["START-DATE"] != nil, start == nil {
+                        report.add(
+                            "daterange-attributes", line: d.line, "EXT-X-DATERANGE START-DATE does not read as a date")
+                    }
+                    if let start, let end = d.attributes["END-DATE"].flatMap({ TimestampParser.parse($0) }), end < start
+                    {
+                        report.add(
+                            "daterange-attributes", line: d.line, "EXT-X-DATERANGE END-DATE before its START-DATE")
+                    }
+                }
+            }),
+    ]
+}

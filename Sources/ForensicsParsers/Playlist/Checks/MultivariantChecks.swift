@@ -1,0 +1,176 @@
+import ForensicsCore
+
+/// Checks of a multivariant playlist (RFC 8216bis §4.4.6) and what Apple's HLS Authoring
+/// Specification for Apple Devices requires of one that a playlist alone shows.
+enum MultivariantChecks {
+    static let variant =
+        "#EXT-X-STREAM-INF:BANDWIDTH=2000000,AVERAGE-BANDWIDTH=1800000,CODECS=\"avc1.64001f,mp4a.40.2\",RESOLUTION=1280x720"
+    static let iframe =
+        "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=200000,CODECS=\"avc1.64001f\",RESOLUTION=1280x720,URI=\"v/iframe.m3u8\""
+
+    /// The video codecs of a CODECS attribute (audio-only variants need no resolution).
+    static func hasVideo(_ codecs: String) -> Bool {
+        codecs.split(separator: ",").contains { c in
+            let s = c.trimmingCharacters(in: " ").lowercased()
+            return ["avc1", "avc3", "hvc1", "hev1", "dvh1", "dvhe", "av01", "vp09"].contains { s.hasPrefix($0) }
+        }
+    }
+
+    static let all: [StreamCheck] = [
+        StreamCheck(
+            id: "stream-inf-bandwidth-missing", title: "Every variant declares its BANDWIDTH",
+            source: "RFC 8216bis §4.4.6.2", level: .must, severity: .error,
+            effect: "Without a peak bit rate the player cannot choose between variants; some skip the variant.",
+            advice: "Give every EXT-X-STREAM-INF its BANDWIDTH (the peak segment bit rate).",
+            fires: ["#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"avc1.64001f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"],
+            passes: ["#EXTM3U\n\(variant)\nv1.m3u8\n"]),
+        StreamCheck(
+            id: "stream-inf-uri-missing", title: "Every EXT-X-STREAM-INF is followed by its URI",
+            source: "RFC 8216bis §4.4.6.2", level: .must, severity: .error,
+            effect: "A variant without a URI line cannot be loaded.",
+            advice: "Write the variant's playlist URI on the line after its EXT-X-STREAM-INF.",
+            fires: ["#EXTM3U\n\(variant)\n"],
+            passes: ["#EXTM3U\n\(variant)\nv1.m3u8\n"]),
+        StreamCheck(
+            id: "media-attributes-missing", title: "EXT-X-MEDIA has TYPE, GROUP-ID and NAME",
+            source: "RFC 8216bis §4.4.6.1", level: .must, severity: .warning,
+            effect: "A rendition without them cannot be offered or chosen.",
+            advice: "Give every EXT-X-MEDIA its TYPE, GROUP-ID and NAME.",
+            fires: ["#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,NAME=\"English\",URI=\"a/en.m3u8\"\n\(variant)\nv1.m3u8\n"],
+            passes: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",URI=\"a/en.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n"
+            ]),
+        StreamCheck(
+            id: "rendition-group-undefined", title: "A variant's rendition groups exist",
+            source: "RFC 8216bis §4.4.6.2", level: .must, severity: .error,
+            effect:
+                "The variant names an AUDIO, VIDEO or SUBTITLES group no EXT-X-MEDIA defines: players refuse the variant or play it without that media.",
+            advice: "Define the group with EXT-X-MEDIA tags of that TYPE and GROUP-ID, or drop the attribute.",
+            fires: ["#EXTM3U\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n"],
+            passes: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",URI=\"a/en.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n"
+            ],
+            judge: { p, report in
+                var groups: Set<String> = []
+                for r in p.renditions { if let t = r.type, let g = r.groupID { groups.insert(t + "\u{0}" + g) } }
+                for v in p.variants + p.iFrameVariants {
+                    for (attribute, type) in [
+                        ("AUDIO", "AUDIO"), ("VIDEO", "VIDEO"), ("SUBTITLES", "SUBTITLES"),
+                        ("CLOSED-CAPTIONS", "CLOSED-CAPTIONS"),
+                    ] {
+                        guard let g = v.attributes[attribute], !(attribute == "CLOSED-CAPTIONS" && g == "NONE") else {
+                            continue
+                        }
+                        if !groups.contains(type + "\u{0}" + g) {
+                            report.add(
+                                "rendition-group-undefined", line: v.line,
+                                "\(attribute)=\"\(g)\" names a group no EXT-X-MEDIA of TYPE=\(type) defines")
+                        }
+                    }
+                }
+            }),
+        StreamCheck(
+            id: "closed-captions-rendition", title: "Closed-caption renditions have INSTREAM-ID and no URI",
+            source: "RFC 8216bis §4.4.6.1", level: .must, severity: .warning,
+            effect: "Captions in the video stream are found by INSTREAM-ID; a URI on them is not allowed.",
+            advice: "For TYPE=CLOSED-CAPTIONS write INSTREAM-ID (CC1…CC4, SERVICE1…) and no URI.",
+            fires: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"English\",URI=\"cc.m3u8\"\n\(variant),CLOSED-CAPTIONS=\"cc\"\nv1.m3u8\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"English\",INSTREAM-ID=\"CC1\"\n\(variant),CLOSED-CAPTIONS=\"cc\"\nv1.m3u8\n"
+            ],
+            judge: { p, report in
+                for r in p.renditions where r.type == "CLOSED-CAPTIONS" {
+                    if r.uri != nil {
+                        report.add("closed-captions-rendition", line: r.line, "a CLOSED-CAPTIONS rendition with a URI")
+                    }
+                    if r.attributes["INSTREAM-ID"] == nil {
+                        report.add(
+                            "closed-captions-rendition", line: r.line, "a CLOSED-CAPTIONS rendition without INSTREAM-ID"
+                        )
+                    }
+                }
+            }),
+        StreamCheck(
+            id: "rendition-name-duplicate", title: "Rendition names are unique within a group",
+            source: "RFC 8216bis §4.4.6.1.1", level: .must, severity: .warning,
+            effect: "Two renditions with one name cannot be told apart in the player's menu.",
+            advice: "Name every rendition of a group differently.",
+            fires: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",URI=\"a/en.m3u8\"\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",URI=\"a/en2.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",URI=\"a/en.m3u8\"\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"Deutsch\",URI=\"a/de.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n"
+            ],
+            judge: { p, report in
+                var seen: Set<String> = []
+                for r in p.renditions {
+                    guard let t = r.type, let g = r.groupID, let n = r.name else { continue }
+                    if !seen.insert(t + "\u{0}" + g + "\u{0}" + n).inserted {
+                        report.add("rendition-name-duplicate", line: r.line, "NAME=\"\(n)\" twice in group \(g)")
+                    }
+                }
+            }),
+        StreamCheck(
+            id: "codecs-missing", title: "Every variant declares its CODECS",
+            source: "Apple HLS Authoring Specification §9.1 (RFC 8216bis §4.4.6.2: SHOULD)", level: .must,
+            severity: .info,
+            effect:
+                "Without CODECS the player downloads a variant before it knows it can play it: a slower start, and a switch to a variant it cannot decode.",
+            advice:
+                "Give every EXT-X-STREAM-INF a CODECS attribute listing every codec of the variant and its renditions.",
+            fires: ["#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=1280x720\nv1.m3u8\n"],
+            passes: ["#EXTM3U\n\(variant)\nv1.m3u8\n"],
+            judge: { p, report in
+                for v in p.variants where v.attributes["CODECS"] == nil {
+                    report.add("codecs-missing", line: v.line, "EXT-X-STREAM-INF without CODECS")
+                }
+            }),
+        StreamCheck(
+            id: "resolution-missing", title: "Video variants declare their RESOLUTION",
+            source: "Apple HLS Authoring Specification §9.2", level: .should, severity: .info,
+            effect: "Without it the player cannot cap the variant to the screen size.",
+            advice: "Give every video variant a RESOLUTION.",
+            fires: ["#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"avc1.64001f,mp4a.40.2\"\nv1.m3u8\n"],
+            passes: [
+                "#EXTM3U\n\(variant)\nv1.m3u8\n",
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
+            ],
+            judge: { p, report in
+                for v in p.variants where v.attributes["RESOLUTION"] == nil {
+                    guard let codecs = v.attributes["CODECS"], hasVideo(codecs) else { continue }
+                    report.add("resolution-missing", line: v.line, "a video variant without RESOLUTION")
+                }
+            }),
+        StreamCheck(
+            id: "average-bandwidth-missing", title: "Variants declare AVERAGE-BANDWIDTH",
+            source: "Apple HLS Authoring Specification §9.3", level: .should, severity: .info,
+            effect: "The player chooses by peak bit rate alone and may start lower than the network allows.",
+            advice: "Give every EXT-X-STREAM-INF its AVERAGE-BANDWIDTH.",
+            fires: [
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"avc1.64001f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"
+            ],
+            passes: ["#EXTM3U\n\(variant)\nv1.m3u8\n"],
+            judge: { p, report in
+                for v in p.variants where v.attributes["AVERAGE-BANDWIDTH"] == nil && v.attributes["BANDWIDTH"] != nil {
+                    report.add("average-bandwidth-missing", line: v.line, "EXT-X-STREAM-INF without AVERAGE-BANDWIDTH")
+                }
+            }),
+        StreamCheck(
+            id: "iframe-playlists-missing", title: "Video streams offer I-frame playlists",
+            source: "Apple HLS Authoring Specification §6.1", level: .should, severity: .info,
+            effect: "No scrubbing thumbnails and no fast-forward or rewind on Apple devices.",
+            advice: "Add EXT-X-I-FRAME-STREAM-INF playlists for the video variants.",
+            fires: ["#EXTM3U\n\(variant)\nv1.m3u8\n"],
+            passes: ["#EXTM3U\n\(variant)\nv1.m3u8\n\(iframe)\n"],
+            judge: { p, report in
+                guard p.isMultivariant, p.iFrameVariants.isEmpty,
+                    p.variants.contains(where: {
+                        $0.attributes["CODECS"].map(hasVideo) ?? ($0.attributes["RESOLUTION"] != nil)
+                    })
+                else { return }
+                report.add("iframe-playlists-missing", line: 0, "video variants without any EXT-X-I-FRAME-STREAM-INF")
+            }),
+    ]
+}

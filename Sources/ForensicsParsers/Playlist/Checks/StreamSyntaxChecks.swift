@@ -1,0 +1,141 @@
+import ForensicsCore
+
+/// Checks of a playlist's lines and tags (RFC 8216bis §4.1–§4.3, §7): most are judged by the
+/// parser, which reads leniently and reports the line.
+enum StreamSyntaxChecks {
+    static let all: [StreamCheck] = [
+        StreamCheck(
+            id: "extm3u-missing", title: "A playlist starts with #EXTM3U", source: "RFC 8216bis §4.4.1.1",
+            level: .must, severity: .error,
+            effect: "A file without #EXTM3U is not a playlist to a player: it refuses it.",
+            advice: "Write #EXTM3U as the first line.",
+            fires: ["#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
+        StreamCheck(
+            id: "extm3u-not-first", title: "#EXTM3U is the very first line", source: "RFC 8216bis §4.4.1.1",
+            level: .must, severity: .info,
+            effect: "Comment or blank lines before #EXTM3U are read past by most players, refused by strict ones.",
+            advice: "Write #EXTM3U first, with nothing (no byte order mark, no comment) before it.",
+            fires: ["# made by the packager\n#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n# made by the packager\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
+        StreamCheck(
+            id: "tag-glued", title: "One tag per line", source: "RFC 8216bis §4.1", level: .must, severity: .warning,
+            effect: "A tag written after another on the same line is not read: a lost line break loses the tag.",
+            advice: "End every tag with a line break; check the packager's or the CDN's line-ending handling.",
+            fires: ["#EXTM3U#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
+        StreamCheck(
+            id: "multiple-version-tags", title: "At most one EXT-X-VERSION", source: "RFC 8216bis §4.4.1.2",
+            level: .must, severity: .warning,
+            effect: "Two versions leave it to the player which one holds.",
+            advice: "Write one EXT-X-VERSION, the highest the playlist's features need.",
+            fires: ["#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
+        StreamCheck(
+            id: "tag-value-invalid", title: "Tag values have their type", source: "RFC 8216bis §4.2, §4.4",
+            level: .must, severity: .warning,
+            effect: "A value that does not read (a duration in words, a sequence number with a sign) is ignored.",
+            advice: "Write decimal integers and floating-point numbers as RFC 8216bis §4.2 defines them.",
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:six\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
+        StreamCheck(
+            id: "attribute-list-malformed", title: "Attribute lists are well formed", source: "RFC 8216bis §4.2",
+            level: .must, severity: .warning,
+            effect:
+                "An attribute without its value (a wrapped line: `INDEPENDENT=` with `YES` on the next line) is lost, and its tail may be read as a line of its own.",
+            advice: "Write every attribute as NAME=VALUE on the tag's one line; quote strings.",
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\",INDEPENDENT=\nYES\n#EXTINF:6,\ns1.m4s\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\",INDEPENDENT=YES\n#EXTINF:6,\ns1.m4s\n"
+            ]),
+        StreamCheck(
+            id: "extinf-without-uri", title: "Every EXTINF is followed by its segment's URI",
+            source: "RFC 8216bis §4.4.4.1", level: .must, severity: .warning,
+            effect: "An EXTINF with no URI after it describes no segment: the segment it meant is missing.",
+            advice: "Write the segment URI on the line after its EXTINF (not in the EXTINF's title).",
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n#EXTINF:6,\ns2.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts\n"]),
+        StreamCheck(
+            id: "uri-without-extinf", title: "Every segment URI has an EXTINF", source: "RFC 8216bis §4.4.4.1",
+            level: .must, severity: .warning,
+            effect: "A URI line with no EXTINF before it is not a segment; it is not read as one.",
+            advice: "Put an EXTINF with the segment's duration before each segment URI.",
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\ns2.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts\n"]),
+        StreamCheck(
+            id: "uri-attribute-missing", title: "Tags that name a resource have a URI",
+            source: "RFC 8216bis §4.4.4.5, §4.4.4.9, §4.4.6.3", level: .must, severity: .warning,
+            effect: "An EXT-X-MAP, EXT-X-PART or EXT-X-I-FRAME-STREAM-INF without URI names nothing to load.",
+            advice: "Give the tag its URI attribute.",
+            fires: [
+                "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-MAP:BYTERANGE=\"800@0\"\n#EXTINF:6,\ns1.m4s\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:6,\ns1.m4s\n"
+            ]),
+        StreamCheck(
+            id: "mixed-playlist-tags", title: "A playlist is media or multivariant, not both",
+            source: "RFC 8216bis §4.1", level: .must, severity: .error,
+            effect:
+                "Players read such a playlist as one kind and ignore the other's tags: variants or segments are lost.",
+            advice: "Split it: the variants in a multivariant playlist, the segments in media playlists.",
+            fires: [
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nv1.m3u8\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"
+            ],
+            passes: ["#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nv1.m3u8\n"],
+            judge: { p, report in
+                let multivariant =
+                    !p.variants.isEmpty || !p.iFrameVariants.isEmpty || !p.renditions.isEmpty || !p.sessionKeys.isEmpty
+                    || !p.sessionData.isEmpty
+                guard multivariant, !p.segments.isEmpty else { return }
+                report.add(
+                    "mixed-playlist-tags", line: p.segments.line(at: 0),
+                    "multivariant playlist tags (EXT-X-STREAM-INF, EXT-X-MEDIA, EXT-X-SESSION-KEY, EXT-X-SESSION-DATA) in a playlist that also lists \(p.segments.count) media segments"
+                )
+            }),
+        StreamCheck(
+            id: "version-too-low", title: "EXT-X-VERSION covers the features used", source: "RFC 8216bis §7",
+            level: .must, severity: .info,
+            effect: "A player that honours the version may refuse a feature the declared version does not have.",
+            advice: "Declare the lowest version that covers every feature the playlist uses (§7 lists them).",
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:1000@0\n#EXTINF:6,\nall.ts\n",
+                "#EXTM3U\n#EXT-X-VERSION:2\n#EXT-X-TARGETDURATION:6\n#EXTINF:5.5,\ns1.ts\n",
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:1000@0\n#EXTINF:6,\nall.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n",
+            ],
+            judge: { p, report in
+                let declared = p.version ?? 1
+                var needed: [(Int, String, Int)] = []
+                for i in p.segments.indices where p.segments.duration(at: i).rounded() != p.segments.duration(at: i) {
+                    needed.append((3, "floating-point EXTINF durations", p.segments.line(at: i)))
+                    break
+                }
+                for i in p.segments.indices where p.segments[i].byteRange != nil {
+                    needed.append((4, "EXT-X-BYTERANGE", p.segments.line(at: i)))
+                    break
+                }
+                if p.iFramesOnly { needed.append((4, "EXT-X-I-FRAMES-ONLY", 0)) }
+                for k in p.segments.keyTags + p.sessionKeys {
+                    if k.iv != nil { needed.append((2, "the IV attribute", k.line)) }
+                    if k.keyFormat != nil || k.keyFormatVersions != nil {
+                        needed.append((5, "KEYFORMAT/KEYFORMATVERSIONS", k.line))
+                    }
+                    if k.method == "SAMPLE-AES" { needed.append((5, "METHOD=SAMPLE-AES", k.line)) }
+                }
+                if let map = p.segments.mapTags.first {
+                    needed.append(p.iFramesOnly ? (5, "EXT-X-MAP", map.line) : (6, "EXT-X-MAP", map.line))
+                }
+                if !p.defines.isEmpty { needed.append((8, "EXT-X-DEFINE", 0)) }
+                guard let top = needed.max(by: { $0.0 < $1.0 }), top.0 > declared else { return }
+                report.add(
+                    "version-too-low", line: top.2,
+                    "EXT-X-VERSION is \(p.version.map(String.init) ?? "absent (1)"), but \(top.1) needs version \(top.0) or higher"
+                )
+            }),
+    ]
+}
