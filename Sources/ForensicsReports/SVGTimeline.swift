@@ -3,7 +3,7 @@ import ForensicsCore
 /// A timeline drawn as inline SVG by the tool itself, for the HTML report: no script, no network,
 /// readable in any browser and in a ticket attachment. The axis is seconds since the session
 /// began (`+12 s`), whatever the reader's time zone; every mark has a tooltip with its exact times.
-enum SVGTimeline {
+package enum SVGTimeline {
     static let width = 960.0
     static let plotStart = 280.0
     static let plotEnd = 940.0
@@ -87,7 +87,7 @@ enum SVGTimeline {
     static func f(_ v: Double) -> String { NumberFormat.trimmed(v, decimals: 1) }
 
     /// XML/HTML text and attribute values; other control characters (but line feed and tab) as spaces.
-    static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         var out = ""
         for c in s.unicodeScalars {
             switch c {

@@ -69,7 +69,7 @@ import Testing
         #expect(Set(ids).count == ids.count)
         #expect(
             Set(ids) == [
-                "slow-startup", "slow-key-fetch", "missing-session-key", "initial-variant-too-high",
+                "slow-startup", "slow-key-fetch", "missing-session-key", "initial-variant-too-high", "stream-defects",
                 "playlist-not-compressed",
                 "segment-404-downswitch", "stall", "excessive-switching", "segment-errors", "playback-failed",
                 "slow-segment-download", "proxy-unreachable", "proxy-unplayable-content-type", "proxy-origin-errors",

@@ -8,6 +8,8 @@ package struct RuleDescription: Sendable {
         case startup
         case playback
         case proxy
+        /// The stream itself (the playlists), whatever the player did.
+        case stream
     }
 
     /// Kebab-case, stable forever (it is API: JSON reports and configs name it).

@@ -12,6 +12,7 @@ package enum RuleRegistry {
         SegmentErrorsRule.self,
         PlaybackFailedRule.self,
         SlowSegmentDownloadRule.self,
+        StreamDefectsRule.self,
         ProxyUnreachableRule.self,
         ProxyUnplayableContentTypeRule.self,
         ProxyOriginErrorsRule.self,
