@@ -41,6 +41,9 @@ public struct StreamDefect: Hashable, Sendable, Codable {
     public var line: Int
     public var message: String
     public var severity: Severity
+    /// The requirement, in a phrase, and what breaking it does to playback (the check's words).
+    public var requirement: String = ""
+    public var effect: String = ""
 
     public init(check: String, line: Int, message: String, severity: Severity) {
         self.check = check

@@ -39,6 +39,28 @@ import Testing
         #expect(PlaylistSeriesChecks.all.allSatisfy { !single.contains($0.id) })
     }
 
+    /// The incident: the playlist type glued onto `#EXTM3U` and every segment URI in its
+    /// EXTINF's title — three warnings, zero playable segments, and once "No problem found".
+    @Test func aPlaylistThatCannotPlayIsNeverAnAllClear() throws {
+        let body =
+            "#EXTM3U#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,seg1.ts\n#EXTINF:10,seg2.ts\n#EXT-X-ENDLIST\n"
+        let har = ExampleFixtures.har([
+            .init(
+                at: 0, url: "https://cdn.example/a/master.m3u8",
+                body:
+                    "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.64001f,mp4a.40.2\",RESOLUTION=640x360\nv1/index.m3u8\n"
+            ),
+            .init(at: 0.2, url: "https://cdn.example/a/v1/index.m3u8", body: body),
+        ])
+        let report = Analyzer().analyze(files: [(har.name, Array(har.text.utf8))])
+        let findings = report.sessions.flatMap(\.findings).filter { $0.ruleID == "stream-defects" }
+        let empty = try #require(findings.first { $0.details["check"] == .string("no-playable-segment") })
+        #expect(empty.severity == .error)
+        #expect(empty.evidence.contains { $0.location.file == har.name })
+        #expect(findings.contains { $0.details["check"] == .string("tag-glued") })
+        #expect(report.verdict.status == .problemsFound, "\(report.verdict)")
+    }
+
     /// `Documentation/StreamChecks.md` is generated; regenerate with
     /// `UPDATE_STREAM_CHECK_DOCS=1 swift test --filter StreamSeriesCheckTests`.
     @Test func theCataloguePageIsUpToDate() throws {

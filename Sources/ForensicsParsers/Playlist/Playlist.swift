@@ -117,6 +117,8 @@ package struct Playlist: Sendable {
     package var defects: [StreamDefect] = []
     /// How many `EXT-X-VERSION` tags the playlist has.
     package var versionTagCount = 0
+    /// Whether any `EXT-X-PROGRAM-DATE-TIME` tag appears (on a segment or on trailing parts).
+    package var hasProgramDateTime = false
 
     package init(url: String?) { self.init(url: url, resolver: URIResolver(base: url)) }
 

@@ -336,6 +336,7 @@ package struct PlaylistParser {
             case .byteRange:
                 pendingByteRange = parseByteRange(v, uri: nil, number)
             case .programDateTime:
+                playlist.hasProgramDateTime = true
                 pendingProgramDateTime = playlist.segments.store(v)
             case .gap:
                 pendingGap = true

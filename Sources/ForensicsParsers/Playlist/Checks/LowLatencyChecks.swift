@@ -49,7 +49,7 @@ enum LowLatencyChecks {
             effect:
                 "A player holding back less than three target durations (two part targets, low latency) runs out of media between reloads and stalls.",
             advice:
-                "HOLD-BACK at least 3 × EXT-X-TARGETDURATION; PART-HOLD-BACK at least 2 × PART-TARGET (3 × recommended), and present whenever EXT-X-PART-INF is.",
+                "HOLD-BACK at least 3 × EXT-X-TARGETDURATION; PART-HOLD-BACK at least 2 × PART-TARGET (Apple's authoring spec §14.3: 3 ×), and present whenever EXT-X-PART-INF is.",
             fires: [
                 "\(head)#EXT-X-SERVER-CONTROL:HOLD-BACK=6\n#EXTINF:4,\ns1.m4s\n",
                 "\(head)#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\"\n#EXTINF:4,\ns1.m4s\n",
@@ -80,8 +80,9 @@ enum LowLatencyChecks {
             }),
         StreamCheck(
             id: "preload-hint-type-invalid", title: "EXT-X-PRELOAD-HINT is of TYPE PART or MAP with a URI",
-            source: "RFC 8216bis §4.4.5.3", level: .must, severity: .warning,
-            effect: "A hint the player cannot read is ignored: the next part is requested late.",
+            source: "RFC 8216bis §4.4.5.3, §6.3.8", level: .must, severity: .info,
+            effect:
+                "A hint of another TYPE is ignored by the player (§6.3.8, for compatibility), one without URI cannot be used: the next part is requested late.",
             advice: "Write TYPE=PART or TYPE=MAP and the URI.",
             fires: [
                 "\(head)#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3\n#EXTINF:4,\ns1.m4s\n#EXT-X-PRELOAD-HINT:TYPE=SEGMENT,URI=\"p2.m4s\"\n"

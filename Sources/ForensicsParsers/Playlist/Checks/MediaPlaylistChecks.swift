@@ -49,7 +49,8 @@ enum MediaPlaylistChecks {
             }),
         StreamCheck(
             id: "no-playable-segment", title: "A media playlist lists a segment to play",
-            source: "RFC 8216bis §4.4.4.1", level: .must, severity: .error,
+            source: "RFC 8216bis §4.1 (a playlist without segments is valid but empty)", level: .should,
+            severity: .error,
             effect:
                 "Nothing to play: the player fails to start (or, live, waits for a reload that may never bring one).",
             advice:
@@ -99,10 +100,13 @@ enum MediaPlaylistChecks {
                 )
             }),
         StreamCheck(
-            id: "daterange-attributes", title: "EXT-X-DATERANGE has an ID, a start, and ends after it starts",
+            id: "daterange-attributes",
+            title: "EXT-X-DATERANGE has an ID, a start, ends after it starts, and the playlist has dates",
             source: "RFC 8216bis §4.4.5.1", level: .must, severity: .warning,
-            effect: "An interstitial or ad marker without ID or start date is dropped by the player.",
-            advice: "Give every EXT-X-DATERANGE an ID and a START-DATE; END-DATE, when given, not before START-DATE.",
+            effect:
+                "An interstitial or ad marker without ID or start date, or in a playlist without EXT-X-PROGRAM-DATE-TIME to place it, is dropped by the player.",
+            advice:
+                "Give every EXT-X-DATERANGE an ID, and a START-DATE on the first tag of each ID; END-DATE, when given, not before START-DATE; write EXT-X-PROGRAM-DATE-TIME.",
             fires: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:05Z\"\n#EXTINF:6,\ns1.ts\n"
             ],
@@ -110,10 +114,20 @@ enum MediaPlaylistChecks {
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\"\n#EXTINF:6,\ns1.ts\n"
             ],
             judge: { p, report in
+                if let first = p.dateRanges.first, p.skip == nil, !p.hasProgramDateTime {
+                    report.add(
+                        "daterange-attributes", line: first.line,
+                        "EXT-X-DATERANGE in a playlist without EXT-X-PROGRAM-DATE-TIME")
+                }
+                var started: Set<String> = []
                 for d in p.dateRanges {
                     let start = d.attributes["START-DATE"].flatMap { TimestampParser.parse($0) }
-                    // A delta update (EXT-X-SKIP) may repeat a range by its ID alone.
-                    if d.attributes["START-DATE"] == nil, p.skip == nil {
+                    let id = d.attributes["ID"] ?? ""
+                    let startedBefore = started.contains(id)
+                    if d.attributes["START-DATE"] != nil { started.insert(id) }
+                    // START-DATE may be left out of a later tag of the same ID, and a delta update
+                    // (EXT-X-SKIP) may repeat a range by its ID alone.
+                    if d.attributes["START-DATE"] == nil, !startedBefore, p.skip == nil {
                         report.add("daterange-attributes", line: d.line, "EXT-X-DATERANGE without START-DATE")
                     } else if d.attributes["START-DATE"] != nil, start == nil {
                         report.add(

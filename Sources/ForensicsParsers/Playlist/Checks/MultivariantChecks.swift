@@ -129,7 +129,7 @@ enum MultivariantChecks {
             }),
         StreamCheck(
             id: "resolution-missing", title: "Video variants declare their RESOLUTION",
-            source: "Apple HLS Authoring Specification §9.2", level: .should, severity: .info,
+            source: "Apple HLS Authoring Specification §9.2", level: .must, severity: .info,
             effect: "Without it the player cannot cap the variant to the screen size.",
             advice: "Give every video variant a RESOLUTION.",
             fires: ["#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"avc1.64001f,mp4a.40.2\"\nv1.m3u8\n"],
@@ -145,7 +145,7 @@ enum MultivariantChecks {
             }),
         StreamCheck(
             id: "average-bandwidth-missing", title: "Variants declare AVERAGE-BANDWIDTH",
-            source: "Apple HLS Authoring Specification §9.3", level: .should, severity: .info,
+            source: "Apple HLS Authoring Specification §9.14", level: .must, severity: .info,
             effect: "The player chooses by peak bit rate alone and may start lower than the network allows.",
             advice: "Give every EXT-X-STREAM-INF its AVERAGE-BANDWIDTH.",
             fires: [
@@ -159,7 +159,7 @@ enum MultivariantChecks {
             }),
         StreamCheck(
             id: "iframe-playlists-missing", title: "Video streams offer I-frame playlists",
-            source: "Apple HLS Authoring Specification §6.1", level: .should, severity: .info,
+            source: "Apple HLS Authoring Specification §6.1", level: .must, severity: .info,
             effect: "No scrubbing thumbnails and no fast-forward or rewind on Apple devices.",
             advice: "Add EXT-X-I-FRAME-STREAM-INF playlists for the video variants.",
             fires: ["#EXTM3U\n\(variant)\nv1.m3u8\n"],

@@ -58,7 +58,10 @@ package struct StreamCheckReport: Sendable {
     package mutating func add(_ id: String, line: Int, _ message: String) {
         guard let check = StreamCheckCatalogue.byID[id] else { return }
         guard defects.lazy.filter({ $0.check == id }).count < Self.maxPerCheck else { return }
-        defects.append(StreamDefect(check: id, line: line, message: message, severity: check.severity))
+        var defect = StreamDefect(check: id, line: line, message: message, severity: check.severity)
+        defect.requirement = check.title
+        defect.effect = check.effect
+        defects.append(defect)
     }
 }
 

@@ -19,8 +19,10 @@ enum StreamSyntaxChecks {
             fires: ["# made by the packager\n#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
             passes: ["#EXTM3U\n# made by the packager\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
         StreamCheck(
-            id: "tag-glued", title: "One tag per line", source: "RFC 8216bis §4.1", level: .must, severity: .warning,
-            effect: "A tag written after another on the same line is not read: a lost line break loses the tag.",
+            id: "tag-glued", title: "Each tag on a line of its own", source: "RFC 8216bis §4.1", level: .should,
+            severity: .warning,
+            effect:
+                "Every line is a URI, blank, or one tag (§4.1): a tag written after another on the same line is part of that line, not a tag, and is lost.",
             advice: "End every tag with a line break; check the packager's or the CDN's line-ending handling.",
             fires: ["#EXTM3U#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
             passes: ["#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
@@ -77,7 +79,7 @@ enum StreamSyntaxChecks {
             ]),
         StreamCheck(
             id: "mixed-playlist-tags", title: "A playlist is media or multivariant, not both",
-            source: "RFC 8216bis §4.1", level: .must, severity: .error,
+            source: "RFC 8216bis §4.4.6", level: .must, severity: .error,
             effect:
                 "Players read such a playlist as one kind and ignore the other's tags: variants or segments are lost.",
             advice: "Split it: the variants in a multivariant playlist, the segments in media playlists.",
@@ -96,10 +98,10 @@ enum StreamSyntaxChecks {
                 )
             }),
         StreamCheck(
-            id: "version-too-low", title: "EXT-X-VERSION covers the features used", source: "RFC 8216bis §7",
+            id: "version-too-low", title: "EXT-X-VERSION covers the features used", source: "RFC 8216bis §8",
             level: .must, severity: .info,
             effect: "A player that honours the version may refuse a feature the declared version does not have.",
-            advice: "Declare the lowest version that covers every feature the playlist uses (§7 lists them).",
+            advice: "Declare the lowest version that covers every feature the playlist uses (§8 lists them).",
             fires: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:1000@0\n#EXTINF:6,\nall.ts\n",
                 "#EXTM3U\n#EXT-X-VERSION:2\n#EXT-X-TARGETDURATION:6\n#EXTINF:5.5,\ns1.ts\n",

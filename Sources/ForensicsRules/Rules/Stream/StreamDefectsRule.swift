@@ -91,14 +91,14 @@ package struct StreamDefectsRule: Rule {
     package func findings(in session: Session) -> [Finding] {
         var captures: [PlaylistCapture] = []
         // Each check: the playlists that break it, with the first defect's words.
-        var byCheck: [String: (severity: Severity, entries: [Int], messages: [String])] = [:]
+        var byCheck: [String: (severity: Severity, entries: [Int], messages: [String], defect: StreamDefect)] = [:]
         for (i, entry) in session.entries.enumerated() {
             guard case .playlist(let p) = entry.record.payload else { continue }
             if let t = entry.time?.secondsSince1970 {
                 captures.append(PlaylistCapture(time: t, snapshot: p, location: entry.location, timelineIndex: i))
             }
             for d in p.defects where d.severity >= Self.minimumSeverity {
-                var slot = byCheck[d.check] ?? (d.severity, [], [])
+                var slot = byCheck[d.check] ?? (d.severity, [], [], d)
                 if slot.entries.last != i { slot.entries.append(i) }
                 if slot.messages.count < 3 {
                     let place = d.line > 0 ? "line \(d.line)" : "the playlist"
@@ -113,8 +113,10 @@ package struct StreamDefectsRule: Rule {
             out.append(
                 finding(
                     severity: slot.severity, start: session.entries[slot.entries[0]].time, end: nil,
-                    title: "Stream check `\(check)`: \(slot.messages[0])",
-                    explanation: slot.messages.joined(separator: "; "),
+                    title:
+                        "Stream defect (\(check)): \(slot.defect.requirement.isEmpty ? slot.defect.message : slot.defect.requirement) — not so in \(slot.entries.count) playlist\(slot.entries.count == 1 ? "" : "s")",
+                    explanation: (slot.defect.effect.isEmpty ? "" : slot.defect.effect + " ")
+                        + slot.messages.joined(separator: "; "),
                     details: ["check": .string(check), "playlists": .integer(slot.entries.count)],
                     evidence: slot.entries.prefix(20).map { Finding.Evidence(session, $0) },
                     subject: Finding.Subject(
@@ -130,8 +132,9 @@ package struct StreamDefectsRule: Rule {
                 finding(
                     severity: defect.check.severity, start: defect.captures.first.map { Timestamp($0.time) },
                     end: defect.captures.last.map { Timestamp($0.time) },
-                    title: "Stream check `\(defect.check.id)`: \(defect.message)",
-                    explanation: "\(defect.check.effect) (\(defect.check.source), \(defect.check.level))",
+                    title: "Stream defect (\(defect.check.id)): \(defect.check.title) — not so between two reloads",
+                    explanation:
+                        "\(defect.check.effect) \(defect.message) (\(defect.check.source), \(defect.check.level))",
                     details: ["check": .string(defect.check.id)],
                     evidence: indices.map { Finding.Evidence(session, $0) },
                     subject: Finding.Subject(url: defect.captures.first?.snapshot.url),
