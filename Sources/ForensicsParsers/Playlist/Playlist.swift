@@ -119,6 +119,13 @@ package struct Playlist: Sendable {
     package var versionTagCount = 0
     /// Whether any `EXT-X-PROGRAM-DATE-TIME` tag appears (on a segment or on trailing parts).
     package var hasProgramDateTime = false
+    /// The first EXTINF with a fractional duration (which needs EXT-X-VERSION 3).
+    package var firstFractionalDurationLine: Int?
+    /// What the checks need of the segments, gathered as they are parsed (a 500,000-segment
+    /// playlist is not walked again): the first with a byte range, the longest, the sum.
+    package var firstByteRangeLine: Int?
+    package var longestSegment: (duration: Double, line: Int)?
+    package var totalDuration = 0.0
 
     package init(url: String?) { self.init(url: url, resolver: URIResolver(base: url)) }
 

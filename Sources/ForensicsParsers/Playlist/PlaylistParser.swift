@@ -231,9 +231,13 @@ package struct PlaylistParser {
         /// Another tag on the same line (`#EXTM3U#EXT-X-PLAYLIST-TYPE:VOD`): a line break lost.
         mutating func tagGlued(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, from start: Int) {
             var i = start
-            while i + 4 <= line.count {
-                if line[i] == UInt8(ascii: "#"), line[i + 1] == UInt8(ascii: "E"), line[i + 2] == UInt8(ascii: "X"),
-                    line[i + 3] == UInt8(ascii: "T")
+            // memchr for each `#` (most tag lines have none after the first byte).
+            while i + 4 <= line.count,
+                let hash = UnsafeBufferPointer(rebasing: line[i...]).firstIndex(ofByte: UInt8(ascii: "#"))
+            {
+                i += hash
+                guard i + 4 <= line.count else { return }
+                if line[i + 1] == UInt8(ascii: "E"), line[i + 2] == UInt8(ascii: "X"), line[i + 3] == UInt8(ascii: "T")
                 {
                     let rest = String(decoding: UnsafeBufferPointer(rebasing: line[i...]).prefix(40), as: UTF8.self)
                     defect(
@@ -449,6 +453,9 @@ package struct PlaylistParser {
             let durationBytes = UnsafeBufferPointer(rebasing: v[0..<(comma ?? v.count)])
             if let d = DecimalScanner.double(durationBytes.trimmingBlanks()), d.isFinite, d >= 0 {
                 pendingDuration = d
+                if playlist.firstFractionalDurationLine == nil, d.rounded() != d {
+                    playlist.firstFractionalDurationLine = number
+                }
                 if d == 0 { diag(number, .info, "segment duration is 0") }
             } else {
                 defect("tag-value-invalid", number, .warning, "invalid EXTINF duration '\(text(durationBytes))'")
@@ -521,6 +528,9 @@ package struct PlaylistParser {
             }
             if pendingDiscontinuity { discontinuityCount &+= 1 }
             let range = pendingByteRange
+            if range != nil, playlist.firstByteRangeLine == nil { playlist.firstByteRangeLine = number }
+            if duration > (playlist.longestSegment?.duration ?? -1) { playlist.longestSegment = (duration, number) }
+            playlist.totalDuration += duration
             let sequence = playlist.mediaSequence &+ skippedSegments &+ Int64(playlist.segments.count)
             let parts = pendingParts.isEmpty ? -1 : playlist.segments.add(pendingParts)
             playlist.segments.append(

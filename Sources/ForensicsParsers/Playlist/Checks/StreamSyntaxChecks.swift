@@ -113,14 +113,10 @@ enum StreamSyntaxChecks {
             judge: { p, report in
                 let declared = p.version ?? 1
                 var needed: [(Int, String, Int)] = []
-                for i in p.segments.indices where p.segments.duration(at: i).rounded() != p.segments.duration(at: i) {
-                    needed.append((3, "floating-point EXTINF durations", p.segments.line(at: i)))
-                    break
+                if let line = p.firstFractionalDurationLine {
+                    needed.append((3, "floating-point EXTINF durations", line))
                 }
-                for i in p.segments.indices where p.segments[i].byteRange != nil {
-                    needed.append((4, "EXT-X-BYTERANGE", p.segments.line(at: i)))
-                    break
-                }
+                if let line = p.firstByteRangeLine { needed.append((4, "EXT-X-BYTERANGE", line)) }
                 if p.iFramesOnly { needed.append((4, "EXT-X-I-FRAMES-ONLY", 0)) }
                 for k in p.segments.keyTags + p.sessionKeys {
                     if k.iv != nil { needed.append((2, "the IV attribute", k.line)) }
