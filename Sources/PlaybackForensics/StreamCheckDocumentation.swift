@@ -39,6 +39,27 @@ package enum StreamCheckDocumentation {
         for (k, v) in bySource.sorted(by: { $0.key < $1.key }) {
             out.append("| \(k) | \(v.n) | \(v.must) | \(v.should) |")
         }
+        // Which requirement sections the checks judge, each with its checks.
+        var bySection: [String: [String]] = [:]
+        func sections(_ source: String) -> [String] {
+            source.split(separator: ";").flatMap { piece in
+                let document = piece.trimmingCharacters(in: " ").hasPrefix("Apple") ? "Apple §" : "RFC 8216bis §"
+                return piece.split(separator: "§").dropFirst().map { part in
+                    document + part.prefix { $0.isNumber || $0 == "." }.trimmingCharacters(in: ["."])
+                }
+            }
+        }
+        for c in single { for section in sections(c.source) { bySection[section, default: []].append(c.id) } }
+        for c in series { for section in sections(c.source) { bySection[section, default: []].append(c.id) } }
+        out += ["", "| section | checks |", "| --- | --- |"]
+        func order(_ a: String, _ b: String) -> Bool {
+            let x = a.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            let y = b.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            return a.hasPrefix("Apple") != b.hasPrefix("Apple") ? !a.hasPrefix("Apple") : x.lexicographicallyPrecedes(y)
+        }
+        for (section, ids) in bySection.sorted(by: { order($0.key, $1.key) }) {
+            out.append("| \(section) | \(ids.map { "`\($0)`" }.joined(separator: ", ")) |")
+        }
         out += [
             "",
             "Not judgeable from a capture, and not checked: what needs the media segments themselves (EXTINF against the real media duration, keyframe at segment start for `EXT-X-INDEPENDENT-SEGMENTS`, codec strings against the bitstream, BANDWIDTH against measured segment bit rates), the server's timing of reloads it was not seen to serve, and blocking-reload behaviour (`_HLS_msn`) without the requests.",

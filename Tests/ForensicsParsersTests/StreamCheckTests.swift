@@ -115,4 +115,19 @@ import Testing
         }
         #expect(flagged.isEmpty, "\(flagged.joined(separator: "\n"))")
     }
+
+    /// A firing example breaks only its own check at warning or above (a broken example that
+    /// fires three checks tests none of them well).
+    @Test(arguments: StreamCheckCatalogue.all.map(\.id))
+    func firingExamplesBreakOnlyTheirCheck(id: String) throws {
+        let check = try #require(StreamCheckCatalogue.byID[id])
+        for text in check.fires {
+            let others = Self.defects(text).filter { $0.check != id && $0.severity >= .warning }
+            #expect(others.isEmpty, "\(id)'s example also breaks \(others.map(\.check)):\n\(text)")
+        }
+        for text in check.passes {
+            let serious = Self.defects(text).filter { $0.severity >= .warning }
+            #expect(serious.isEmpty, "\(id)'s near miss breaks \(serious.map(\.check)):\n\(text)")
+        }
+    }
 }

@@ -58,7 +58,7 @@ enum MediaPlaylistChecks {
             advice:
                 "Put each segment URI on its own line after its EXTINF; check that the packager wrote the segments.",
             fires: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,segment1.ts\n#EXTINF:10,segment2.ts\n#EXT-X-ENDLIST\n"
+                "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-ENDLIST\n"
             ],
             passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,one\nsegment1.ts\n#EXT-X-ENDLIST\n"],
             judge: { p, report in
@@ -82,10 +82,10 @@ enum MediaPlaylistChecks {
             advice:
                 "Keep at least three target durations (Apple: six segments) in the live window before removing any.",
             fires: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:11\n#EXT-X-MEDIA-SEQUENCE:4\n#EXTINF:11,\ns4.ts\n#EXTINF:11.7,\ns5.ts\n"
+                "#EXTM3U\n#EXT-X-TARGETDURATION:11\n#EXT-X-MEDIA-SEQUENCE:4\n#EXTINF:11,\ns4.ts\n#EXTINF:11.4,\ns5.ts\n"
             ],
             passes: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:11\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:11,\ns0.ts\n#EXTINF:11.7,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:11\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:11,\ns0.ts\n#EXTINF:11.4,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:4\n#EXTINF:6,\ns4.ts\n#EXTINF:6,\ns5.ts\n#EXTINF:6,\ns6.ts\n",
             ],
             judge: { p, report in

@@ -114,7 +114,7 @@ enum MultivariantChecks {
             }),
         StreamCheck(
             id: "codecs-missing", title: "Every variant declares its CODECS",
-            source: "Apple HLS Authoring Specification §9.1 (RFC 8216bis §4.4.6.2: SHOULD)", level: .must,
+            source: "Apple HLS Authoring Specification §9.1; RFC 8216bis §4.4.6.2 (SHOULD)", level: .must,
             severity: .info,
             effect:
                 "Without CODECS the player downloads a variant before it knows it can play it: a slower start, and a switch to a variant it cannot decode.",

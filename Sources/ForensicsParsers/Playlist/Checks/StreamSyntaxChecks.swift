@@ -38,8 +38,8 @@ enum StreamSyntaxChecks {
             level: .must, severity: .warning,
             effect: "A value that does not read (a duration in words, a sequence number with a sign) is ignored.",
             advice: "Write decimal integers and floating-point numbers as RFC 8216bis §4.2 defines them.",
-            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:six\n#EXTINF:6,\ns1.ts\n"],
-            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:one\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:6,\ns1.ts\n"]),
         StreamCheck(
             id: "attribute-list-malformed", title: "Attribute lists are well formed", source: "RFC 8216bis §4.2",
             level: .must, severity: .warning,
@@ -47,10 +47,10 @@ enum StreamSyntaxChecks {
                 "An attribute without its value (a wrapped line: `INDEPENDENT=` with `YES` on the next line) is lost, and its tail may be read as a line of its own.",
             advice: "Write every attribute as NAME=VALUE on the tag's one line; quote strings.",
             fires: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\",INDEPENDENT=\nYES\n#EXTINF:6,\ns1.m4s\n"
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\",INDEPENDENT=\n#EXTINF:6,\ns1.m4s\n"
             ],
             passes: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\",INDEPENDENT=YES\n#EXTINF:6,\ns1.m4s\n"
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\",INDEPENDENT=YES\n#EXTINF:6,\ns1.m4s\n"
             ]),
         StreamCheck(
             id: "extinf-without-uri", title: "Every EXTINF is followed by its segment's URI",
