@@ -61,6 +61,26 @@ import Testing
         #expect(report.verdict.status == .problemsFound, "\(report.verdict)")
     }
 
+    /// A failure whose stream is broken at error level: the defect is named first in the
+    /// failure's explanation and its playlist cited.
+    @Test func aFailureCitesTheBrokenStream() throws {
+        let events = TimelineScript.compile(
+            """
+            0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.1
+            0.200 playlist https://cdn.example.com/a/v8/index.m3u8 200 0.1
+            0.500 key https://cdn.example.com/a/key 200 0.1
+            1.000 error -12881 "Failed to decrypt" fatal
+            """)
+        let playlist =
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"https://cdn.example.com/a/key\",KEYFORMAT=\"urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed\"\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"
+        let report = Analyzer().analyze(files: [
+            ("events.jsonl", Array(events.utf8)), ("v8/index.m3u8", Array(playlist.utf8)),
+        ])
+        let failed = try #require(report.sessions.flatMap(\.findings).first { $0.ruleID == "playback-failed" })
+        #expect(failed.explanation?.contains("key-aes128-drm-keyformat") == true, "\(failed.explanation ?? "")")
+        #expect(failed.evidence.contains { $0.location.file == "v8/index.m3u8" })
+    }
+
     /// `Documentation/StreamChecks.md` is generated; regenerate with
     /// `UPDATE_STREAM_CHECK_DOCS=1 swift test --filter StreamSeriesCheckTests`.
     @Test func theCataloguePageIsUpToDate() throws {

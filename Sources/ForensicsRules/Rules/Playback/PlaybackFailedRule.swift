@@ -138,16 +138,40 @@ package struct PlaybackFailedRule: Rule {
                 break
             }
         }
-        if evidence.isEmpty, !session.sources.contains(.metricEvents), let f = fromErrorLog(session) { return [f] }
+        if evidence.isEmpty, !session.sources.contains(.metricEvents), let f = fromErrorLog(session) {
+            return [Self.withStreamDefects(f, session)]
+        }
         guard !evidence.isEmpty else { return [] }
         return [
-            finding(
-                start: first, end: session.end, title: "Playback failed: \(text ?? "fatal error")",
-                details: ["error": .string(text ?? "")], evidence: evidence,
-                advice:
-                    "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
-            )
+            Self.withStreamDefects(
+                finding(
+                    start: first, end: session.end, title: "Playback failed: \(text ?? "fatal error")",
+                    details: ["error": .string(text ?? "")], evidence: evidence,
+                    advice:
+                        "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
+                ), session)
         ]
+    }
+
+    /// A failure in a session whose playlists break a requirement at error level (a key the
+    /// player cannot use, nothing to play): the stream defect is evidence for it, named first.
+    static func withStreamDefects(_ f: Finding, _ session: Session) -> Finding {
+        var f = f
+        var named: [String] = []
+        for (i, e) in session.entries.enumerated() {
+            guard case .playlist(let p) = e.record.payload else { continue }
+            let broken = p.defects.filter { $0.severity >= .error }
+            guard let d = broken.first else { continue }
+            f.evidence.append(Finding.Evidence(session, i))
+            if named.count < 2 {
+                named.append(
+                    "\(p.url ?? e.location.file): \(d.requirement.isEmpty ? d.message : d.requirement) (\(d.check))")
+            }
+        }
+        guard !named.isEmpty else { return f }
+        let sentence = "The stream itself is broken — " + named.joined(separator: "; ")
+        f.explanation = f.explanation.map { sentence + ". " + $0 } ?? sentence
+        return f
     }
 
     /// An error-log row (or a request it was folded into) refusing a content key: HTTP 401/403 on
