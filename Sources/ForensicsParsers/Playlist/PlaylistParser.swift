@@ -68,6 +68,7 @@ package struct PlaylistParser {
         var bitrateCarry: Int64?
         var lastExtinfLine: Int?
         var skippedSegments: Int64 = 0
+        var defectCounts: [String: Int] = [:]
 
         init(file: String, url: String?, imported: [String: String]) {
             self.file = file
@@ -80,10 +81,16 @@ package struct PlaylistParser {
             diagnostics.append(Diagnostic(SourceLocation(file: file, line: line), severity, message))
         }
 
-        /// A diagnostic that is also a stream check's defect (its id in `StreamCheckCatalogue`).
+        /// A diagnostic that is also a stream check's defect (its id in `StreamCheckCatalogue`);
+        /// at most `StreamCheckReport.maxPerCheck` kept per check, the rest counted (a million
+        /// stray lines are one problem, not a million defects held).
         mutating func defect(_ check: String, _ line: Int, _ severity: Severity, _ message: String) {
             diag(line, severity, message)
-            playlist.defects.append(StreamDefect(check: check, line: line, message: message, severity: severity))
+            let n = defectCounts[check, default: 0]
+            defectCounts[check] = n &+ 1
+            if n < StreamCheckReport.maxPerCheck {
+                playlist.defects.append(StreamDefect(check: check, line: line, message: message, severity: severity))
+            }
         }
 
         mutating func handle(line raw: UnsafeBufferPointer<UInt8>, number: Int) {
@@ -549,6 +556,14 @@ package struct PlaylistParser {
         }
 
         mutating func finish() {
+            for (check, n) in defectCounts.sorted(by: { $0.key < $1.key }) where n > StreamCheckReport.maxPerCheck {
+                playlist.defects.append(
+                    StreamDefect(
+                        check: check, line: 0,
+                        message:
+                            "\(n - StreamCheckReport.maxPerCheck) more lines break it (the first \(StreamCheckReport.maxPerCheck) are listed)",
+                        severity: playlist.defects.first { $0.check == check }?.severity ?? .warning))
+            }
             playlist.trailingPartCount = pendingParts.count
             if !sawFirstLine { diag(1, .warning, "empty playlist") }
             if pendingStreamInf != nil {

@@ -87,9 +87,12 @@ package enum PlaylistSeriesChecks {
             fires: [[(0, live(10, 4)), (6, live(11, 4, rename: 12))]],
             passes: [[(0, live(10, 4)), (6, live(11, 4))]],
             judge: { a, b in
-                guard let from = b.snapshot.mediaSequence else { return nil }
+                guard let first = b.snapshot.mediaSequence else { return nil }
                 let to = min(next(a.snapshot), next(b.snapshot))
-                guard from < to, to - from <= 20_000 else { return nil }
+                // The newest 4,096 numbers both list (a bound on hostile captures: at most
+                // `maxCapturesPerPlaylist` × 4,096 comparisons in all).
+                let from = max(first, to &- 4096)
+                guard from < to else { return nil }
                 for n in from..<to {
                     if let x = uri(a.snapshot, at: n), let y = uri(b.snapshot, at: n), x != y {
                         return "sequence number \(n) was \(x), then \(y)"
@@ -169,6 +172,10 @@ package enum PlaylistSeriesChecks {
     /// Every series check over the captures: each media playlist's captures (by URL without
     /// query) in time order, each pair of successive ones judged; one defect per check and
     /// playlist, citing the pair (the first that broke it) and counting the others.
+    /// Captures of one playlist judged at most (the first by time): a bound on the work a
+    /// hostile capture of a million reloads can cause.
+    package static let maxCapturesPerPlaylist = 2000
+
     package static func check(_ captures: [PlaylistCapture]) -> [PlaylistSeriesDefect] {
         var byURL: [String: [PlaylistCapture]] = [:]
         for c in captures where !c.snapshot.isMultivariant {
@@ -178,6 +185,7 @@ package enum PlaylistSeriesChecks {
         var out: [PlaylistSeriesDefect] = []
         for (url, list) in byURL.sorted(by: { $0.key < $1.key }) where list.count > 1 {
             let series = list.sorted { $0.time != $1.time ? $0.time < $1.time : $0.location < $1.location }
+                .prefix(maxCapturesPerPlaylist)
             for check in all {
                 var first: (PlaylistCapture, PlaylistCapture, String)?
                 var count = 0

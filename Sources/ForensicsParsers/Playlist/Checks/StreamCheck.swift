@@ -49,6 +49,7 @@ package struct StreamCheck: Sendable {
 /// What the checks found in one playlist, each defect with its check's severity.
 package struct StreamCheckReport: Sendable {
     package private(set) var defects: [StreamDefect] = []
+    private var counts: [String: Int] = [:]
     /// Defects kept per check at most (a 20,000-segment playlist breaking one rule is one
     /// problem, said with a count).
     package static let maxPerCheck = 20
@@ -57,7 +58,10 @@ package struct StreamCheckReport: Sendable {
 
     package mutating func add(_ id: String, line: Int, _ message: String) {
         guard let check = StreamCheckCatalogue.byID[id] else { return }
-        guard defects.lazy.filter({ $0.check == id }).count < Self.maxPerCheck else { return }
+        // One more than the parser keeps: its "N more lines" summary.
+        let n = counts[id, default: 0]
+        guard n <= Self.maxPerCheck else { return }
+        counts[id] = n + 1
         var defect = StreamDefect(check: id, line: line, message: message, severity: check.severity)
         defect.requirement = check.title
         defect.effect = check.effect
