@@ -119,8 +119,6 @@ package struct Playlist: Sendable {
     package var versionTagCount = 0
     /// Whether any `EXT-X-PROGRAM-DATE-TIME` tag appears (on a segment or on trailing parts).
     package var hasProgramDateTime = false
-    /// The first EXTINF with a fractional duration (which needs EXT-X-VERSION 3).
-    package var firstFractionalDurationLine: Int?
     /// What the checks need of the segments, gathered as they are parsed (a 500,000-segment
     /// playlist is not walked again): the first with a byte range, the longest, the sum.
     package var firstByteRangeLine: Int?

@@ -1,4 +1,5 @@
 import ForensicsCore
+import Foundation
 
 /// Parses an HLS playlist line by line. Never refuses input: every deviation from RFC 8216 that
 /// it tolerates becomes a spec-violation diagnostic with the line number.
@@ -69,6 +70,12 @@ package struct PlaylistParser {
         var lastExtinfLine: Int?
         var skippedSegments: Int64 = 0
         var defectCounts: [String: Int] = [:]
+        /// What the stream checks need of the segments, kept here (not in the playlist, a large
+        /// value) while reading and handed over at the end.
+        var longestDuration = -1.0
+        var longestLine = 0
+        var totalDuration = 0.0
+        var firstByteRangeLine: Int?
 
         init(file: String, url: String?, imported: [String: String]) {
             self.file = file
@@ -257,7 +264,10 @@ package struct PlaylistParser {
         }
 
         mutating func handleTag(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
-            if line.count > 5 { tagGlued(line, number, from: 4) }
+            // The common case first: no `#` after the tag's own (one `memchr`, no call).
+            if line.count > 5, let base = line.baseAddress, memchr(base + 4, 0x23, line.count - 4) != nil {
+                tagGlued(line, number, from: 4)
+            }
             let name: UnsafeBufferPointer<UInt8>
             var value: UnsafeBufferPointer<UInt8>?
             if let colon = line.firstIndex(ofByte: UInt8(ascii: ":")) {
@@ -460,9 +470,6 @@ package struct PlaylistParser {
             let durationBytes = UnsafeBufferPointer(rebasing: v[0..<(comma ?? v.count)])
             if let d = DecimalScanner.double(durationBytes.trimmingBlanks()), d.isFinite, d >= 0 {
                 pendingDuration = d
-                if playlist.firstFractionalDurationLine == nil, d.rounded() != d {
-                    playlist.firstFractionalDurationLine = number
-                }
                 if d == 0 { diag(number, .info, "segment duration is 0") }
             } else {
                 defect("tag-value-invalid", number, .warning, "invalid EXTINF duration '\(text(durationBytes))'")
@@ -535,9 +542,12 @@ package struct PlaylistParser {
             }
             if pendingDiscontinuity { discontinuityCount &+= 1 }
             let range = pendingByteRange
-            if range != nil, playlist.firstByteRangeLine == nil { playlist.firstByteRangeLine = number }
-            if duration > (playlist.longestSegment?.duration ?? -1) { playlist.longestSegment = (duration, number) }
-            playlist.totalDuration += duration
+            if range != nil, firstByteRangeLine == nil { firstByteRangeLine = number }
+            if duration > longestDuration {
+                longestDuration = duration
+                longestLine = number
+            }
+            totalDuration += duration
             let sequence = playlist.mediaSequence &+ skippedSegments &+ Int64(playlist.segments.count)
             let parts = pendingParts.isEmpty ? -1 : playlist.segments.add(pendingParts)
             playlist.segments.append(
@@ -556,6 +566,9 @@ package struct PlaylistParser {
         }
 
         mutating func finish() {
+            playlist.firstByteRangeLine = firstByteRangeLine
+            playlist.longestSegment = longestDuration >= 0 ? (longestDuration, longestLine) : nil
+            playlist.totalDuration = totalDuration
             for (check, n) in defectCounts.sorted(by: { $0.key < $1.key }) where n > StreamCheckReport.maxPerCheck {
                 playlist.defects.append(
                     StreamDefect(

@@ -113,8 +113,15 @@ enum StreamSyntaxChecks {
             judge: { p, report in
                 let declared = p.version ?? 1
                 var needed: [(Int, String, Int)] = []
-                if let line = p.firstFractionalDurationLine {
-                    needed.append((3, "floating-point EXTINF durations", line))
+                // Only a playlist declaring less than 3 is walked for fractional durations.
+                if declared < 3 {
+                    for i in p.segments.indices {
+                        let d = p.segments.duration(at: i)
+                        if d < 1e15, Double(Int64(d)) != d {
+                            needed.append((3, "floating-point EXTINF durations", p.segments.line(at: i)))
+                            break
+                        }
+                    }
                 }
                 if let line = p.firstByteRangeLine { needed.append((4, "EXT-X-BYTERANGE", line)) }
                 if p.iFramesOnly { needed.append((4, "EXT-X-I-FRAMES-ONLY", 0)) }
