@@ -49,6 +49,9 @@ public struct AnalysisReport: Sendable {
     public var caveats: [String] = []
     /// Server rows (CDN and origin logs) read, and how many joined no session: other viewers'
     /// rows, or requests the bundle does not show.
+    /// Set when narrowing (`--session`, `--since`, `--until`) left no session of those the
+    /// bundle has: why, in a sentence (the report then says so, never "no session could be built").
+    public var narrowedAway: String?
     public var serverRows = 0
     public var unjoinedServerRows = 0
 

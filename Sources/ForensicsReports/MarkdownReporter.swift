@@ -29,7 +29,10 @@ package struct MarkdownReporter: Sendable {
         out.append("")
         let verdict = report.verdict
         out.append(contentsOf: bundleVerdict(verdict, report: report))
-        if report.sessions.isEmpty, verdict.status != .nothingRead {
+        if report.sessions.isEmpty, let why = report.narrowedAway {
+            out.append("No session to report: \(text.escape(why, limit: 500)).")
+            out.append("")
+        } else if report.sessions.isEmpty, verdict.status != .nothingRead {
             out.append("No playback session could be built from this bundle: see the inputs and diagnostics below.")
             out.append("")
         }

@@ -49,6 +49,21 @@ public struct ReportNarrowing: Sendable {
             }
             return kept
         }
+        if out.sessions.isEmpty, !report.sessions.isEmpty {
+            let starts = report.sessions.compactMap { $0.session.start }
+            let ends = report.sessions.compactMap { $0.session.end }
+            var asked: [String] = []
+            if let p = sessionPrefix { asked.append("session \(p)…") }
+            if let since { asked.append("since \(since.iso8601)") }
+            if let until { asked.append("until \(until.iso8601)") }
+            let span =
+                starts.min().flatMap { s in ends.max().map { " (from \(s.iso8601) to \($0.iso8601))" } } ?? ""
+            let n = report.sessions.count
+            let why =
+                "none of the bundle's \(n) session\(n == 1 ? "" : "s")\(span) is in what was asked for (\(asked.joined(separator: ", "))): nothing was judged"
+            out.narrowedAway = why
+            out.caveats.append(why)
+        }
         return out
     }
 }

@@ -18,6 +18,22 @@ import Testing
         #expect(none.stderr.contains("no session starts with 'FFFF'"))
     }
 
+    /// A window past the data: the report says no session is in it (with the bundle's span),
+    /// never "no session could be built", and the verdict is could-not-judge (exit 3), not an all-clear.
+    @Test func aWindowPastTheDataSaysSo() throws {
+        let r = try CLIRunner.run([
+            "analyze", "SampleLogs/cdn-404-stall", "--since", "2030-01-01T00:00:00Z", "--fail-on", "warning",
+        ])
+        #expect(r.status == 3, "\(r.stderr)")
+        #expect(
+            r.stdout.contains("No session to report: none of the bundle's 1 session (from 2026-11-21T10:00:00.000Z"))
+        #expect(!r.stdout.contains("No playback session could be built"))
+        let json = try CLIRunner.run([
+            "analyze", "SampleLogs/cdn-404-stall", "--since", "2030-01-01T00:00:00Z", "--report", "json",
+        ])
+        #expect(json.stdout.contains("\"could-not-judge\""), "\(json.stdout.prefix(600))")
+    }
+
     @Test func aMinimumSeverityDropsLesserFindings() throws {
         let all = try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--report", "json"])
         let errors = try CLIRunner.run([
