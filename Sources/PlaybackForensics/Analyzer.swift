@@ -73,7 +73,11 @@ public struct Analyzer: Sendable {
             // given (a home directory, a user name) never shown.
             let root = serverLogs.count == 1 ? "cdn-logs" : "cdn-logs/\(n + 1)"
             var logDiagnostics: [Diagnostic] = []
-            var more = try serverIngestor.ingestBundle(path: logs, diagnostics: &logDiagnostics)
+            // A day of logs is many large, independent files: read on every core.
+            var cut: String?
+            var more = try serverIngestor.ingestBundle(
+                path: logs, diagnostics: &logDiagnostics, incomplete: &cut,
+                jobs: max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)))
             for var d in logDiagnostics {
                 d.location.file =
                     d.location.file == logs ? root : root + "/" + Self.relative(d.location.file, to: logs)

@@ -2,6 +2,9 @@
 package struct BundleMember {
     package var path: String
     package var open: () throws -> any ByteSource
+    /// A file of its own (not a member streamed from an archive): it can be opened now and read
+    /// on another thread while the walk goes on.
+    package var independent = false
 
     package init(path: String, open: @escaping () throws -> any ByteSource) {
         self.path = path

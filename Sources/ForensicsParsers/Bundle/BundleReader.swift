@@ -230,7 +230,9 @@ package struct BundleReader {
             try readTar(base, display: display, diagnostics: &diagnostics, visit: visit)
             return
         }
-        try visit(BundleMember(path: display, open: { try FileByteSource(path: path) }))
+        var member = BundleMember(path: display, open: { try FileByteSource(path: path) })
+        member.independent = true
+        try visit(member)
     }
 
     private func readTar(

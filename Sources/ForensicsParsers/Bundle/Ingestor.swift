@@ -131,6 +131,88 @@ package struct Ingestor: Sendable {
         return outcomes
     }
 
+    /// The same, reading files of their own on up to `jobs` threads while the walk goes on (a
+    /// day of server logs: many large, independent gzip files). A file is opened in the walk
+    /// (whose descriptor closes when it moves on) and read by a worker; members streamed from an
+    /// archive are read in the walk, in order. The outcomes come in no set order: `assemble`
+    /// sorts them by path.
+    package func ingestBundle(
+        path: String, diagnostics: inout [Diagnostic], incomplete: inout String?, jobs: Int
+    ) throws -> [Outcome] {
+        guard jobs > 1 else { return try ingestBundle(path: path, diagnostics: &diagnostics, incomplete: &incomplete) }
+        let budget = BundleBudget(limits: limits)
+        let collected = Collected()
+        let group = DispatchGroup()
+        let slots = DispatchSemaphore(value: jobs)
+        let queue = DispatchQueue(label: "ingest", attributes: .concurrent)
+        let ingestor = self
+        defer {
+            if let reason = budget.exhausted {
+                incomplete = reason
+                diagnostics.append(
+                    Diagnostic(
+                        SourceLocation(file: path == "-" ? "stdin" : path, line: 0), .error,
+                        "bundle not read to the end: \(reason)"))
+            }
+        }
+        try BundleReader(limits: limits).read(path: path, diagnostics: &diagnostics) { member in
+            // Opened now, in the walk; a file that cannot be opened is read inline, which reports it.
+            if member.independent, let source = try? member.open() {
+                let opened = OpenedSource(source)
+                let name = member.path
+                slots.wait()
+                group.enter()
+                queue.async {
+                    defer {
+                        slots.signal()
+                        group.leave()
+                    }
+                    var outcomes: [Outcome] = []
+                    var nested: [Diagnostic] = []
+                    ingestor.ingestExpanding(
+                        BundleMember(path: name, open: { opened.source }), budget: budget, depth: 1, into: &outcomes,
+                        diagnostics: &nested)
+                    collected.add(outcomes, nested)
+                }
+            } else {
+                var outcomes: [Outcome] = []
+                var nested: [Diagnostic] = []
+                ingestExpanding(member, budget: budget, depth: 1, into: &outcomes, diagnostics: &nested)
+                collected.add(outcomes, nested)
+            }
+        }
+        group.wait()
+        let (outcomes, nested) = collected.take()
+        diagnostics.append(contentsOf: nested)
+        return outcomes
+    }
+
+    /// Outcomes gathered from workers.
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outcomes: [Outcome] = []
+        private var diagnostics: [Diagnostic] = []
+
+        func add(_ o: [Outcome], _ d: [Diagnostic]) {
+            lock.lock()
+            defer { lock.unlock() }
+            outcomes.append(contentsOf: o)
+            diagnostics.append(contentsOf: d)
+        }
+
+        func take() -> ([Outcome], [Diagnostic]) {
+            lock.lock()
+            defer { lock.unlock() }
+            return (outcomes, diagnostics)
+        }
+    }
+
+    /// A source opened in the walk, handed to the worker that reads it (and only to it).
+    private final class OpenedSource: @unchecked Sendable {
+        let source: any ByteSource
+        init(_ source: any ByteSource) { self.source = source }
+    }
+
     /// Ingests a member; an archive inside the bundle (a zip in a zip, a tar.gz in a folder's
     /// zip) is expanded, its members named under it, to `maxArchiveDepth` levels.
     func ingestExpanding(
