@@ -18,7 +18,9 @@ struct PlaybackForensicsCommand: ParsableCommand {
               64  a usage error (a bad option, a refused --config file)
             """,
         version: ToolInfo.version,
-        subcommands: [Analyze.self, Triage.self, Timeline.self, Parse.self, Check.self, Formats.self, Rules.self],
+        subcommands: [
+            Analyze.self, Triage.self, Timeline.self, Parse.self, Check.self, Explain.self, Formats.self, Rules.self,
+        ],
         defaultSubcommand: Analyze.self)
 
     /// A first argument that is no subcommand, no option and no existing path, but close to a
