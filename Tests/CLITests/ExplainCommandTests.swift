@@ -7,7 +7,8 @@ import Testing
     @Test func everyEntryHasItsSourceAndIsUnique() {
         var seen: Set<String> = []
         for e in ErrorCodeCatalogue.all {
-            #expect(e.source.hasPrefix("https://"), "\(e.domain) \(e.code) needs a source")
+            #expect(
+                e.source.hasPrefix("https://") || e.source.hasPrefix("http://"), "\(e.domain) \(e.code) needs a source")
             #expect(!e.meaning.isEmpty && !e.advice.isEmpty)
             #expect(seen.insert("\(e.domain) \(e.code)").inserted, "\(e.domain) \(e.code) twice")
         }
@@ -26,5 +27,17 @@ import Testing
         #expect(wrongDomain.status == 1, "a code is looked up in the domain given")
         let list = try CLIRunner.run(["explain", "--list"])
         #expect(list.stdout.split(separator: "\n").count == ErrorCodeCatalogue.all.count)
+    }
+
+    /// `Documentation/ErrorCodes.md` is generated from the catalogue.
+    @Test func theCataloguePageIsUpToDate() throws {
+        let url = CLIRunner.repository.appendingPathComponent("Documentation/ErrorCodes.md")
+        let expected = ErrorCodeCatalogue.markdown()
+        if ProcessInfo.processInfo.environment["UPDATE_ERROR_CODE_DOCS"] != nil {
+            try Data(expected.utf8).write(to: url)
+        }
+        #expect(
+            (try? String(contentsOf: url, encoding: .utf8)) == expected,
+            "run UPDATE_ERROR_CODE_DOCS=1 swift test --filter ExplainCommandTests")
     }
 }

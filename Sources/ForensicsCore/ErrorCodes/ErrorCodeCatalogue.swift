@@ -46,6 +46,7 @@ public enum ErrorCodeCatalogue {
         case "nsurlerrordomain", "nsurlerror", "urlerror", "kcferrordomaincfnetwork": "NSURLErrorDomain"
         case "avfoundationerrordomain", "averror", "avfoundation": "AVFoundationErrorDomain"
         case "coremediaerrordomain", "coremedia": "CoreMediaErrorDomain"
+        case "nsosstatuserrordomain", "osstatus", "fairplay": "NSOSStatusErrorDomain"
         default: domain
         }
     }
@@ -61,5 +62,39 @@ public enum ErrorCodeCatalogue {
     public static func phrase(code: Int, domain: String?) -> String? {
         guard let e = lookup(code: code, domain: domain).first else { return nil }
         return "\(e.name.map { "\($0): " } ?? "")\(e.meaning)"
+    }
+}
+
+extension ErrorCodeCatalogue {
+    /// `Documentation/ErrorCodes.md`: coverage by domain and confidence, then every entry.
+    public static func markdown() -> String {
+        var out = [
+            "# Error codes",
+            "",
+            "Generated from `Sources/ForensicsCore/ErrorCodes/`; do not edit (regenerate with `UPDATE_ERROR_CODE_DOCS=1 swift test --filter ExplainCommandTests`).",
+            "`playback-forensics explain CODE` prints one entry; reports add the entry to a failure's explanation.",
+            "A code not listed is unknown: the tool says so and never guesses. *documented*: Apple's documentation or headers; *observed*: the text AVPlayer logs with the code, as public reports quote it (the same code has been seen with other texts).",
+            "",
+            "| domain | codes | documented | observed |",
+            "| --- | ---: | ---: | ---: |",
+        ]
+        var domains: [String] = []
+        for e in all where !domains.contains(e.domain) { domains.append(e.domain) }
+        for d in domains {
+            let list = all.filter { $0.domain == d }
+            out.append(
+                "| \(d) | \(list.count) | \(list.filter { $0.confidence == .documented }.count) | \(list.filter { $0.confidence == .observed }.count) |"
+            )
+        }
+        out += [
+            "", "| domain | code | name | meaning | advice | source | confidence |",
+            "| --- | ---: | --- | --- | --- | --- | --- |",
+        ]
+        for e in all {
+            out.append(
+                "| \(e.domain) | \(e.code) | \(e.name ?? "") | \(e.meaning.replacingOccurrences(of: "|", with: "\\|")) | \(e.advice.replacingOccurrences(of: "|", with: "\\|")) | \(e.source) | \(e.confidence.rawValue) |"
+            )
+        }
+        return out.joined(separator: "\n") + "\n"
     }
 }

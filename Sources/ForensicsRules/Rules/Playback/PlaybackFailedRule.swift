@@ -122,17 +122,20 @@ package struct PlaybackFailedRule: Rule {
         var evidence: [Finding.Evidence] = []
         var first: Timestamp?
         var text: String?
+        var firstError: ErrorInfo?
         for e in session.entries {
             switch e.record.payload {
             case .error(let err) where err.didRecover == false:
                 evidence.append(Finding.Evidence(e))
                 first = first ?? e.time
                 text = text ?? err.shortText
+                firstError = firstError ?? err
             case .summary(let s):
                 if let err = s.error, err.didRecover != true {
                     evidence.append(Finding.Evidence(e))
                     first = first ?? e.time
                     text = text ?? err.shortText
+                    firstError = firstError ?? err
                 }
             default:
                 break
@@ -142,11 +145,19 @@ package struct PlaybackFailedRule: Rule {
             return [Self.withStreamDefects(f, session)]
         }
         guard !evidence.isEmpty else { return [] }
+        // What the code means, from the sourced catalogue (nothing when it is not there).
+        let meaning = firstError.flatMap { err in
+            err.code.flatMap { code in
+                ErrorCodeCatalogue.lookup(code: code, domain: err.domain).first.map {
+                    "\($0.domain) \($0.code)\($0.name.map { " (\($0))" } ?? ""): \($0.meaning) \($0.advice) (source: \($0.source), \($0.confidence.rawValue))"
+                }
+            }
+        }
         return [
             Self.withStreamDefects(
                 finding(
                     start: first, end: session.end, title: "Playback failed: \(text ?? "fatal error")",
-                    details: ["error": .string(text ?? "")], evidence: evidence,
+                    explanation: meaning, details: ["error": .string(text ?? "")], evidence: evidence,
                     advice:
                         "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
                 ), session)
