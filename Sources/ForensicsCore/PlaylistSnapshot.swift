@@ -17,6 +17,9 @@ public struct PlaylistSnapshot: Hashable, Sendable, Codable {
     public var segmentDurations: [Double] = []
     /// `EXT-X-DISCONTINUITY-SEQUENCE` (0 when absent).
     public var discontinuitySequence: Int64 = 0
+    /// Segments an LL-HLS delta update left out (`EXT-X-SKIP:SKIPPED-SEGMENTS`): `segmentURIs`
+    /// start at `mediaSequence + skippedSegments`.
+    public var skippedSegments: Int64 = 0
     /// What the stream checks found in this playlist on its own.
     public var defects: [StreamDefect] = []
 

@@ -95,12 +95,15 @@ package final class ServerRowStore: Sendable {
     /// and under these reading settings.
     package func hasContainer(_ container: String, size: Int64, modified: Double, settings: String) throws -> Bool {
         try queue.read { db in
-            let n = try Int.fetchOne(
+            // Every file of it stored whole (a run cut short leaves one incomplete), as it is now.
+            let complete = try Int.fetchOne(
                 db,
                 sql:
                     "SELECT count(*) FROM files WHERE container = ? AND size = ? AND modified = ? AND settings = ? AND complete = 1",
                 arguments: [container, size, modified, settings])
-            return (n ?? 0) > 0
+            let incomplete = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM files WHERE container = ? AND complete = 0", arguments: [container])
+            return (complete ?? 0) > 0 && (incomplete ?? 0) == 0
         }
     }
 
@@ -241,20 +244,22 @@ package final class ServerRowStore: Sendable {
                 "SELECT rows.line, rows.raw, headers.text FROM rows LEFT JOIN headers ON headers.id = rows.header"
             let from = filter.earliest - filter.slack
             let to = filter.latest + filter.slack
-            for chunk in Self.chunks(filter.paths.sorted()) where from <= to {
+            // The strongest keys first: when the limit cuts, rows named by a request id or a
+            // session id are kept before rows with only a path in common; each query stops at it.
+            for chunk in Self.chunks(filter.responseValues.sorted()) where lines.count < limit {
                 try collect(
-                    "\(select) WHERE rows.file = ? AND rows.path IN (\(Self.marks(chunk.count))) AND rows.start BETWEEN ? AND ?",
+                    "\(select) WHERE rows.file = ? AND rows.request_id IN (\(Self.marks(chunk.count))) LIMIT \(limit)",
+                    Self.arguments(file, chunk, []))
+            }
+            for chunk in Self.chunks(filter.sessions.sorted()) where lines.count < limit {
+                try collect(
+                    "\(select) WHERE rows.file = ? AND rows.session IN (\(Self.marks(chunk.count))) LIMIT \(limit)",
+                    Self.arguments(file, chunk, []))
+            }
+            for chunk in Self.chunks(filter.paths.sorted()) where from <= to && lines.count < limit {
+                try collect(
+                    "\(select) WHERE rows.file = ? AND rows.path IN (\(Self.marks(chunk.count))) AND rows.start BETWEEN ? AND ? LIMIT \(limit)",
                     Self.arguments(file, chunk, [from, to]))
-            }
-            for chunk in Self.chunks(filter.responseValues.sorted()) {
-                try collect(
-                    "\(select) WHERE rows.file = ? AND rows.request_id IN (\(Self.marks(chunk.count)))",
-                    Self.arguments(file, chunk, []))
-            }
-            for chunk in Self.chunks(filter.sessions.sorted()) {
-                try collect(
-                    "\(select) WHERE rows.file = ? AND rows.session IN (\(Self.marks(chunk.count)))",
-                    Self.arguments(file, chunk, []))
             }
             return lines.values.sorted { $0.line < $1.line }
         }

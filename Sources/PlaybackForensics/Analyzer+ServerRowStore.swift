@@ -54,11 +54,17 @@ extension Analyzer {
                 continue
             }
             try store.removeContainer(name)
-            let sink = StoreSink(store: store, container: name, size: size, modified: modified, settings: settings)
+            let sink = StoreSink(
+                store: store, container: name, size: size, modified: modified, settings: settings,
+                redactor: ingestor.redactor)
             var reading = ingestor
             reading.serverRowSink = sink
+            // A day of logs is read under the server-log limit, with no per-bundle time limit.
+            reading.limits.maxBundleBytes = ingestor.limits.maxServerLogBytes
+            reading.limits.timeLimit = nil
             var diagnostics: [Diagnostic] = []
-            var outcomes = try reading.ingestBundle(path: path, diagnostics: &diagnostics)
+            var cut: String?
+            var outcomes = try reading.ingestBundle(path: path, diagnostics: &diagnostics, incomplete: &cut)
             try sink.flush()
             for i in outcomes.indices {
                 // The name rows were handed to the sink under, before the file is renamed.
@@ -78,6 +84,8 @@ extension Analyzer {
                 let id = try sink.fileID(for: read, shownAs: shown)
                 let coverage = o.result?.serverCoverage ?? ServerLogCoverage()
                 out.rows += coverage.rows
+                // A file cut by a limit stays incomplete: the next run reads it again.
+                if cut != nil || o.result?.stoppedAtRecordLimit == true { continue }
                 try store.finishFile(
                     id,
                     format: o.format.flatMap {
@@ -90,6 +98,13 @@ extension Analyzer {
                 out.diagnostics.append(contentsOf: notes.map(ingestor.redactor.clean))
             }
             out.diagnostics.append(contentsOf: diagnostics.map(ingestor.redactor.clean))
+            if let cut {
+                out.diagnostics.append(
+                    Diagnostic(
+                        SourceLocation(file: name, line: 0), .error,
+                        "read in part (\(cut); for server logs the limit is --max-cdn-log-size): not stored whole, read again next run"
+                    ))
+            }
             out.read += 1
         }
         try store.finishStoring()
@@ -149,13 +164,15 @@ final class StoreSink: ServerRowSink, @unchecked Sendable {
     private var ids: [String: Int64] = [:]
     private var error: (any Error)?
 
-    init(store: ServerRowStore, container: String, size: Int64, modified: Double, settings: String) {
+    init(
+        store: ServerRowStore, container: String, size: Int64, modified: Double, settings: String, redactor: Redactor
+    ) {
         self.store = store
         self.container = container
         self.size = size
         self.modified = modified
         self.settings = settings
-        self.redactor = Redactor(enabled: true)
+        self.redactor = redactor
     }
 
     func take(_ record: Record, header: String?) {

@@ -66,6 +66,7 @@ public struct Analyzer: Sendable {
         // A day of server logs holds every viewer: read through the bundle's keys, so that only
         // rows that could join one of its requests are held.
         var serverIngestor = ingestor
+        var serverCut: [String] = []
         if !serverLogs.isEmpty { serverIngestor.serverRowFilter = Self.filter(outcomes, registry: ingestor.registry) }
         serverIngestor.limits.maxBundleBytes = ingestor.limits.maxServerLogBytes
         for (n, logs) in serverLogs.enumerated() {
@@ -78,6 +79,11 @@ public struct Analyzer: Sendable {
             var more = try serverIngestor.ingestBundle(
                 path: logs, diagnostics: &logDiagnostics, incomplete: &cut,
                 jobs: max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)))
+            if let cut {
+                serverCut.append(
+                    "the server logs \(root) were read in part (\(cut.replacingOccurrences(of: "--max-bundle-size", with: "--max-cdn-log-size"))): requests after the cut may have no server row"
+                )
+            }
             for var d in logDiagnostics {
                 d.location.file =
                     d.location.file == logs ? root : root + "/" + Self.relative(d.location.file, to: logs)
@@ -99,6 +105,7 @@ public struct Analyzer: Sendable {
         }
         var report = assemble(bundle: path, outcomes: consume outcomes, bundleDiagnostics: bundleDiagnostics)
         report.incomplete = incomplete
+        report.caveats.append(contentsOf: serverCut)
         return report
     }
 

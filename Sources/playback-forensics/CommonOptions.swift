@@ -112,6 +112,13 @@ struct InputOptions: ParsableArguments {
             options.serverLogLayouts = try cdnLogFormat.map { (a) throws(ConfigurationError) in
                 try ServerLogLayout(argument: a)
             }
+            // One layout per kind: a row is read again by its format's layout (triage's store),
+            // and two layouts of one kind would be one format.
+            let kinds = options.serverLogLayouts.map(\.kind)
+            if let twice = kinds.first(where: { k in kinds.filter { $0 == k }.count > 1 }) {
+                throw ConfigurationError.invalid(
+                    "\(twice) given twice: one layout per kind (read each log set with its own run)")
+            }
         } catch {
             throw ValidationError("--cdn-log-format: \(error)")
         }

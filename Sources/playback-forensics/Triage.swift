@@ -133,7 +133,7 @@ struct TriageRun: ParsableCommand {
                 let stored = try analyzer.storeServerLogs(cdnLogs, in: store)
                 let files = try store.files()
                 runner.serverStore = store
-                runner.serverLogsDescription = files.map { "\($0.name) \($0.size) \($0.coverage.rows)" }
+                runner.serverLogsDescription = files.map { "\($0.name) \($0.size) \($0.modified) \($0.coverage.rows)" }
                     .joined(separator: ";")
                 let problems = stored.diagnostics.filter { $0.severity >= .warning }
                 Output.stderr(

@@ -85,6 +85,16 @@ import Testing
         #expect(abs((e.end ?? Timestamp(0)) - (e.start ?? Timestamp(0)) - 0.42) < 1e-6, "%{ms}T: milliseconds")
     }
 
+    /// mod_log_config's own example splits the time (`%{%d/%b/%Y %T}t.%{msec_frac}t %{%z}t`): no
+    /// piece is taken for a whole instant (a zone `+0100` read as a number gave 1970).
+    @Test func aSplitApacheTimeIsNeverReadAsOneInstant() throws {
+        let layout = "%h [%{%d/%b/%Y %T}t.%{msec_frac}t %{%z}t] \"%r\" %>s"
+        let r = try rows(
+            ApacheAccessLog.self, layout,
+            "198.51.100.7 [21/Nov/2026 10:00:04.123 +0100] \"GET /v/s1.ts HTTP/1.1\" 200\n")
+        #expect(r.requests.allSatisfy { ($0.start?.secondsSince1970 ?? 2e9) > 1e9 }, "no 1970 time")
+    }
+
     // MARK: Fastly
 
     @Test func fastlysApacheLikeFormatReadsItsVCLVariables() throws {

@@ -153,6 +153,7 @@ package struct Playlist: Sendable {
         s.targetDuration = targetDuration
         s.mediaSequence = mediaSequence
         s.discontinuitySequence = discontinuitySequence
+        if let n = skip?.integer("SKIPPED-SEGMENTS"), n > 0 { s.skippedSegments = n }
         s.endList = endList
         s.segmentURIs = segments.count <= 20_000 ? segments.indices.map { segments.resolvedURI(at: $0) } : []
         s.segmentDurations = segments.count <= 20_000 ? segments.indices.map { segments.duration(at: $0) } : []

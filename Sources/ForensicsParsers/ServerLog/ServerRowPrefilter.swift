@@ -31,11 +31,8 @@ struct ServerRowPrefilter {
         }
         guard let p = path, timestamp != nil || (date != nil && time != nil) else { return nil }
         last = max(p, requestID ?? -1, date ?? -1, time ?? -1, timestamp ?? -1)
-        for sid in filter.sessions where !sid.isEmpty {
-            sessionBytes.append(Array(sid.utf8))
-            let lower = Array(sid.lowercased().utf8)
-            if lower != Array(sid.utf8) { sessionBytes.append(lower) }
-        }
+        // Lower-cased: the look compares without ASCII case, as the filter does.
+        for sid in filter.sessions where !sid.isEmpty { sessionBytes.append(Array(sid.lowercased().utf8)) }
     }
 
     /// The row's time (seconds since 1970) when it can be set aside unread; nil when it must be
@@ -101,13 +98,18 @@ struct ServerRowPrefilter {
         return Double(days * 86400 + hh * 3600 + mm * 60 + ss)
     }
 
-    /// Whether `needle` occurs in `haystack`.
+    /// Whether `needle` (lower-case) occurs in `haystack`, ASCII letters compared without case.
     static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, needle.count <= haystack.count else { return false }
+        @inline(__always) func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
         var i = haystack.startIndex
         let end = haystack.endIndex - needle.count
         while i <= end {
-            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            if lower(haystack[i]) == first,
+                haystack[i..<(i + needle.count)].elementsEqual(needle, by: { lower($0) == $1 })
+            {
+                return true
+            }
             i += 1
         }
         return false

@@ -44,7 +44,10 @@ package struct PlaylistSeriesDefect: Sendable {
 package enum PlaylistSeriesChecks {
     /// The segment URI at a media sequence number, if the capture lists it.
     static func uri(_ s: PlaylistSnapshot, at sequence: Int64) -> String? {
-        guard let first = s.mediaSequence, sequence >= first else { return nil }
+        // A delta update lists its segments from after the skipped ones.
+        guard let base = s.mediaSequence, case let (first, false) = base.addingReportingOverflow(s.skippedSegments),
+            sequence >= first
+        else { return nil }
         let (offset, overflow) = sequence.subtractingReportingOverflow(first)
         guard !overflow, offset < Int64(s.segmentURIs.count) else { return nil }
         return s.segmentURIs[Int(offset)]
@@ -52,14 +55,17 @@ package enum PlaylistSeriesChecks {
 
     static func duration(_ s: PlaylistSnapshot) -> Double { s.segmentDurations.reduce(0, +) }
 
-    static func next(_ s: PlaylistSnapshot) -> Int64 { (s.mediaSequence ?? 0) &+ Int64(s.segmentCount) }
+    static func next(_ s: PlaylistSnapshot) -> Int64 {
+        (s.mediaSequence ?? 0) &+ s.skippedSegments &+ Int64(s.segmentCount)
+    }
 
     static func live(
-        _ msn: Int, _ n: Int, target: Int = 6, end: Bool = false, dsn: Int? = nil, rename: Int? = nil
+        _ msn: Int, _ n: Int, target: Int = 6, end: Bool = false, dsn: Int? = nil, rename: Int? = nil, skip: Int = 0
     ) -> String {
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n#EXT-X-MEDIA-SEQUENCE:\(msn)\n"
         if let dsn { text += "#EXT-X-DISCONTINUITY-SEQUENCE:\(dsn)\n" }
-        for i in msn..<(msn + n) { text += "#EXTINF:\(target).0,\ns\(i == rename ? "\(i)b" : "\(i)").ts\n" }
+        if skip > 0 { text += "#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skip)\n" }
+        for i in (msn + skip)..<(msn + n) { text += "#EXTINF:\(target).0,\ns\(i == rename ? "\(i)b" : "\(i)").ts\n" }
         return text + (end ? "#EXT-X-ENDLIST\n" : "")
     }
 
@@ -85,7 +91,7 @@ package enum PlaylistSeriesChecks {
                 "The same sequence number naming another segment makes the player skip or repeat media: a jump, a glitch, or a stall.",
             advice: "Only append segments and remove them from the start; never rename or reorder them.",
             fires: [[(0, live(10, 4)), (6, live(11, 4, rename: 12))]],
-            passes: [[(0, live(10, 4)), (6, live(11, 4))]],
+            passes: [[(0, live(10, 4)), (6, live(11, 4))], [(0, live(10, 6)), (6, live(11, 6, skip: 3))]],
             judge: { a, b in
                 guard let first = b.snapshot.mediaSequence else { return nil }
                 let to = min(next(a.snapshot), next(b.snapshot))

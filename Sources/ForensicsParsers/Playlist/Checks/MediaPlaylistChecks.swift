@@ -76,9 +76,9 @@ enum MediaPlaylistChecks {
         StreamCheck(
             id: "live-window-under-three-target-durations",
             title: "A live playlist keeps three target durations of segments", source: "RFC 8216bis §6.2.2",
-            level: .must, severity: .warning,
+            level: .must, severity: .info,
             effect:
-                "Segments were removed while the playlist was shorter than three target durations: the player cannot keep the three it wants behind the live edge, reloads, rebuffers and may fail over.",
+                "Segments were removed while the playlist is shorter than three target durations: the player cannot keep the three it wants behind the live edge, reloads, rebuffers and may fail over. One capture cannot tell it from a stream that started at a later sequence number (info); successive captures can (`segments-removed-under-three-target-durations`, a warning).",
             advice:
                 "Keep at least three target durations (Apple: six segments) in the live window before removing any.",
             fires: [

@@ -125,7 +125,7 @@ enum StreamSyntaxChecks {
                 }
                 if let line = p.firstByteRangeLine { needed.append((4, "EXT-X-BYTERANGE", line)) }
                 if p.iFramesOnly { needed.append((4, "EXT-X-I-FRAMES-ONLY", 0)) }
-                for k in p.segments.keyTags + p.sessionKeys {
+                for k in p.segments.keyTags {
                     if k.iv != nil { needed.append((2, "the IV attribute", k.line)) }
                     if k.keyFormat != nil || k.keyFormatVersions != nil {
                         needed.append((5, "KEYFORMAT/KEYFORMATVERSIONS", k.line))

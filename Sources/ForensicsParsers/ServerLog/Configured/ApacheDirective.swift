@@ -55,8 +55,12 @@ struct ApacheDirective {
             guard var format = argument else { return (.commonLogTime, 0) }
             let end = format.hasPrefix("end:")
             for prefix in ["begin:", "end:"] where format.hasPrefix(prefix) { format.removeFirst(prefix.count) }
-            // `msec_frac` and `usec_frac` are parts of a second, useless alone.
-            if format.hasSuffix("_frac") { return nil }
+            // `msec_frac`, `usec_frac`, a zone or a date alone are parts of an instant, not one:
+            // only an epoch count or a format with a date and a time is a row's time.
+            let epoch = ["sec", "msec", "usec"].contains(format)
+            let date = ["%Y", "%F", "%D", "%d", "%s"].contains { format.contains($0) }
+            let time = ["%T", "%H", "%R", "%s"].contains { format.contains($0) }
+            guard epoch || (date && time) else { return nil }
             return (end ? .end : .start, 0)
         case "r": return (.requestLine, 0)
         case "m": return (.method, 1)
