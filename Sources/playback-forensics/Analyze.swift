@@ -62,16 +62,7 @@ struct Analyze: ParsableCommand {
         }
         let redactor = Redactor(enabled: !noRedact)
         let text = ReportRenderer(redact: !noRedact).render(analysis, as: report)
-        if let output {
-            do {
-                try Output.write(text, to: output)
-            } catch {
-                Output.stderr("playback-forensics: \(error)\n")
-                throw ExitCode(1)
-            }
-        } else {
-            Output.stdout(text)
-        }
+        try Output.emit(text, to: output)
         let problems = analysis.diagnostics.filter { $0.severity >= .error }.count
         if problems > 0 {
             Output.stderr(

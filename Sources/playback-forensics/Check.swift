@@ -73,16 +73,7 @@ struct Check: ParsableCommand {
             case "junit": result.junit(redactor: redactor, failOn: failOn)
             default: result.text(redactor: redactor)
             }
-        if let output {
-            do {
-                try Output.write(text, to: output)
-            } catch {
-                Output.stderr("playback-forensics: \(error)\n")
-                throw ExitCode(1)
-            }
-        } else {
-            Output.stdout(text)
-        }
+        try Output.emit(text, to: output)
         if result.playlists == 0 {
             Output.stderr("playback-forensics: no playlist found in \(paths.joined(separator: ", ")): nothing judged\n")
             throw ExitCode(1)

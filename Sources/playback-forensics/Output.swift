@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PlaybackForensics
 
@@ -20,6 +21,21 @@ enum Output {
     }
 
     /// `path` is a file, or `-` for stdout.
+    /// The command's result: to `output` when given (a failed write is exit 1, said on
+    /// stderr), else to stdout.
+    static func emit(_ text: String, to output: String?) throws {
+        guard let output else {
+            stdout(text)
+            return
+        }
+        do {
+            try write(text, to: output)
+        } catch {
+            stderr("playback-forensics: \(error)\n")
+            throw ExitCode(1)
+        }
+    }
+
     static func write(_ text: String, to path: String) throws {
         if path == "-" {
             stdout(text)

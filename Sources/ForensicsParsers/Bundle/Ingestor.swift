@@ -113,15 +113,7 @@ package struct Ingestor: Sendable {
         path: String, diagnostics: inout [Diagnostic], incomplete: inout String?
     ) throws -> [Outcome] {
         let budget = BundleBudget(limits: limits)
-        defer {
-            if let reason = budget.exhausted {
-                incomplete = reason
-                diagnostics.append(
-                    Diagnostic(
-                        SourceLocation(file: path == "-" ? "stdin" : path, line: 0), .error,
-                        "bundle not read to the end: \(reason)"))
-            }
-        }
+        defer { Self.noteExhausted(budget, path: path, diagnostics: &diagnostics, incomplete: &incomplete) }
         var outcomes: [Outcome] = []
         var nested: [Diagnostic] = []
         try BundleReader(limits: limits).read(path: path, diagnostics: &diagnostics) { member in
@@ -146,15 +138,7 @@ package struct Ingestor: Sendable {
         let slots = DispatchSemaphore(value: jobs)
         let queue = DispatchQueue(label: "ingest", attributes: .concurrent)
         let ingestor = self
-        defer {
-            if let reason = budget.exhausted {
-                incomplete = reason
-                diagnostics.append(
-                    Diagnostic(
-                        SourceLocation(file: path == "-" ? "stdin" : path, line: 0), .error,
-                        "bundle not read to the end: \(reason)"))
-            }
-        }
+        defer { Self.noteExhausted(budget, path: path, diagnostics: &diagnostics, incomplete: &incomplete) }
         try BundleReader(limits: limits).read(path: path, diagnostics: &diagnostics) { member in
             // Opened now, in the walk; a file that cannot be opened is read inline, which reports it.
             if member.independent, let source = try? member.open() {
@@ -185,6 +169,18 @@ package struct Ingestor: Sendable {
         let (outcomes, nested) = collected.take()
         diagnostics.append(contentsOf: nested)
         return outcomes
+    }
+
+    /// Says why a bundle was not read to the end, when its budget ran out.
+    static func noteExhausted(
+        _ budget: BundleBudget, path: String, diagnostics: inout [Diagnostic], incomplete: inout String?
+    ) {
+        guard let reason = budget.exhausted else { return }
+        incomplete = reason
+        diagnostics.append(
+            Diagnostic(
+                SourceLocation(file: path == "-" ? "stdin" : path, line: 0), .error,
+                "bundle not read to the end: \(reason)"))
     }
 
     /// Outcomes gathered from workers.
