@@ -32,11 +32,14 @@ public struct TriageReporter: Sendable {
     /// `htmlSessionLimit` sessions and the rest of `index.md`. Made from the same Markdown.
     public func html(_ index: TriageIndex) throws -> String {
         var text = ""
-        try markdown(index, sessionLimit: Self.htmlSessionLimit) { text += $0 }
+        try markdown(index, sessionLimit: Self.htmlSessionLimit, links: "html") { text += $0 }
         return HTMLReporter.page(markdown: text, title: "Playback forensics triage", toolVersion: ToolInfo.version)
     }
 
-    public func markdown(_ index: TriageIndex, sessionLimit: Int? = nil, write: (String) throws -> Void) throws {
+    /// `links`: the extension of the bundle reports linked (`md`, or `html` for the page).
+    public func markdown(
+        _ index: TriageIndex, sessionLimit: Int? = nil, links: String = "md", write: (String) throws -> Void
+    ) throws {
         let text = MarkdownText(redactor: redactor)
         let c = try index.counts()
         var skipped: [String] = []
@@ -50,7 +53,8 @@ public struct TriageReporter: Sendable {
                     : " · \(c.skipped) other file\(c.skipped == 1 ? "" : "s") skipped (\(skipped.joined(separator: ", "))\(c.skipped > 5 ? ", …" : ""))")
                 + "\n\n")
         try write(
-            problemsMarkdown(try index.problems(), sessions: c.sessions, text: text).joined(separator: "\n") + "\n")
+            problemsMarkdown(try index.problems(), sessions: c.sessions, text: text, links: links).joined(
+                separator: "\n") + "\n")
         try write("## Sessions, worst first\n\n")
         try write("| # | Bundle | Session | Worst | Top finding | Startup | Stalls |\n")
         try write("| --- | --- | --- | --- | --- | --- | --- |\n")
@@ -60,7 +64,7 @@ public struct TriageReporter: Sendable {
             if let sessionLimit, rank > sessionLimit { return }
             let k = r.kpis
             try write(
-                "| \(rank) | [\(text.escape(r.bundle))](bundles/\(r.file).md) | \(text.escape(r.sessionID)) | \(r.worst?.rawValue ?? "—") | "
+                "| \(rank) | [\(text.escape(r.bundle))](bundles/\(r.file).\(links)) | \(text.escape(r.sessionID)) | \(r.worst?.rawValue ?? "—") | "
                     + "\(r.topRule.map { "`\($0)` " } ?? "")\(text.escape(r.topFinding ?? (r.bundleVerdict == "could-not-judge" ? "none — could not judge everything (see below)" : "none"))) | \(k.startupTime.map(NumberFormat.seconds) ?? "—") | \(k.stallCount.map(String.init) ?? "unknown") |\n"
             )
         }
@@ -129,7 +133,9 @@ public struct TriageReporter: Sendable {
 
     /// The problem groups, most sessions first: what hurts how many users, where, since when, at
     /// what cost, and which bundles to open first.
-    func problemsMarkdown(_ problems: [ProblemGroup], sessions: Int, text: MarkdownText) -> [String] {
+    func problemsMarkdown(
+        _ problems: [ProblemGroup], sessions: Int, text: MarkdownText, links: String = "md"
+    ) -> [String] {
         var out = ["## Problems, most sessions first", ""]
         guard !problems.isEmpty else {
             return out + ["No finding in any of the \(sessions) session\(sessions == 1 ? "" : "s").", ""]
@@ -163,7 +169,7 @@ public struct TriageReporter: Sendable {
             if let pop = k.pop { what.append("POP \(text.escape(pop))") }
             if let cache = k.cache { what.append("cache \(text.escape(cache))") }
             let examples = p.examples.map { e in
-                "[\(text.escape(e.bundle))](bundles/\(e.file).md) (\(e.evidence) record\(e.evidence == 1 ? "" : "s"))"
+                "[\(text.escape(e.bundle))](bundles/\(e.file).\(links)) (\(e.evidence) record\(e.evidence == 1 ? "" : "s"))"
             }.joined(separator: ", ")
             out.append(
                 "| \(i + 1) | \(what.joined(separator: " · ")) | \(p.worst.rawValue) | \(p.sessions) (\(percent(p.share))) | \(p.bundles) | \(seen(p)) | \(seconds(p.medianStartupAffected)) · \(seconds(p.medianStartupUnaffected)) | \(percent(p.medianRebufferAffected)) · \(percent(p.medianRebufferUnaffected)) | \(examples) |"

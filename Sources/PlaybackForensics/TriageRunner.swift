@@ -74,6 +74,8 @@ public struct TriageRunner: Sendable {
         public var file: String
         public var markdown: String
         public var json: String
+        /// The same report as one self-contained page (`index.html` links to it).
+        public var html: String
     }
 
     /// Where a run's per-bundle reports go (the CLI: `OUTDIR/bundles/FILE.{md,json}`). Called on
@@ -158,6 +160,7 @@ public struct TriageRunner: Sendable {
         let results = WorkQueue(count: names.count)
         let markdown = MarkdownReporter(redactor: redactor, toolVersion: ToolInfo.version)
         let json = JSONReporter(redactor: redactor, toolVersion: ToolInfo.version)
+        let html = HTMLReporter(redactor: redactor, toolVersion: ToolInfo.version)
         let analyzer = self.analyzer
         let narrowing = self.narrowing
         let serverStore = self.serverStore
@@ -198,7 +201,8 @@ public struct TriageRunner: Sendable {
                             } else {
                                 try store.write(
                                     BundleReports(
-                                        file: file, markdown: markdown.render(report), json: json.render(report)))
+                                        file: file, markdown: markdown.render(report), json: json.render(report),
+                                        html: html.render(report)))
                                 bundle = IndexedBundle(
                                     name: name, file: file, contentHash: hash, analyzer: fingerprint, report: report,
                                     redactor: redactor)

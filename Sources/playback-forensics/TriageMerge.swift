@@ -131,7 +131,7 @@ struct TriageMerge: ParsableCommand {
     /// Copies every report file (plain files only: a link planted in a shard output is not followed).
     func copyReports(from source: String, to destination: String) throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? []
-        for name in names.sorted() where name.hasSuffix(".md") || name.hasSuffix(".json") {
+        for name in names.sorted() where name.hasSuffix(".md") || name.hasSuffix(".json") || name.hasSuffix(".html") {
             var info = stat()
             guard lstat(source + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let text = try String(contentsOfFile: source + "/" + name, encoding: .utf8)

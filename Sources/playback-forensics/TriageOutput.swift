@@ -183,22 +183,23 @@ enum TriageOutput {
         return carryOver
     }
 
-    /// Each bundle's reports as `bundles/FILE.md` and `bundles/FILE.json`.
+    /// Each bundle's reports as `bundles/FILE.md`, `bundles/FILE.json` and `bundles/FILE.html`.
     static func reportStore(_ output: String) -> TriageRunner.ReportStore {
         let reports = output + "/bundles"
         return TriageRunner.ReportStore(
             write: { bundle in
                 try ReportFile.write(bundle.markdown, to: "\(reports)/\(bundle.file).md")
                 try ReportFile.write(bundle.json, to: "\(reports)/\(bundle.file).json")
+                try ReportFile.write(bundle.html, to: "\(reports)/\(bundle.file).html")
             },
             remove: { file in
                 // A name from an index is a plain name, never a path (`TriageIndex.isSafeFileName`).
                 guard TriageIndex.isSafeFileName(file) else { return }
-                for ext in ["md", "json"] { unlink("\(reports)/\(file).\(ext)") }
+                for ext in ["md", "json", "html"] { unlink("\(reports)/\(file).\(ext)") }
             },
             exists: { file in
                 guard TriageIndex.isSafeFileName(file) else { return false }
-                return ["md", "json"].allSatisfy { ext in
+                return ["md", "json", "html"].allSatisfy { ext in
                     var info = stat()
                     return lstat("\(reports)/\(file).\(ext)", &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
                 }

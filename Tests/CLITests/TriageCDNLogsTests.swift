@@ -41,6 +41,11 @@ import Testing
         let b1 = try String(contentsOf: s.output.appendingPathComponent("bundles/b1.md"), encoding: .utf8)
         #expect(b1.contains("requests joined: 15 exact"), "\(b1.prefix(3000))")
         #expect(b1.contains("cause: slow-origin"))
+        // Each bundle's report as a page too, and the overview page links to the pages.
+        let page = try String(contentsOf: s.output.appendingPathComponent("bundles/b1.html"), encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("slow-origin"))
+        let index = try String(contentsOf: s.output.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains("href=\"bundles/b1.html\"") && !index.contains("bundles/b1.md"), "\(index.prefix(2000))")
         let b3 = try String(contentsOf: s.output.appendingPathComponent("bundles/b3.md"), encoding: .utf8)
         #expect(!b3.contains("exact join"), "no other bundle's row is cited")
         // The problem is split by the POP and cache result of the rows behind it.
