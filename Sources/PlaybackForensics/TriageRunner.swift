@@ -78,7 +78,7 @@ public struct TriageRunner: Sendable {
         public var html: String
     }
 
-    /// Where a run's per-bundle reports go (the CLI: `OUTDIR/bundles/FILE.{md,json}`). Called on
+    /// Where a run's per-bundle reports go (the CLI: `OUTDIR/bundles/FILE.{md,json,html}`). Called on
     /// the workers, so it must be safe to call concurrently.
     public struct ReportStore: Sendable {
         public var write: @Sendable (BundleReports) throws -> Void
