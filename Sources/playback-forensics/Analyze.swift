@@ -12,7 +12,7 @@ struct Analyze: ParsableCommand {
     @Option(
         name: .long, help: "Report format: markdown, json, or html (one self-contained file, timelines as inline SVG).",
         completion: .list(["markdown", "json", "html"]))
-    var report: ReportFormat = .markdown
+    var report: ReportFormat?
 
     @Option(name: .long, help: "Write the report to this file instead of stdout (- is stdout).", completion: .file())
     var output: String?
@@ -61,7 +61,12 @@ struct Analyze: ParsableCommand {
             throw ExitCode(1)
         }
         let redactor = Redactor(enabled: !noRedact)
-        let text = ReportRenderer(redact: !noRedact).render(analysis, as: report)
+        // On a terminal, with no format or file asked for: a short summary, not the Markdown source.
+        let text =
+            report == nil && output == nil && Output.stdoutIsTerminal
+            ? TerminalSummary(redactor: redactor, color: Output.stdoutColor).render(
+                analysis, command: "playback-forensics analyze \(Output.shellQuoted(path))")
+            : ReportRenderer(redact: !noRedact).render(analysis, as: report ?? .markdown)
         try Output.emit(text, to: output)
         let problems = analysis.diagnostics.filter { $0.severity >= .error }.count
         if problems > 0 {

@@ -70,6 +70,18 @@ enum Output {
     }
 
     static var stderrIsTerminal: Bool { isatty(2) != 0 }
+    static var stdoutIsTerminal: Bool { isatty(1) != 0 }
+    /// Colour on stdout: a terminal, and NO_COLOR unset.
+    static var stdoutColor: Bool { isatty(1) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
+
+    /// A path as a shell word (single-quoted when it holds anything but safe characters).
+    static func shellQuoted(_ s: String) -> String {
+        let safe = s.unicodeScalars.allSatisfy { c in
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9")
+                || "/._-+:@".unicodeScalars.contains(c)
+        }
+        return safe && !s.isEmpty ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 
     /// Colour only on a terminal, and never when NO_COLOR is set.
     static var useColor: Bool {
