@@ -51,6 +51,16 @@ import Testing
         #expect(found.contains("attribute-list-malformed") && found.contains("uri-without-extinf"))
     }
 
+    /// Checks about a header tag cite the tag's line, not the playlist as a whole.
+    @Test func headerTagDefectsCiteTheirLine() {
+        let td = Self.defects("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6.5\n#EXTINF:6,\ns1.ts\n")
+        #expect(td.first { $0.check == "target-duration-not-integer" }?.line == 3)
+        let hold = Self.defects(
+            "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:4\n#EXT-X-SERVER-CONTROL:HOLD-BACK=6\n#EXTINF:4,\ns1.m4s\n"
+        )
+        #expect(hold.first { $0.check == "hold-back-too-small" }?.line == 4)
+    }
+
     /// Every valid playlist in the corpus: nothing at warning or above; the known defective ones caught.
     @Test func theCorpus() throws {
         // Files that break a requirement, each caught by the check named. Most are parser test

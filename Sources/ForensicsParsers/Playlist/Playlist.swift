@@ -119,6 +119,11 @@ package struct Playlist: Sendable {
     package var versionTagCount = 0
     /// Whether any `EXT-X-PROGRAM-DATE-TIME` tag appears (on a segment or on trailing parts).
     package var hasProgramDateTime = false
+    /// Where `EXT-X-TARGETDURATION`, `EXT-X-SERVER-CONTROL` and `EXT-X-PART-INF` are (0: absent),
+    /// for the checks that judge them to cite their line.
+    package var targetDurationLine = 0
+    package var serverControlLine = 0
+    package var partInfLine = 0
     /// What the checks need of the segments, gathered as they are parsed (a 500,000-segment
     /// playlist is not walked again): the first with a byte range, the longest, the sum.
     package var firstByteRangeLine: Int?

@@ -314,6 +314,7 @@ package struct PlaylistParser {
             case .extinf:
                 handleExtinf(v, number)
             case .targetDuration:
+                playlist.targetDurationLine = number
                 if let d = DecimalScanner.double(v.trimmingBlanks()), d.isFinite, d >= 0 {
                     playlist.targetDuration = d
                 } else {
@@ -393,8 +394,10 @@ package struct PlaylistParser {
                         uri: resolve(uri), duration: a.decimal("DURATION"), independent: a.flag("INDEPENDENT"),
                         byteRange: range, gap: a.flag("GAP"), line: number))
             case .partInf:
+                playlist.partInfLine = number
                 playlist.partInf = attributes(v, tag, number)
             case .serverControl:
+                playlist.serverControlLine = number
                 playlist.serverControl = attributes(v, tag, number)
             case .skip:
                 let a = attributes(v, tag, number)

@@ -61,7 +61,7 @@ enum LowLatencyChecks {
             judge: { p, report in
                 if let hold = p.serverControl?.decimal("HOLD-BACK"), let t = p.targetDuration, hold < 3 * t {
                     report.add(
-                        "hold-back-too-small", line: 0,
+                        "hold-back-too-small", line: p.serverControlLine,
                         "HOLD-BACK=\(NumberFormat.trimmed(hold, decimals: 3)) under 3 × the target duration (\(NumberFormat.trimmed(3 * t, decimals: 3)))"
                     )
                 }
@@ -69,13 +69,14 @@ enum LowLatencyChecks {
                 if let partHold = p.serverControl?.decimal("PART-HOLD-BACK") {
                     if partHold < 2 * partTarget {
                         report.add(
-                            "hold-back-too-small", line: 0,
+                            "hold-back-too-small", line: p.serverControlLine,
                             "PART-HOLD-BACK=\(NumberFormat.trimmed(partHold, decimals: 3)) under 2 × PART-TARGET (\(NumberFormat.trimmed(2 * partTarget, decimals: 3)))"
                         )
                     }
                 } else {
                     report.add(
-                        "hold-back-too-small", line: 0, "EXT-X-PART-INF without PART-HOLD-BACK in EXT-X-SERVER-CONTROL")
+                        "hold-back-too-small", line: p.partInfLine,
+                        "EXT-X-PART-INF without PART-HOLD-BACK in EXT-X-SERVER-CONTROL")
                 }
             }),
         StreamCheck(

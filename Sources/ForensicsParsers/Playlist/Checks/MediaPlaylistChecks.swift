@@ -21,7 +21,7 @@ enum MediaPlaylistChecks {
             judge: { p, report in
                 guard let t = p.targetDuration, t.rounded() != t else { return }
                 report.add(
-                    "target-duration-not-integer", line: 0,
+                    "target-duration-not-integer", line: p.targetDurationLine,
                     "EXT-X-TARGETDURATION is \(NumberFormat.trimmed(t, decimals: 3)), not a whole number")
             }),
         StreamCheck(
