@@ -18,13 +18,7 @@ public struct TerminalSummary: Sendable {
 
     func paint(_ text: String, _ severity: Severity?) -> String {
         guard color, let severity else { return text }
-        let code =
-            switch severity {
-            case .critical, .error: "31"
-            case .warning: "33"
-            case .info: "36"
-            }
-        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+        return severity.painted(text)
     }
 
     func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
@@ -76,5 +70,19 @@ public struct TerminalSummary: Sendable {
         out.append(
             "Full report with evidence: \(command) --report markdown (or --report html --output report.html)")
         return out.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Severity {
+    /// Text in the severity's ANSI colour: red for error and critical, yellow for warning, cyan
+    /// for info (callers decide whether the terminal takes colour).
+    public func painted(_ text: String) -> String {
+        let code =
+            switch self {
+            case .critical, .error: "31"
+            case .warning: "33"
+            case .info: "36"
+            }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }
 }

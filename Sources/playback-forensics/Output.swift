@@ -91,13 +91,6 @@ enum Output {
     /// Text in a severity's colour on a colour terminal (red for error and critical, yellow for
     /// warning), plain otherwise.
     static func paint(_ text: String, _ severity: Severity) -> String {
-        guard useColor else { return text }
-        let code =
-            switch severity {
-            case .critical, .error: "31"
-            case .warning: "33"
-            case .info: "36"
-            }
-        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+        useColor ? severity.painted(text) : text
     }
 }
