@@ -21,13 +21,41 @@ public struct ConsoleLine: Hashable, Sendable, Codable {
     public var text: String
     /// An `NSError` in the message, if any.
     public var error: ErrorInfo?
+    /// The message's level as the console style writes it (`Default`, `Error`, `Fault`), lowercased.
+    public var level: String?
+    /// The unified log's subsystem and category (`com.apple.coremedia`, `player`), when the style has them.
+    public var subsystem: String?
+    public var category: String?
+    /// What the line is about, when its text says so.
+    public var topic: Topic?
+    /// The line says playback was given up ("Playback failed", an item that failed).
+    public var endsPlayback: Bool
 
-    public init(process: String?, component: Component, library: String?, text: String, error: ErrorInfo? = nil) {
+    /// What a device-console line is about, as far as its words tell.
+    public enum Topic: String, Sendable, Codable, CaseIterable {
+        /// The content-key exchange (FairPlay, `AVContentKeySession`, a key server).
+        case contentKey = "content-key"
+        /// Reading a playlist (a parse error, a playlist that stopped changing).
+        case playlist
+        /// The distance from a live stream's end (`-16832` "restarting … from end of live playlist").
+        case liveEdge = "live-edge"
+    }
+
+    public init(
+        process: String?, component: Component, library: String?, text: String, error: ErrorInfo? = nil,
+        level: String? = nil, subsystem: String? = nil, category: String? = nil, topic: Topic? = nil,
+        endsPlayback: Bool = false
+    ) {
         self.process = process
         self.component = component
         self.library = library
         self.text = text
         self.error = error
+        self.level = level
+        self.subsystem = subsystem
+        self.category = category
+        self.topic = topic
+        self.endsPlayback = endsPlayback
     }
 
     /// `Hoosho · ijkplayer`, `Hoosho · app`.

@@ -8,12 +8,20 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
     public var description: String?
     public var httpStatus: Int?
     public var didRecover: Bool?
+    /// The errors beneath this one, outermost first (an `NSError`'s `NSUnderlyingError` chain as a
+    /// console prints it: AVFoundation -11800 over NSOSStatusErrorDomain -42669). Empty when the
+    /// source names one error only.
+    public var underlying: [ErrorInfo]
 
-    public init(domain: String?, code: Int?, description: String?, httpStatus: Int? = nil, didRecover: Bool? = nil) {
+    public init(
+        domain: String?, code: Int?, description: String?, httpStatus: Int? = nil, didRecover: Bool? = nil,
+        underlying: [ErrorInfo] = []
+    ) {
         self.domain = domain
         self.code = code
         self.description = description
         self.didRecover = didRecover
+        self.underlying = underlying
         self.httpStatus = httpStatus ?? ErrorInfo.httpStatus(domain: domain, code: code, description: description)
     }
 
@@ -26,6 +34,48 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
         if code == -12888 { return true }
         return description.map { $0.localizedCaseInsensitiveContains("playlist file unchanged") } ?? false
     }
+
+    /// The error and those beneath it, outermost first.
+    public var chain: [ErrorInfo] { [self] + underlying }
+
+    /// The chain as one line: `AVFoundationErrorDomain -11800 ← NSOSStatusErrorDomain -42669`.
+    public var chainText: String {
+        chain.map { e in [e.domain, e.code.map(String.init)].compactMap { $0 }.joined(separator: " ") }
+            .filter { !$0.isEmpty }.joined(separator: " ← ")
+    }
+
+    /// The text says the item cannot go on (`-12880` "Can not proceed after removing variants",
+    /// "Playback failed"): the player gave up, whatever the source's own fatal flag says.
+    public var statesPlaybackEnded: Bool {
+        guard let text = description else { return false }
+        return ErrorInfo.endPhrases.contains { text.localizedCaseInsensitiveContains($0) }
+    }
+
+    /// What players and apps write when an item is given up. Kept short and specific: a phrase
+    /// that also describes a recoverable error ("failed to load") does not belong here.
+    public static let endPhrases = [
+        "can not proceed", "cannot proceed", "playback failed", "AVPlayerItemStatusFailed", "item failed",
+        "status: failed", "status = failed", "status=failed", "failed to play to end", "FailedToPlayToEndTime",
+        "giving up", "gave up",
+    ]
+
+    /// A content-key error: FairPlay's own codes (`NSOSStatusErrorDomain` -42xxx) anywhere in the
+    /// chain, or a description naming the key exchange.
+    public var isContentKeyError: Bool {
+        chain.contains { e in
+            if let c = e.code, (-42999 ... -42000).contains(c), e.domain == nil || e.domain == "NSOSStatusErrorDomain" {
+                return true
+            }
+            guard let text = e.description else { return false }
+            return ErrorInfo.keyPhrases.contains { text.localizedCaseInsensitiveContains($0) }
+        }
+    }
+
+    /// Words that name the content-key exchange in player and app messages.
+    public static let keyPhrases = [
+        "content key", "contentkey", "FairPlay", "key request", "keyrequest", "key server", "SPC", "CKC",
+        "license request", "license server",
+    ]
 
     static func httpStatus(domain: String?, code: Int?, description: String?) -> Int? {
         if let description, let range = description.range(of: "HTTP ") {

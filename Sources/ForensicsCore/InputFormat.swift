@@ -18,6 +18,7 @@ public struct InputFormat: RawRepresentable, Hashable, Comparable, Codable, Send
     public static let cacheLog = InputFormat("cache-log")
     public static let playlist = InputFormat("playlist-capture")
     public static let har = InputFormat("har-capture")
+    public static let deviceConsole = InputFormat("device-console")
 
     public static func < (lhs: InputFormat, rhs: InputFormat) -> Bool { lhs.rawValue < rhs.rawValue }
 

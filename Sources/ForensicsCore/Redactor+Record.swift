@@ -34,6 +34,8 @@ extension Redactor {
             c.process = c.process.map(clean)
             c.library = c.library.map(clean)
             c.error = c.error.map(clean)
+            c.subsystem = c.subsystem.map(clean)
+            c.category = c.category.map(clean)
             r.payload = .console(c)
         case .playlist(var p):
             p.url = p.url.map(clean)
@@ -102,8 +104,8 @@ extension Redactor {
         case .errorLog(let e, let uri): return needsCleaning(e) || mayChange(uri)
         case .proxy(let p): return needsCleaning(p)
         case .console(let c):
-            return mayChange(c.text) || mayChange(c.process) || mayChange(c.library)
-                || (c.error.map(needsCleaning) ?? false)
+            return mayChange(c.text) || mayChange(c.process) || mayChange(c.library) || mayChange(c.subsystem)
+                || mayChange(c.category) || (c.error.map(needsCleaning) ?? false)
         case .playlist(let p):
             return mayChange(p.url) || p.variants.contains(where: { mayChange($0.url) })
                 || p.segmentURIs.contains(where: mayChange)
@@ -118,7 +120,9 @@ extension Redactor {
         }
     }
 
-    func needsCleaning(_ e: ErrorInfo) -> Bool { mayChange(e.domain) || mayChange(e.description) }
+    func needsCleaning(_ e: ErrorInfo) -> Bool {
+        mayChange(e.domain) || mayChange(e.description) || e.underlying.contains(where: needsCleaning)
+    }
 
     func needsCleaning(_ m: MediaRequest) -> Bool {
         mayChange(m.url) || mayChange(m.playlistURL) || mayChange(m.serverAddress) || mayChange(m.mediaType)
@@ -161,6 +165,7 @@ extension Redactor {
         var out = e
         out.domain = e.domain.map(clean)
         out.description = e.description.map(clean)
+        out.underlying = e.underlying.map(clean)
         return out
     }
 

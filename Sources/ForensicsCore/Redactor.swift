@@ -451,7 +451,29 @@ struct RedactionScanner {
         guard !spaced, name.secretParameter else { return i + 1 }
         var e = i + 1
         while e < b.count, !endsValue(b[e]) { e += 1 }
+        if isNSErrorCode(name: header.name, value: (i + 1)..<e) { return e }
         return replace((i + 1)..<e)
+    }
+
+    /// `Error Domain=CoreMediaErrorDomain Code=-12642`: an `NSError`'s code, a number the error
+    /// is known by, not an authorization code. Only `Code` spelled so, a signed number, and a
+    /// `Domain=` just before it.
+    func isNSErrorCode(name: Range<Int>, value: Range<Int>) -> Bool {
+        guard name.count == 4, b[name.lowerBound] == UInt8(ascii: "C"), b[name.lowerBound + 1] == UInt8(ascii: "o"),
+            b[name.lowerBound + 2] == UInt8(ascii: "d"), b[name.lowerBound + 3] == UInt8(ascii: "e"),
+            !value.isEmpty, value.count <= 11
+        else { return false }
+        for k in value where !(b[k] >= 0x30 && b[k] <= 0x39) && !(k == value.lowerBound && b[k] == UInt8(ascii: "-")) {
+            return false
+        }
+        let pattern = Array("Domain=".utf8)
+        var start = name.lowerBound - pattern.count
+        let floor = max(0, name.lowerBound - 256)
+        while start >= floor {
+            if b[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
+            start -= 1
+        }
+        return false
     }
 
     /// `name[]=value` or `outer[inner]=value` (PHP- and Rails-style parameters): a secret when

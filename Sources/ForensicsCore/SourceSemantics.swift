@@ -21,6 +21,9 @@ public struct SourceSemantics: Sendable, Hashable {
         /// The server side of the wire (CDN and origin access logs): every viewer's rows, so its
         /// rows are joined to sessions and never make one.
         case server
+        /// The device's console (Xcode, Console.app, `log show`): messages of the player, the
+        /// system and the app, read for the errors and events they state; silence proves nothing.
+        case console
 
         /// Whether the source's records belong to the bundle's own playback sessions.
         public var makesSessions: Bool { self != .server }

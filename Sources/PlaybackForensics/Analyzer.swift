@@ -208,6 +208,16 @@ public struct Analyzer: Sendable {
             session.absentSources = clientFormats.filter { !session.sources.contains($0) }
             return AnalysisReport.SessionResult(session: session, findings: rules.evaluate(session))
         }
+        // A session told only by a device console: the console states errors, but its silence
+        // proves nothing (no player events, no request log), so "no problem" cannot be claimed.
+        for result in sessions
+        where !result.session.sources.isEmpty
+            && result.session.sources.allSatisfy({ ingestor.registry.semantics(of: $0).role == .console })
+        {
+            caveats.append(
+                "session \(result.session.id): only a device console was read — it states errors when they are logged, but stalls, startup and requests cannot be judged from it (add the player's access and error logs, AVMetrics events or a HAR capture)"
+            )
+        }
         diagnostics.sort { $0.location < $1.location }
         var report = AnalysisReport(
             bundle: ingestor.redactor.clean(bundle), inputs: inputs, sessions: sessions, diagnostics: diagnostics,

@@ -33,6 +33,7 @@ package struct FormatRegistry: Sendable {
         CacheLogFormat.self,
         PlaylistFormat.self,
         HARFormat.self,
+        DeviceConsoleFormat.self,
         CloudFrontStandardLog.self,
         CloudflareLogpushLog.self,
         AkamaiDataStreamLog.self,

@@ -44,6 +44,15 @@ package struct SniffText: Sendable {
     /// The first byte that is not white space.
     package var first: UInt8 { bytes[start] }
 
+    /// The first non-empty lines as text (invalid UTF-8 repaired), for readers whose evidence is
+    /// a line's shape rather than a word (the device console's styles).
+    package func lines(_ count: Int) -> [Substring] {
+        let text = withText { String(decoding: $0, as: UTF8.self) }
+        return Array(
+            text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+                .lazy.filter { !$0.allSatisfy { $0 == " " || $0 == "\t" } }.prefix(count))
+    }
+
     /// Whether the text begins with a JSON object or array.
     package var looksLikeJSON: Bool { first == UInt8(ascii: "{") || first == UInt8(ascii: "[") }
 

@@ -77,6 +77,32 @@ package enum ExampleFixtures {
         ]
     }
 
+    /// One `log show` line (default style, UTC) `at` seconds after the base time.
+    package static func consoleLine(
+        at seconds: Double, process: String = "Player", level: String = "Error", _ message: String, anchor: Bool = false
+    ) -> String {
+        let whole = Int(seconds)
+        let micros = Int((seconds - Double(whole)) * 1_000_000)
+        let h = 10 + whole / 3600
+        let m = (whole / 60) % 60
+        let sec = whole % 60
+        func pad(_ v: Int, _ width: Int) -> String {
+            let t = String(v)
+            return String(repeating: "0", count: max(0, width - t.count)) + t
+        }
+        let type = level + String(repeating: " ", count: max(0, 11 - level.count))
+        return "2026-11-21 \(pad(h, 2)):\(pad(m, 2)):\(pad(sec, 2)).\(pad(micros, 6))+0000 0x5b21c    \(type) 0x0                  611    0    \(process): \(message)"
+            + (anchor ? " \(RuleExample.anchorMarker)" : "")
+    }
+
+    /// A `log show` capture (default style) of the given lines.
+    package static func console(_ lines: [String]) -> RuleExample.File {
+        RuleExample.File(
+            "console.log",
+            "Timestamp                       Thread     Type        Activity             PID    TTL  \n"
+                + lines.joined(separator: "\n"))
+    }
+
     package static func accessLog(_ rows: [String]) -> RuleExample.File {
         RuleExample.File("access.log", header(accessFields) + "\n" + rows.joined(separator: "\n"))
     }

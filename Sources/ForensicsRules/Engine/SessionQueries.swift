@@ -26,6 +26,19 @@ extension Session {
         wanted.filter { !sources.contains($0) }.map(\.rawValue)
     }
 
+    /// Every error a source states, with its index: an error event, an error-log row (with its
+    /// URI), a console line's error. Requests' own failures are `requestEntries`.
+    var errorEntries: some Sequence<TimelineItem<ErrorInfo>> {
+        let entries = entries
+        return entries.indices.lazy.compactMap { i -> TimelineItem<ErrorInfo>? in
+            switch entries[i].record.payload {
+            case .error(let e), .errorLog(let e, _): return TimelineItem(entries, i, e)
+            case .console(let c): return c.error.map { TimelineItem(entries, i, $0) }
+            default: return nil
+            }
+        }
+    }
+
     /// Proxy events with their index.
     var proxyEntries: some Sequence<TimelineItem<ProxyEvent>> {
         let entries = entries
@@ -62,6 +75,15 @@ extension TimelineItem where Value == MediaRequest {
 
 extension TimelineItem where Value == ProxyEvent {
     var event: ProxyEvent { value }
+}
+
+extension TimelineItem where Value == ErrorInfo {
+    var error: ErrorInfo { value }
+    /// The URI an error-log row names.
+    var uri: String? {
+        if case .errorLog(_, let uri) = entry.record.payload { return uri }
+        return nil
+    }
 }
 
 func percent(_ v: Double) -> String { "\(NumberFormat.trimmed(v * 100, decimals: 0)) %" }

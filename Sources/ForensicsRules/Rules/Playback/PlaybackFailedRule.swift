@@ -123,6 +123,8 @@ package struct PlaybackFailedRule: Rule {
         var first: Timestamp?
         var text: String?
         var firstError: ErrorInfo?
+        // The first error of the chain that led to a fatal line, when it is another error.
+        var rootError: ErrorInfo?
         for e in session.entries {
             switch e.record.payload {
             case .error(let err) where err.didRecover == false:
@@ -130,6 +132,27 @@ package struct PlaybackFailedRule: Rule {
                 first = first ?? e.time
                 text = text ?? err.shortText
                 firstError = firstError ?? err
+            case .errorLog(let err, _) where err.statesPlaybackEnded && err.didRecover != true:
+                // A row whose comment says the item cannot go on (-12880 "Can not proceed after
+                // removing variants"): fatal whatever else the log holds.
+                let before = Self.chainBefore(e, in: session)
+                evidence.append(contentsOf: before.map(\.evidence))
+                evidence.append(Finding.Evidence(e))
+                first = first ?? before.first?.evidence.time ?? e.time
+                text = text ?? err.shortText
+                firstError = firstError ?? err
+                rootError = rootError ?? before.first?.error
+            case .console(let line) where line.endsPlayback:
+                // The console says the player gave up: its error, or the last one before it, with
+                // the errors that led there as the chain.
+                let before = Self.chainBefore(e, in: session)
+                let err = line.error ?? Self.lastError(before: e, in: session)
+                evidence.append(contentsOf: before.map(\.evidence))
+                evidence.append(Finding.Evidence(e))
+                first = first ?? before.first?.evidence.time ?? e.time
+                text = text ?? err.map(Self.chainTitle) ?? "the player gave up"
+                firstError = firstError ?? err
+                rootError = rootError ?? before.first?.error
             case .summary(let s):
                 if let err = s.error, err.didRecover != true {
                     evidence.append(Finding.Evidence(e))
@@ -145,14 +168,32 @@ package struct PlaybackFailedRule: Rule {
             return [Self.withStreamDefects(f, session)]
         }
         guard !evidence.isEmpty else { return [] }
-        // What the code means, from the sourced catalogue (nothing when it is not there).
-        let meaning = firstError.flatMap { err in
+        // One piece of evidence per entry, in timeline order.
+        var seen: Set<Int> = []
+        evidence = evidence.filter { $0.timelineIndex.map { seen.insert($0).inserted } ?? true }
+        // What each code of the chain means, from the sourced catalogue (nothing when it is not there).
+        let root = rootError.flatMap { $0 == firstError ? nil : $0 }
+        var codes: [ErrorInfo] = []
+        for err in (firstError?.chain ?? []) + (root?.chain ?? []) where !codes.contains(where: { $0.code == err.code }) {
+            codes.append(err)
+        }
+        let meanings = codes.compactMap { err in
             err.code.flatMap { code in
                 ErrorCodeCatalogue.lookup(code: code, domain: err.domain).first.map {
                     "\($0.domain) \($0.code)\($0.name.map { " (\($0))" } ?? ""): \($0.meaning) \($0.advice) (source: \($0.source), \($0.confidence.rawValue))"
                 }
             }
         }
+        var meaning = meanings.isEmpty ? nil : meanings.joined(separator: " ")
+        if let chain = firstError, chain.underlying.count > 0 {
+            meaning = "Error chain: \(chain.chainText)." + (meaning.map { " " + $0 } ?? "")
+        }
+        if let root {
+            meaning =
+                "It came after \(evidence.count - 1) earlier error\(evidence.count == 2 ? "" : "s"), the first: \(Self.chainTitle(root))."
+                + (meaning.map { " " + $0 } ?? "")
+        }
+        meaning = meaning.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
         return [
             Self.withStreamDefects(
                 finding(
@@ -162,6 +203,48 @@ package struct PlaybackFailedRule: Rule {
                         "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
                 ), session)
         ]
+    }
+
+    /// How far before a fatal line the errors that led to it are looked for.
+    static let chainWindow = 120.0
+
+    /// The errors of the same file in the `chainWindow` before a fatal entry (the retries, the
+    /// underlying failures), as evidence: the chain a console or an error log tells.
+    static func chainBefore(_ fatal: TimelineEntry, in session: Session) -> [(evidence: Finding.Evidence, error: ErrorInfo)] {
+        guard let t = fatal.time else { return [] }
+        var out: [(evidence: Finding.Evidence, error: ErrorInfo)] = []
+        for (i, e) in session.entries.enumerated() {
+            guard let et = e.time, et <= t, t.secondsSince1970 - et.secondsSince1970 <= chainWindow,
+                e.location != fatal.location, e.location.file == fatal.location.file
+            else { continue }
+            switch e.record.payload {
+            case .error(let err), .errorLog(let err, _): out.append((Finding.Evidence(session, i), err))
+            case .console(let c): if let err = c.error { out.append((Finding.Evidence(session, i), err)) }
+            default: break
+            }
+        }
+        return Array(out.suffix(10))
+    }
+
+    /// The last error stated before an entry, in any source.
+    static func lastError(before fatal: TimelineEntry, in session: Session) -> ErrorInfo? {
+        var last: ErrorInfo?
+        for e in session.entries {
+            if e.location == fatal.location { break }
+            switch e.record.payload {
+            case .error(let err), .errorLog(let err, _): last = err
+            case .console(let c): last = c.error ?? last
+            default: break
+            }
+        }
+        return last
+    }
+
+    /// `AVFoundationErrorDomain -11800 ← NSOSStatusErrorDomain -42669: The operation could not be completed`.
+    static func chainTitle(_ err: ErrorInfo) -> String {
+        guard err.underlying.count > 0 else { return err.shortText }
+        let said = err.chain.reversed().compactMap(\.description).first { !$0.isEmpty }
+        return err.chainText + (said.map { ": \($0)" } ?? "")
     }
 
     /// A failure in a session whose playlists break a requirement at error level (a key the
