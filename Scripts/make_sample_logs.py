@@ -630,6 +630,35 @@ def cdn_slow_origin():
     write("cdn-slow-origin/cloudfront/E2QWRUHEXAMPLE.2026-11-21-10.a1b2c3d4.gz", gz(text.encode()))
 
 
+def console_fairplay():
+    """A `log show` capture (default style, device at UTC+1) of a FairPlay key request failing in
+    mediaplaybackd: -42669 under AVFoundation -11800, retried twice, then the item fails (-19160)."""
+    header = "Timestamp                       Thread     Type        Activity             PID    TTL  "
+    def line(t, thread, kind, pid, who, msg):
+        return "2026-11-20 21:14:%09.6f+0100 %-10s %-11s 0x0                  %-6d 0    %s: %s" % (t, thread, kind, pid, who, msg)
+    chain = ('Error Domain=AVFoundationErrorDomain Code=-11800 "The operation could not be completed" '
+             'UserInfo={NSLocalizedFailureReason=An unknown error occurred (-42669), NSLocalizedDescription=The operation '
+             'could not be completed, NSUnderlyingError=0x283d8c%s {Error Domain=NSOSStatusErrorDomain Code=-42669 "(null)"}}')
+    app = "Player: (Player) [com.example.player:drm]"
+    lines = [
+        'Filtering the log data using "process == "mediaplaybackd" OR process == "Player""',
+        "Skipping info and debug messages, pass --info and/or --debug to include.",
+        header,
+        line(3.118204, "0x5b21c", "Default", 2841, "Player", "(Player) [com.example.player:drm] AVContentKeySession: content key request for skd://keys.example.com/asset/8812"),
+        line(3.341877, "0x5b7e2", "Error", 611, "mediaplaybackd", "(MediaToolbox) [com.apple.coremedia:fairplay] <<<< FigContentKeySession >>>> keyRequest failed: err=-42669"),
+        line(3.342010, "0x5b7e2", "Error", 611, "mediaplaybackd", "(AVFCore) [com.apple.avfoundation:error] <<<< AVError >>>> AVLocalizedErrorWithUnderlyingOSStatus: Returning error (AVFoundationErrorDomain / -11800) status (-42669)"),
+        line(3.342550, "0x5b21c", "Error", 2841, "Player", "(Player) [com.example.player:drm] content key request failed, retrying (1/3): " + chain % "6c0"),
+        line(4.512004, "0x5b21c", "Error", 2841, "Player", "(Player) [com.example.player:drm] content key request failed, retrying (2/3): " + chain % "7e0"),
+        line(6.020331, "0x5b7e2", "Error", 611, "mediaplaybackd", '(MediaToolbox) [com.apple.coremedia:player] <<<< FigPlayer >>>> item failed: Error Domain=CoreMediaErrorDomain Code=-19160 "(null)"'),
+        line(6.021410, "0x5b21c", "Error", 2841, "Player", "(Player) [com.example.player:drm] content key request failed (3/3), giving up: " + chain % "900"),
+        line(6.022000, "0x5b21c", "Default", 2841, "Player", "(Player) [com.example.player:playback] AVPlayerItem status changed to failed"),
+        "-" * 116,
+        "Log      - Default:          2, Info:                0, Debug:             0, Error:          6, Fault:          0",
+        "Activity - Create:           0, Transition:          0, Actions:           0",
+    ]
+    write("console-fairplay/console.log", "\n".join(lines) + "\n")
+
+
 if __name__ == "__main__":
     access_error_logs_only()
     slow_key_startup()
@@ -639,4 +668,5 @@ if __name__ == "__main__":
     three_sessions()
     ktvhttpcache_2x_ijkplayer()
     cdn_slow_origin()
+    console_fairplay()
     print("wrote", ROOT)

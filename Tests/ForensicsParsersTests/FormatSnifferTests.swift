@@ -80,7 +80,7 @@ import Testing
         #expect(
             FormatRegistry.standard.formats.map(\.rawValue) == [
                 "metric-events", "access-log", "error-log", "cache-log", "playlist-capture", "har-capture",
-                "cloudfront-standard", "cloudflare-logpush", "akamai-datastream", "google-cloud-cdn",
+                "device-console", "cloudfront-standard", "cloudflare-logpush", "akamai-datastream", "google-cloud-cdn",
                 "combined-access-log",
             ])
     }

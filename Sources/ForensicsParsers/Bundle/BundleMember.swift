@@ -1,3 +1,5 @@
+import ForensicsCore
+
 /// One file of a bundle, by its display path (relative to the bundle), and how to read it.
 package struct BundleMember {
     package var path: String
@@ -5,6 +7,8 @@ package struct BundleMember {
     /// A file of its own (not a member streamed from an archive): it can be opened now and read
     /// on another thread while the walk goes on.
     package var independent = false
+    /// Known not to be read before it is opened (a unified log archive, taken as one member).
+    package var notRead: NotRead?
 
     package init(path: String, open: @escaping () throws -> any ByteSource) {
         self.path = path

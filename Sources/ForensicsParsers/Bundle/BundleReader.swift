@@ -128,6 +128,13 @@ package struct BundleReader {
                 diagnostics.append(Diagnostic(location, .warning, "broken link or unreadable entry: skipped"))
                 continue
             }
+            if (info.st_mode & S_IFMT) == S_IFDIR, let notRead = UnifiedLogArchive.notRead(shown) {
+                // One member for the whole archive, not one per binary file in it.
+                var member = BundleMember(path: shown) { throw InputError.unsupported(path: shown, reason: "unified log archive") }
+                member.notRead = notRead
+                try visit(member)
+                continue
+            }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 guard visited.insert(FileIdentity(info)).inserted else {
                     diagnostics.append(Diagnostic(location, .warning, "directory loop: skipped"))

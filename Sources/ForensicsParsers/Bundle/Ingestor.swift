@@ -248,6 +248,13 @@ package struct Ingestor: Sendable {
     func read(_ member: BundleMember, budget: BundleBudget? = nil) -> Outcome {
         var diagnostics: [Diagnostic] = []
         let location = SourceLocation(file: member.path, line: 0)
+        if let notRead = member.notRead ?? UnifiedLogArchive.notRead(member.path) {
+            // Info: the inputs list and the verdict already say it, with the command.
+            diagnostics.append(Diagnostic(location, .info, "not read: \(notRead.reason)"))
+            var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
+            out.notRead = notRead
+            return out
+        }
         do {
             var raw = PeekableByteSource(try member.open())
             let magic = try raw.peek(2)

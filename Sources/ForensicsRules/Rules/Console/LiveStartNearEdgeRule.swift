@@ -11,7 +11,8 @@ package struct LiveStartNearEdgeRule: Rule {
 
     package static let description = RuleDescription(
         identifier: "live-start-near-edge", name: "Live Start Near Edge",
-        summary: "Playback of a live stream (re)started closer to the playlist's end than is safe.",
+        summary:
+            "Playback of a live stream (re)started closer to the playlist's end than three target durations (CoreMedia -16832).",
         rationale: """
             Starting a few seconds from the live edge leaves the buffer at the mercy of every playlist reload: \
             a reload that is late, or a segment published late, is a stall. RFC 8216 §6.3.3 asks clients to \
@@ -29,7 +30,16 @@ package struct LiveStartNearEdgeRule: Rule {
                             "errorStatusCode=-16832 errorDomain=CoreMediaErrorDomain errorComment=\"restarting 8 s from end of live playlist; target duration 3 s — stall danger\" URI=https://live.example.com/news/v5/index.m3u8",
                             anchor: true)
                     ])
-                ])
+                ]),
+            RuleExample(
+                "AVPlayer's own error log: -16832 with no distance in its comment",
+                files: [
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(
+                            at: 30, uri: "https://cdn.example.com/live/v5/index.m3u8", status: -16832,
+                            comment: "restarting near end of live playlist", anchor: true)
+                    ])
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -40,7 +50,17 @@ package struct LiveStartNearEdgeRule: Rule {
                             at: 40, uri: "https://cdn.example.com/live/v5/index.m3u8", status: -12888,
                             comment: "Playlist File unchanged for longer than 1.5 * target duration")
                     ])
-                ])
+                ]),
+            RuleExample(
+                "near miss: restarted 12 s from the end with a 3-s target duration (three target durations is 9 s)",
+                files: [
+                    ExampleFixtures.console([
+                        ExampleFixtures.consoleLine(
+                            at: 12, process: "LiveTV", level: "Default",
+                            "errorStatusCode=-16832 errorDomain=CoreMediaErrorDomain errorComment=\"restarting 12 s from end of live playlist; target duration 3 s\" URI=https://live.example.com/news/v5/index.m3u8"
+                        )
+                    ])
+                ]),
         ])
 
     static func isNearEdge(_ e: ErrorInfo) -> Bool {
@@ -65,7 +85,16 @@ package struct LiveStartNearEdgeRule: Rule {
     }
 
     package func findings(in session: Session) -> [Finding] {
-        let events = session.errorEntries.filter { Self.isNearEdge($0.error) }
+        // Where the player states the distance and the target duration, a start at least three
+        // target durations from the end is what RFC 8216 asks for: no finding.
+        let events = session.errorEntries.filter { item in
+            guard Self.isNearEdge(item.error) else { return false }
+            let text = item.error.chain.compactMap(\.description).first ?? ""
+            guard let d = Self.seconds(before: "from end", in: text), let t = Self.seconds(after: "target duration", in: text),
+                t > 0
+            else { return true }
+            return d < 3 * t
+        }
         guard let first = events.first else { return [] }
         let text = first.error.chain.compactMap(\.description).first ?? first.error.shortText
         let distance = Self.seconds(before: "from end", in: text)
@@ -75,11 +104,8 @@ package struct LiveStartNearEdgeRule: Rule {
         if let distance, let target, target > 0 {
             details["distance_from_end"] = .number(distance)
             details["target_duration"] = .number(target)
-            let safe = 3 * target
             explanation +=
-                distance < safe
-                ? " \(NumberFormat.seconds(distance)) from the end is less than three target durations (\(NumberFormat.seconds(safe))), the least RFC 8216 §6.3.3 allows a client to start at."
-                : " The player still called it a stall danger at \(NumberFormat.seconds(distance)) from the end."
+                " \(NumberFormat.seconds(distance)) from the end is less than three target durations (\(NumberFormat.seconds(3 * target))), the least RFC 8216 §6.3.3 allows a client to start at."
         }
         if events.count > 1 { explanation += " It happened \(events.count) times." }
         return [
