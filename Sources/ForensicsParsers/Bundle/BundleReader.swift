@@ -130,7 +130,9 @@ package struct BundleReader {
             }
             if (info.st_mode & S_IFMT) == S_IFDIR, let notRead = UnifiedLogArchive.notRead(shown) {
                 // One member for the whole archive, not one per binary file in it.
-                var member = BundleMember(path: shown) { throw InputError.unsupported(path: shown, reason: "unified log archive") }
+                var member = BundleMember(path: shown) {
+                    throw InputError.unsupported(path: shown, reason: "unified log archive")
+                }
                 member.notRead = notRead
                 try visit(member)
                 continue

@@ -52,7 +52,8 @@ package enum ConsoleMessage {
                 return e
             },
             level: head.level, subsystem: head.subsystem, category: head.category, topic: topic, endsPlayback: ends)
-        return Record(time: head.time, location: location, format: .deviceConsole, sessionID: nil, payload: .console(line))
+        return Record(
+            time: head.time, location: location, format: .deviceConsole, sessionID: nil, payload: .console(line))
     }
 
     /// Whether a line with no error of its own still belongs to playback: a media process, a media

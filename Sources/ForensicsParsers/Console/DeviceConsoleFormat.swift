@@ -40,6 +40,8 @@ package enum DeviceConsoleFormat: FormatReader {
     static let maxContinuationLines = 200
 
     package static func sniff(_ text: SniffText) -> Bool {
+        // Prose that quotes a console (a README, an issue text) is not one.
+        if UnclaimedContent.isMarkdown(text) { return false }
         let lines = text.lines(60)
         let content = lines.drop { ConsoleStyle.isPreamble($0) }
         guard let first = content.first else { return false }
@@ -49,17 +51,17 @@ package enum DeviceConsoleFormat: FormatReader {
                     || text.contains("\"eventType\""))
         }
         if content.prefix(3).contains(where: { ConsoleStyle.detect($0) != nil }) { return true }
-        // An app's print of its error-log events, and nothing that reads as prose around it.
-        let markdown = content.contains { $0.hasPrefix("#") || $0.hasPrefix("```") || $0.hasPrefix("|") }
-        return !markdown && content.prefix(40).contains(where: { PrintedErrorLogEvent.isPrinted($0) })
+        // An app's print of its error-log events.
+        return content.prefix(40).contains(where: { PrintedErrorLogEvent.isPrinted($0) })
     }
 
     package static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {
         let prefix = try source.peek(SniffText.length)
-        let isJSON = SniffText(prefix).map { text in
-            text.lines(60).drop { ConsoleStyle.isPreamble($0) }.first.map { $0.hasPrefix("[") || $0.hasPrefix("{") }
-                ?? false
-        } ?? false
+        let isJSON =
+            SniffText(prefix).map { text in
+                text.lines(60).drop { ConsoleStyle.isPreamble($0) }.first.map { $0.hasPrefix("[") || $0.hasPrefix("{") }
+                    ?? false
+            } ?? false
         var reader = DeviceConsoleReader(context: context)
         if isJSON {
             do {
@@ -133,6 +135,11 @@ struct DeviceConsoleReader {
             if style == nil {
                 if ConsoleStyle.isPreamble(line) { return }
                 if !line.allSatisfy({ $0 == " " || $0 == "\t" }) { style = ConsoleStyle.detect(line) }
+                // Xcode's metadata comes after its message: what was read so far is that message.
+                if style == .xcodeMetadata, let p = pending {
+                    metadataMessage = (p.text, p.line)
+                    pending = nil
+                }
             }
             if style == .xcodeMetadata {
                 // The message comes first; its metadata line closes it.
@@ -154,16 +161,15 @@ struct DeviceConsoleReader {
             }
             if style != nil, ConsoleStyle.isPreamble(line) { return }
             if style == nil {
-                // A plain print: blocks of lines, a new block at a blank line or a second event.
+                // A plain print: blocks of lines, a new block at a blank line or at an event.
                 let blank = line.allSatisfy { $0 == " " || $0 == "\t" }
                 if blank {
                     if let p = pending { take(p.head, Substring(p.text), line: p.line) }
                     pending = nil
                     return
                 }
-                if let p = pending, p.text.lowercased().contains("errorstatuscode"),
-                    text.lowercased().contains("errorstatuscode")
-                {
+                // An event's first line starts its own entry (its line is the event's line).
+                if let p = pending, text.lowercased().contains("errorstatuscode") {
                     take(p.head, Substring(p.text), line: p.line)
                     pending = nil
                 }
@@ -243,7 +249,8 @@ struct DeviceConsoleReader {
         result.producer = style.map { "\($0.rawValue): \(counts)" } ?? "printed error-log events: \(counts)"
         if unzoned {
             result.clock =
-                context.timezoneOffset == nil && context.timeZone == nil ? .deviceLocalZoneUnknown : .deviceLocalZoneStated
+                context.timezoneOffset == nil && context.timeZone == nil
+                ? .deviceLocalZoneUnknown : .deviceLocalZoneStated
         } else if zones.count == 1, let zone = zones.first {
             result.deviceZone = zone
         }

@@ -91,7 +91,8 @@ package enum ExampleFixtures {
             return String(repeating: "0", count: max(0, width - t.count)) + t
         }
         let type = level + String(repeating: " ", count: max(0, 11 - level.count))
-        return "2026-11-21 \(pad(h, 2)):\(pad(m, 2)):\(pad(sec, 2)).\(pad(micros, 6))+0000 0x5b21c    \(type) 0x0                  611    0    \(process): \(message)"
+        return
+            "2026-11-21 \(pad(h, 2)):\(pad(m, 2)):\(pad(sec, 2)).\(pad(micros, 6))+0000 0x5b21c    \(type) 0x0                  611    0    \(process): \(message)"
             + (anchor ? " \(RuleExample.anchorMarker)" : "")
     }
 

@@ -24,7 +24,8 @@ package struct ContentKeyFailedRule: Rule {
                 files: [
                     ExampleFixtures.console([
                         ExampleFixtures.consoleLine(
-                            at: 1, level: "Default", "AVContentKeySession: content key request for skd://keys.example.com/a1"),
+                            at: 1, level: "Default",
+                            "AVContentKeySession: content key request for skd://keys.example.com/a1"),
                         ExampleFixtures.consoleLine(
                             at: 1.2,
                             #"content key request failed, retrying (1/2): Error Domain=AVFoundationErrorDomain Code=-11800 "The operation could not be completed" UserInfo={NSLocalizedFailureReason=An unknown error occurred (-42669), NSUnderlyingError=0x283d8c6c0 {Error Domain=NSOSStatusErrorDomain Code=-42669 "(null)"}}"#,
@@ -56,7 +57,8 @@ package struct ContentKeyFailedRule: Rule {
                 files: [
                     ExampleFixtures.console([
                         ExampleFixtures.consoleLine(
-                            at: 1, level: "Default", "AVContentKeySession: content key request for skd://keys.example.com/a1"),
+                            at: 1, level: "Default",
+                            "AVContentKeySession: content key request for skd://keys.example.com/a1"),
                         ExampleFixtures.consoleLine(
                             at: 1.3, level: "Default", "AVContentKeySession: content key response processed"),
                     ])
@@ -102,7 +104,8 @@ package struct ContentKeyFailedRule: Rule {
             guard let code = e.code, let entry = ErrorCodeCatalogue.lookup(code: code, domain: e.domain).first else {
                 return nil
             }
-            return "\(entry.domain) \(entry.code)\(entry.name.map { " (\($0))" } ?? ""): \(entry.meaning) (source: \(entry.source), \(entry.confidence.rawValue))"
+            return
+                "\(entry.domain) \(entry.code)\(entry.name.map { " (\($0))" } ?? ""): \(entry.meaning) (source: \(entry.source), \(entry.confidence.rawValue))"
         }
         let fairPlay = chain.contains { ($0.code.map { (-42999 ... -42000).contains($0) } ?? false) }
         var explanation =
@@ -118,12 +121,16 @@ package struct ContentKeyFailedRule: Rule {
         return [
             finding(
                 severity: recovered ? .warning : nil, start: t, end: session.entries[last].time,
-                title: "Content key request failed: \(first.text)", explanation: explanation.hasSuffix(".") ? String(explanation.dropLast()) : explanation,
-                details: ["failures": .integer(failures.count), "gave_up": .bool(gaveUp), "recovered": .bool(recovered)],
+                title: "Content key request failed: \(first.text)",
+                explanation: explanation.hasSuffix(".") ? String(explanation.dropLast()) : explanation,
+                details: [
+                    "failures": .integer(failures.count), "gave_up": .bool(gaveUp), "recovered": .bool(recovered),
+                ],
                 evidence: failures.prefix(20).map { Finding.Evidence(session, $0.index) },
                 advice: fairPlay
                     ? "A FairPlay error on the device: check that the app uses the right FPS certificate for this key server, that the key server's CKC answers this SPC for this asset (its logs for the request), and the key's policy (HDCP, lease and rental limits, offline keys); log the key server's response for one failing request."
-                    : "Check the key server for these requests: its status and reason, the token or session it expected, and its reachability from the viewer's network; retry with backoff only on 5xx and timeouts.")
+                    : "Check the key server for these requests: its status and reason, the token or session it expected, and its reachability from the viewer's network; retry with backoff only on 5xx and timeouts."
+            )
         ]
     }
 }

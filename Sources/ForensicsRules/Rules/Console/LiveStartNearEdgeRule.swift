@@ -65,7 +65,8 @@ package struct LiveStartNearEdgeRule: Rule {
 
     static func isNearEdge(_ e: ErrorInfo) -> Bool {
         e.chain.contains {
-            $0.code == -16832 || ($0.description?.localizedCaseInsensitiveContains("from end of live playlist") ?? false)
+            $0.code == -16832
+                || ($0.description?.localizedCaseInsensitiveContains("from end of live playlist") ?? false)
         }
     }
 
@@ -90,7 +91,8 @@ package struct LiveStartNearEdgeRule: Rule {
         let events = session.errorEntries.filter { item in
             guard Self.isNearEdge(item.error) else { return false }
             let text = item.error.chain.compactMap(\.description).first ?? ""
-            guard let d = Self.seconds(before: "from end", in: text), let t = Self.seconds(after: "target duration", in: text),
+            guard let d = Self.seconds(before: "from end", in: text),
+                let t = Self.seconds(after: "target duration", in: text),
                 t > 0
             else { return true }
             return d < 3 * t
@@ -111,7 +113,9 @@ package struct LiveStartNearEdgeRule: Rule {
         return [
             finding(
                 start: first.entry.time, end: events.last?.entry.time,
-                title: "Live playback restarted near the playlist's end", explanation: explanation.hasSuffix(".") ? String(explanation.dropLast()) : explanation, details: details,
+                title: "Live playback restarted near the playlist's end",
+                explanation: explanation.hasSuffix(".") ? String(explanation.dropLast()) : explanation,
+                details: details,
                 evidence: events.prefix(20).map(\.evidence),
                 subject: Finding.Subject(url: first.uri),
                 advice:

@@ -58,7 +58,9 @@ package struct PlaylistParseErrorRule: Rule {
 
     /// Whether an error is the player refusing a playlist.
     static func isParseError(_ e: ErrorInfo) -> Bool {
-        e.chain.contains { $0.code == -12642 || ($0.description?.localizedCaseInsensitiveContains("playlist parse") ?? false) }
+        e.chain.contains {
+            $0.code == -12642 || ($0.description?.localizedCaseInsensitiveContains("playlist parse") ?? false)
+        }
     }
 
     package func findings(in session: Session) -> [Finding] {
@@ -79,21 +81,27 @@ package struct PlaylistParseErrorRule: Rule {
             guard case .playlist(let p) = e.record.payload else { continue }
             captured = true
             for d in p.defects where d.severity >= .warning && defects.count < 3 {
-                defects.append("\(p.url ?? e.location.file): \(d.check) — \(d.requirement.isEmpty ? d.message : d.requirement)")
+                defects.append(
+                    "\(p.url ?? e.location.file): \(d.check) — \(d.requirement.isEmpty ? d.message : d.requirement)")
             }
         }
         var explanation = "The player said: " + said.map { "“\($0)”" }.joined(separator: "; ") + "."
         if !defects.isEmpty {
-            explanation += " The captured playlists break: " + defects.joined(separator: "; ") + " (see stream-defects)."
+            explanation +=
+                " The captured playlists break: " + defects.joined(separator: "; ") + " (see stream-defects)."
         } else if captured {
-            explanation += " The captured playlists pass the stream checks: the playlist the player refused may be another version of it (a live update)."
+            explanation +=
+                " The captured playlists pass the stream checks: the playlist the player refused may be another version of it (a live update)."
         } else {
-            explanation += " No playlist of this session was captured, so the stream checks could not say which line broke."
+            explanation +=
+                " No playlist of this session was captured, so the stream checks could not say which line broke."
         }
         return [
             finding(
-                start: first.entry.time, end: errors.last?.entry.time, title: "Playlist refused: \(said.first ?? "parse error")",
-                explanation: explanation.hasSuffix(".") ? String(explanation.dropLast()) : explanation, details: ["errors": .integer(errors.count)],
+                start: first.entry.time, end: errors.last?.entry.time,
+                title: "Playlist refused: \(said.first ?? "parse error")",
+                explanation: explanation.hasSuffix(".") ? String(explanation.dropLast()) : explanation,
+                details: ["errors": .integer(errors.count)],
                 evidence: errors.prefix(20).map(\.evidence), subject: Finding.Subject(url: uris.first, urls: uris),
                 advice: captured
                     ? "Fix the playlist's breaks the stream checks list (the player's comment names the one it refused on), then check again with `playback-forensics check`."

@@ -174,7 +174,8 @@ package struct PlaybackFailedRule: Rule {
         // What each code of the chain means, from the sourced catalogue (nothing when it is not there).
         let root = rootError.flatMap { $0 == firstError ? nil : $0 }
         var codes: [ErrorInfo] = []
-        for err in (firstError?.chain ?? []) + (root?.chain ?? []) where !codes.contains(where: { $0.code == err.code }) {
+        for err in (firstError?.chain ?? []) + (root?.chain ?? []) where !codes.contains(where: { $0.code == err.code })
+        {
             codes.append(err)
         }
         let meanings = codes.compactMap { err in
@@ -210,7 +211,9 @@ package struct PlaybackFailedRule: Rule {
 
     /// The errors of the same file in the `chainWindow` before a fatal entry (the retries, the
     /// underlying failures), as evidence: the chain a console or an error log tells.
-    static func chainBefore(_ fatal: TimelineEntry, in session: Session) -> [(evidence: Finding.Evidence, error: ErrorInfo)] {
+    static func chainBefore(
+        _ fatal: TimelineEntry, in session: Session
+    ) -> [(evidence: Finding.Evidence, error: ErrorInfo)] {
         guard let t = fatal.time else { return [] }
         var out: [(evidence: Finding.Evidence, error: ErrorInfo)] = []
         for (i, e) in session.entries.enumerated() {

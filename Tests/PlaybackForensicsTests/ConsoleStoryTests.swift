@@ -1,0 +1,109 @@
+import ForensicsCore
+import ForensicsTestSupport
+import Foundation
+import PlaybackForensics
+import Testing
+
+/// The issue's four console stories, as bundles written to the same shapes (a `log show`
+/// capture, an NSLog console, an app's print of its error log, an error-log event), each giving the
+/// failure with its chain; and a console where playback went well, which gives no finding and says
+/// what a console alone cannot judge.
+@Suite struct ConsoleStoryTests {
+    func analyze(_ name: String, _ text: String) -> AnalysisReport {
+        Analyzer().analyze(files: [(name, Array(text.utf8))])
+    }
+
+    func finding(_ report: AnalysisReport, _ rule: String) -> Finding? {
+        report.sessions.flatMap(\.findings).first { $0.ruleID == rule }
+    }
+
+    @Test func fairPlayFailingInMediaplaybackdRetriedThenGivenUp() throws {
+        let report = try Analyzer().analyze(path: TestPaths.sampleLogs.appendingPathComponent("console-fairplay").path)
+        let key = try #require(finding(report, "content-key-failed"))
+        #expect(key.severity == .error && key.details["gave_up"] == .bool(true))
+        #expect(key.explanation?.contains("FairPlay") == true)
+        #expect(key.evidence.count >= 4, "the first failure, both retries and the last")
+        let failed = try #require(finding(report, "playback-failed"))
+        #expect(failed.severity == .critical)
+        #expect(failed.explanation?.contains("-42669") == true, "the chain's first error is named")
+        #expect(failed.evidence.map(\.location.line).contains(5) && failed.evidence.map(\.location.line).contains(10))
+        #expect(report.verdict.status == .problemsFound)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("only a device console") })
+    }
+
+    @Test func anNSLogConsoleWithAPlaylistParseErrorThenPlaybackFailed() throws {
+        let text = """
+            2026-11-21 09:41:12.004417+0900 Streamer[3021:118734] [Player] loading https://media.example.jp/vod/show42/master.m3u8
+            2026-11-21 09:41:12.880551+0900 Streamer[3021:118790] [Player] The media player could not resolve the stream: Error Domain=CoreMediaErrorDomain Code=-12642 "Playlist parse error" UserInfo={NSDescription=Playlist parse error}
+            2026-11-21 09:41:12.881002+0900 Streamer[3021:118734] [Player] Playback failed
+            """
+        let report = analyze("console.txt", text)
+        let failed = try #require(finding(report, "playback-failed"))
+        #expect(failed.title.contains("-12642"), "the fatal line's error is the one before it")
+        #expect(failed.evidence.map(\.location.line) == [2, 3])
+        let parse = try #require(finding(report, "playlist-parse-error"))
+        #expect(parse.explanation?.contains("No playlist of this session was captured") == true)
+        #expect(parse.advice.contains("playback-forensics check"))
+    }
+
+    @Test func aParseErrorPointsToTheStreamChecksWhenThePlaylistIsInTheBundle() throws {
+        let console = """
+            2026-11-21 10:00:01.000000+0000 Streamer[3021:118734] [Player] loading https://media.example.com/live/v3/index.m3u8
+            2026-11-21 10:00:02.000000+0000 Streamer[3021:118790] [Player] Error Domain=CoreMediaErrorDomain Code=-12642 "Playlist parse error" UserInfo={NSDescription=Playlist parse error}
+            """
+        // PART-TARGET 1.0 with a 2.002-s part: what the player refused.
+        let playlist = """
+            #EXTM3U
+            #EXT-X-VERSION:9
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-PART-INF:PART-TARGET=1.0
+            #EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3.0
+            #EXT-X-MEDIA-SEQUENCE:10
+            #EXT-X-PART:DURATION=2.002,URI="p10.0.mp4"
+            #EXTINF:4.0,
+            s10.mp4
+            """
+        let report = Analyzer().analyze(files: [
+            ("console.txt", Array(console.utf8)), ("index.m3u8", Array(playlist.utf8)),
+        ])
+        let parse = try #require(finding(report, "playlist-parse-error"))
+        #expect(parse.explanation?.contains("The captured playlists break") == true)
+    }
+
+    @Test func anAppsPrintOfItsErrorLogEndingInCanNotProceed() throws {
+        let text = """
+            AVPlayerItem error log (2 events):
+            errorStatusCode: -12642 | errorDomain: CoreMediaErrorDomain | errorComment: #EXT-X-PART Partial Segment duration 2.002 exceeds PART-TARGET 1.001 | URI: https://live.example.com/ll/v3/index.m3u8 | date: 2026-11-22 20:03:11.208 +0000 | playbackSessionID: 5D1C2A1E-8B44-4B7C-9F8E-2F4A2B6C9D01
+            errorStatusCode: -12880 | errorDomain: CoreMediaErrorDomain | errorComment: Can not proceed after removing variants | URI: https://live.example.com/ll/master.m3u8 | date: 2026-11-22 20:03:11.941 +0000 | playbackSessionID: 5D1C2A1E-8B44-4B7C-9F8E-2F4A2B6C9D01
+            """
+        let report = analyze("errorlog-print.txt", text)
+        let failed = try #require(finding(report, "playback-failed"))
+        #expect(failed.title.contains("-12880"))
+        #expect(failed.evidence.map(\.location.line) == [2, 3], "the -12642 row that led to it, then the fatal row")
+        let parse = try #require(finding(report, "playlist-parse-error"))
+        #expect(parse.title.contains("exceeds PART-TARGET"))
+    }
+
+    @Test func anErrorLogEventRestartingNearTheLiveEdge() throws {
+        let text =
+            #"2026-11-23 07:15:40.118422-0500 LiveTV[912:40211] errorStatusCode=-16832 errorDomain=CoreMediaErrorDomain errorComment="restarting 8 s from end of live playlist; target duration 3 s — stall danger" URI=https://live.example.com/news/v5/index.m3u8"#
+        let report = analyze("console.txt", text + "\n")
+        let edge = try #require(finding(report, "live-start-near-edge"))
+        #expect(edge.details["distance_from_end"] == .number(8) && edge.details["target_duration"] == .number(3))
+        #expect(edge.severity == .warning)
+    }
+
+    @Test func aConsoleWherePlaybackWentWellGivesNoFindingAndSaysWhatItCannotJudge() throws {
+        let text = """
+            Timestamp                       Thread     Type        Activity             PID    TTL  
+            2026-11-21 10:00:01.000000+0000 0x5b21c    Default     0x0                  2841   0    Player: (Player) [com.example.player:drm] AVContentKeySession: content key request for skd://keys.example.com/asset/8812
+            2026-11-21 10:00:01.300000+0000 0x5b21c    Default     0x0                  2841   0    Player: (Player) [com.example.player:drm] AVContentKeySession: content key response processed
+            2026-11-21 10:00:01.900000+0000 0x5b7e2    Default     0x0                  611    0    mediaplaybackd: (MediaToolbox) [com.apple.coremedia:player] <<<< FigPlayer >>>> rate changed to 1.0
+            2026-11-21 10:00:02.000000+0000 0x5b21c    Default     0x0                  2841   0    Player: (Player) [com.example.player:playback] AVPlayerItem status changed to readyToPlay
+            """
+        let report = analyze("console.log", text)
+        #expect(report.sessions.flatMap(\.findings).isEmpty)
+        #expect(report.verdict.status == .couldNotJudge)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("only a device console") })
+    }
+}
