@@ -106,4 +106,22 @@ import Testing
         #expect(report.verdict.status == .couldNotJudge)
         #expect(report.verdict.couldNotJudge.contains { $0.contains("only a device console") })
     }
+
+    @Test func aConsoleBesideTheAccessAndErrorLogsJoinsTheirSessionAndTellsTheirZone() throws {
+        let folder = TestPaths.sampleLogs.appendingPathComponent("access-error-logs-only")
+        var files: [(name: String, bytes: [UInt8])] = try ["accesslog.txt", "errorlog.txt"].map { name in
+            (name, Array(try Data(contentsOf: folder.appendingPathComponent(name))))
+        }
+        let console = """
+            2026-11-21 05:04:59.300000-0500 Player[3021:118734] [Player] segment failed: Error Domain=CoreMediaErrorDomain Code=-12938 "HTTP 404: File Not Found" UserInfo={NSDescription=HTTP 404: File Not Found}
+            """
+        files.append(("console.txt", Array(console.utf8)))
+        let report = Analyzer().analyze(files: files)
+        #expect(report.sessions.count == 1 && report.unassignedRecords == 0)
+        let session = try #require(report.sessions.first?.session)
+        #expect(session.sources.contains(.deviceConsole))
+        // The console's stated zone (UTC−5) places the local-time logs: the device is one clock.
+        #expect(session.timeBasis == .utc)
+        #expect(session.clockOffsets.first { $0.format == .accessLog }?.offset == 18000)
+    }
 }

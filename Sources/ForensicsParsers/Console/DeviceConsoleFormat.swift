@@ -13,7 +13,7 @@ package enum DeviceConsoleFormat: FormatReader {
     package static let declaration = FormatDeclaration(
         format: .deviceConsole, displayName: "Device console (Xcode, Console.app, log show)",
         semantics: SourceSemantics(
-            role: .console, clock: .deviceUTC, anchor: .event, resolution: 0.001, clockPrecedence: nil,
+            role: .console, clock: .deviceUTC, anchor: .event, resolution: 0.001, clockPrecedence: 2,
             viewPrecedence: 8, capabilities: []),
         summary:
             "Xcode console and NSLog, Console.app copies, `log show` (default, compact, syslog, json, ndjson), printed AVPlayerItemErrorLogEvent fields: errors with their NSUnderlyingError chain, content-key, playlist and live-edge messages, the player giving up.",

@@ -200,8 +200,9 @@ package struct PlaybackFailedRule: Rule {
                 finding(
                     start: first, end: session.end, title: "Playback failed: \(text ?? "fatal error")",
                     explanation: meaning, details: ["error": .string(text ?? "")], evidence: evidence,
-                    advice:
-                        "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
+                    advice: (firstError?.isContentKeyError == true || root?.isContentKeyError == true)
+                        ? "The failure follows a content key that could not be had: start from the content-key-failed finding (the key server's answer, or FairPlay on the device)."
+                        : "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
                 ), session)
         ]
     }
