@@ -32,7 +32,7 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
     /// media request, and is the evidence of a `stale-live-playlist` stall (rules.md).
     public var isStaleLivePlaylist: Bool {
         if code == -12888 { return true }
-        return description.map { $0.localizedCaseInsensitiveContains("playlist file unchanged") } ?? false
+        return description.map { $0.containsIgnoringASCIICase("playlist file unchanged") } ?? false
     }
 
     /// The error and those beneath it, outermost first.
@@ -46,10 +46,7 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
 
     /// The text says the item cannot go on (`-12880` "Can not proceed after removing variants",
     /// "Playback failed"): the player gave up, whatever the source's own fatal flag says.
-    public var statesPlaybackEnded: Bool {
-        guard let text = description else { return false }
-        return ErrorInfo.endPhrases.contains { text.localizedCaseInsensitiveContains($0) }
-    }
+    public var statesPlaybackEnded: Bool { description.map { ErrorInfo.statesEnd($0) } ?? false }
 
     /// What players and apps write when an item is given up. Kept short and specific: a phrase
     /// that also describes a recoverable error ("failed to load") does not belong here.
@@ -59,15 +56,21 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
         "giving up", "gave up",
     ]
 
-    /// A content-key error: FairPlay's own codes (`NSOSStatusErrorDomain` -42xxx) anywhere in the
-    /// chain, or a description naming the key exchange.
+    /// Whether a text says playback was given up (`endPhrases`, any ASCII case).
+    public static func statesEnd(_ text: some StringProtocol) -> Bool {
+        endPhrases.contains { text.containsIgnoringASCIICase($0) }
+    }
+
+    /// FairPlay Streaming's own status codes (-42999…-42000 in `NSOSStatusErrorDomain`).
+    public static func isFairPlayCode(_ code: Int?) -> Bool { code.map { (-42999 ... -42000).contains($0) } ?? false }
+
+    /// A content-key error: FairPlay's own codes anywhere in the chain, or a description naming
+    /// the key exchange.
     public var isContentKeyError: Bool {
         chain.contains { e in
-            if let c = e.code, (-42999 ... -42000).contains(c), e.domain == nil || e.domain == "NSOSStatusErrorDomain" {
-                return true
-            }
+            if ErrorInfo.isFairPlayCode(e.code), e.domain == nil || e.domain == "NSOSStatusErrorDomain" { return true }
             guard let text = e.description else { return false }
-            return ErrorInfo.keyPhrases.contains { text.localizedCaseInsensitiveContains($0) }
+            return ErrorInfo.keyPhrases.contains { text.containsIgnoringASCIICase($0) }
         }
     }
 
@@ -76,6 +79,22 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
         "content key", "contentkey", "FairPlay", "key request", "keyrequest", "key server", "SPC", "CKC",
         "license request", "license server",
     ]
+
+    /// The player refused a playlist it could not parse (CoreMedia -12642), anywhere in the chain.
+    public var isPlaylistParseError: Bool {
+        chain.contains {
+            $0.code == -12642 || ($0.description?.containsIgnoringASCIICase(ErrorInfo.parseErrorPhrase) ?? false)
+        }
+    }
+    public static let parseErrorPhrase = "playlist parse"
+
+    /// The player (re)started a live stream near its playlist's end (CoreMedia -16832).
+    public var isLiveEdgeWarning: Bool {
+        chain.contains {
+            $0.code == -16832 || ($0.description?.containsIgnoringASCIICase(ErrorInfo.liveEdgePhrase) ?? false)
+        }
+    }
+    public static let liveEdgePhrase = "from end of live playlist"
 
     static func httpStatus(domain: String?, code: Int?, description: String?) -> Int? {
         if let description, let range = description.range(of: "HTTP ") {

@@ -456,22 +456,30 @@ struct RedactionScanner {
     }
 
     /// `Error Domain=CoreMediaErrorDomain Code=-12642`: an `NSError`'s code, a number the error
-    /// is known by, not an authorization code. Only `Code` spelled so, a signed number, and a
-    /// `Domain=` just before it.
+    /// is known by, not an authorization code. Only `Code` spelled so, after a space, a signed
+    /// number, and `Domain=` just before with nothing but the domain's name between: a `Code=`
+    /// further along (`…NSErrorFailingURLKey=https://sso/cb?Code=482913`) is a parameter.
     func isNSErrorCode(name: Range<Int>, value: Range<Int>) -> Bool {
-        guard name.count == 4, b[name.lowerBound] == UInt8(ascii: "C"), b[name.lowerBound + 1] == UInt8(ascii: "o"),
+        guard name.count == 4, name.lowerBound > 0, b[name.lowerBound - 1] == 0x20,
+            b[name.lowerBound] == UInt8(ascii: "C"), b[name.lowerBound + 1] == UInt8(ascii: "o"),
             b[name.lowerBound + 2] == UInt8(ascii: "d"), b[name.lowerBound + 3] == UInt8(ascii: "e"),
             !value.isEmpty, value.count <= 11
         else { return false }
         for k in value where !(b[k] >= 0x30 && b[k] <= 0x39) && !(k == value.lowerBound && b[k] == UInt8(ascii: "-")) {
             return false
         }
+        // Back over the domain's name (letters, digits, spaces, `.`, `_`) to `Domain=`.
         let pattern = Array("Domain=".utf8)
-        var start = name.lowerBound - pattern.count
+        var k = name.lowerBound - 1
         let floor = max(0, name.lowerBound - 256)
-        while start >= floor {
-            if b[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
-            start -= 1
+        while k > floor {
+            let c = b[k - 1]
+            if c == UInt8(ascii: "=") {
+                let start = k - pattern.count
+                return start >= 0 && b[start..<k].elementsEqual(pattern)
+            }
+            guard Self.isNameByte(c) || c == 0x20 || c == UInt8(ascii: ".") else { return false }
+            k -= 1
         }
         return false
     }

@@ -208,14 +208,14 @@ public struct Analyzer: Sendable {
             session.absentSources = clientFormats.filter { !session.sources.contains($0) }
             return AnalysisReport.SessionResult(session: session, findings: rules.evaluate(session))
         }
-        // A session told only by a device console: the console states errors, but its silence
-        // proves nothing (no player events, no request log), so "no problem" cannot be claimed.
-        for result in sessions
-        where !result.session.sources.isEmpty
-            && result.session.sources.allSatisfy({ ingestor.registry.semantics(of: $0).role == .console })
-        {
+        // A session told only by sources that measure nothing (a device console: it states the
+        // errors it logs, but its silence proves nothing), so "no problem" cannot be claimed.
+        for result in sessions where !result.session.sources.isEmpty {
+            let sources = result.session.sources.map { ingestor.registry.reader(for: $0)?.declaration }
+            guard sources.allSatisfy({ $0?.semantics.capabilities.isEmpty == true }) else { continue }
+            let names = sources.compactMap { $0?.displayName }.joined(separator: ", ")
             caveats.append(
-                "session \(result.session.id): only a device console was read — it states errors when they are logged, but stalls, startup and requests cannot be judged from it (add the player's access and error logs, AVMetrics events or a HAR capture)"
+                "session \(result.session.id): the only source read is \(names), which states errors when they are logged but whose silence proves nothing: stalls, startup and requests cannot be judged from it (add the player's access and error logs, AVMetrics events or a HAR capture)"
             )
         }
         diagnostics.sort { $0.location < $1.location }

@@ -210,4 +210,54 @@ import Testing
         #expect(!r.clean("https://id.example.com/cb?code=8812734").contains("8812734"))
         #expect(!r.clean("callback Code=8812734").contains("8812734"))
     }
+
+    @Test func aPreambleWithBracketsBeforeTheJSONArrayIsSkippedByLine() throws {
+        let text = """
+            Filtering the log data using "subsystem CONTAINS[c] "coremedia""
+            [{"messageType":"Error","timestamp":"2026-11-21 10:00:02.250000+0000","eventMessage":"<<<< FigPlayer >>>> err=-12642 Playlist parse error","processImagePath":"/usr/libexec/mediaplaybackd"}]
+            """
+        let r = records("console.json", text)
+        #expect(r.format == .deviceConsole)
+        #expect(r.records.count == 1 && r.records.first?.location.line == 2)
+        #expect(r.outcome.result?.producer?.hasPrefix("log show (json)") == true)
+    }
+
+    @Test func anEntryIsBoundedInLinesAndBytes() throws {
+        let long = String(repeating: "x", count: 4000)
+        let text =
+            "2026-11-21 18:00:00.123456+0800 Player[1:2] AVPlayer dump follows\n"
+            + Array(repeating: long, count: 150).joined(separator: "\n") + "\n"
+        let line = try #require(lines(records("dump.txt", text).records).first)
+        #expect(line.text.utf8.count <= DeviceConsoleFormat.maxEntryBytes)
+        // A long run of digits and dashes after `error` is no code, and costs one pass.
+        let hostile =
+            "2026-11-21 18:00:00.123456+0800 Player[1:2] AVPlayer error "
+            + String(repeating: "1", count: 100_000) + String(repeating: "-", count: 100_000)
+        #expect(lines(records("hostile.txt", hostile).records).first?.error == nil)
+    }
+
+    @Test func anNSErrorCodeIsKeptOnlyRightAfterItsDomain() {
+        let r = Redactor()
+        #expect(r.clean("Error Domain=KTVHTTPCache error Code=-192703 \"(null)\"").contains("Code=-192703"))
+        let leak =
+            "Error Domain=NSURLErrorDomain Code=-1011 \"bad\" UserInfo={NSErrorFailingURLKey=https://sso.example.com/cb?Code=482913}"
+        let cleaned = r.clean(leak)
+        #expect(cleaned.contains("Code=-1011") && !cleaned.contains("482913"))
+    }
+
+    @Test func aWholeUnifiedLogArchiveIsOneInput() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-logarchive-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let archive = root.appendingPathComponent("system_logs.logarchive")
+        try FileManager.default.createDirectory(
+            at: archive.appendingPathComponent("Persist"), withIntermediateDirectories: true)
+        for n in 1...3 {
+            try Data([0, 1, 2]).write(to: archive.appendingPathComponent("Persist/000\(n).tracev3"))
+        }
+        var diagnostics: [Diagnostic] = []
+        let inFolder = try Ingestor().ingestBundle(path: root.path, diagnostics: &diagnostics)
+        #expect(inFolder.map(\.path) == ["system_logs.logarchive"])
+        let given = try Ingestor().ingestBundle(path: archive.path, diagnostics: &diagnostics)
+        #expect(given.map(\.path) == ["system_logs.logarchive"] && given.first?.notRead?.hidesEvidence == true)
+    }
 }

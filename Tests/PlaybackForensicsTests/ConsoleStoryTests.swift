@@ -1,8 +1,10 @@
 import ForensicsCore
 import ForensicsTestSupport
 import Foundation
-import PlaybackForensics
 import Testing
+
+@testable import ForensicsRules
+@testable import PlaybackForensics
 
 /// The issue's four console stories, as bundles written to the same shapes (a `log show`
 /// capture, an NSLog console, an app's print of its error log, an error-log event), each giving the
@@ -28,7 +30,7 @@ import Testing
         #expect(failed.explanation?.contains("-42669") == true, "the chain's first error is named")
         #expect(failed.evidence.map(\.location.line).contains(5) && failed.evidence.map(\.location.line).contains(10))
         #expect(report.verdict.status == .problemsFound)
-        #expect(report.verdict.couldNotJudge.contains { $0.contains("only a device console") })
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("whose silence proves nothing") })
     }
 
     @Test func anNSLogConsoleWithAPlaylistParseErrorThenPlaybackFailed() throws {
@@ -104,7 +106,7 @@ import Testing
         let report = analyze("console.log", text)
         #expect(report.sessions.flatMap(\.findings).isEmpty)
         #expect(report.verdict.status == .couldNotJudge)
-        #expect(report.verdict.couldNotJudge.contains { $0.contains("only a device console") })
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("whose silence proves nothing") })
     }
 
     @Test func aConsoleBesideTheAccessAndErrorLogsJoinsTheirSessionAndTellsTheirZone() throws {
@@ -123,5 +125,31 @@ import Testing
         // The console's stated zone (UTC−5) places the local-time logs: the device is one clock.
         #expect(session.timeBasis == .utc)
         #expect(session.clockOffsets.first { $0.format == .accessLog }?.offset == 18000)
+    }
+
+    @Test func aCanNotProceedRowFoldedIntoItsFailedRequestStillEndsPlayback() throws {
+        // The error log's -12880 row on the multivariant playlist the metric events saw fail: the
+        // correlator folds the row into that request, and the rule still reads it.
+        let events = TimelineScript.compile(
+            """
+            0.000 multivariant https://cdn.example.com/live/master.m3u8 200 0.100
+            0.700 initial-ltku variant=5M
+            30.00 playlist https://cdn.example.com/live/v5/index.m3u8 404 0.050
+            """, sessionID: ExampleFixtures.sessionGUID)
+        let errors = ExampleFixtures.errorLog([
+            ExampleFixtures.errorRow(
+                at: 30, uri: "https://cdn.example.com/live/v5/index.m3u8", status: -12880,
+                comment: "Can not proceed after removing variants")
+        ])
+        let report = Analyzer().analyze(files: [
+            ("events.jsonl", Array(events.utf8)), (errors.name, Array(errors.text.utf8)),
+        ])
+        let session = try #require(report.sessions.first?.session)
+        let folded = session.entries.contains { e in
+            e.record.request != nil && e.otherViews.contains { $0.format == .errorLog }
+        }
+        #expect(folded, "the row was folded into the failed request")
+        let failed = try #require(finding(report, "playback-failed"))
+        #expect(failed.title.contains("-12880"))
     }
 }

@@ -34,6 +34,12 @@ public struct ErrorCodeEntry: Sendable, Hashable {
         self.source = source
         self.confidence = confidence
     }
+
+    /// The entry as a report sentence: `CoreMediaErrorDomain -12642 (name): meaning [advice]
+    /// (source: …, observed)`.
+    public func sentence(withAdvice: Bool) -> String {
+        "\(domain) \(code)\(name.map { " (\($0))" } ?? ""): \(meaning)\(withAdvice ? " " + advice : "") (source: \(source), \(confidence.rawValue))"
+    }
 }
 
 public enum ErrorCodeCatalogue {

@@ -178,13 +178,7 @@ package struct AVPlayerExtendedLogParser {
     }
 
     /// A wall-clock time read as UTC, moved to UTC by the named zone's offset at that moment.
-    func localToUTC(_ t: Timestamp?) -> Timestamp? {
-        guard let t, let zone = timeZone else { return t }
-        let seconds = t.secondsSince1970
-        let guess = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
-        let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds - guess)))
-        return t + -offset
-    }
+    func localToUTC(_ t: Timestamp?) -> Timestamp? { ReadContext.localToUTC(t, in: timeZone) }
 
     /// Splits a row on spaces and tabs; a double-quoted value may contain them (error log
     /// `domain` and `comment`), and `""` is an empty value. Reads bytes, not characters: the

@@ -7,11 +7,12 @@ package struct BundleMember {
     /// A file of its own (not a member streamed from an archive): it can be opened now and read
     /// on another thread while the walk goes on.
     package var independent = false
-    /// Known not to be read before it is opened (a unified log archive, taken as one member).
+    /// Known not to be read before it is opened, from its path alone (a unified log archive).
     package var notRead: NotRead?
 
     package init(path: String, open: @escaping () throws -> any ByteSource) {
         self.path = path
         self.open = open
+        self.notRead = UnifiedLogArchive.notRead(path)
     }
 }

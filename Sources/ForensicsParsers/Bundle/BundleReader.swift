@@ -18,6 +18,12 @@ package struct BundleReader {
     package func read(
         path: String, diagnostics: inout [Diagnostic], visit: (BundleMember) throws -> Void
     ) throws {
+        var archives = LogArchives()
+        func visitCollapsed(_ member: BundleMember) throws { try archives.visit(member, visit) }
+        try read(path: path, diagnostics: &diagnostics, each: visitCollapsed)
+    }
+
+    private func read(path: String, diagnostics: inout [Diagnostic], each visit: (BundleMember) throws -> Void) throws {
         if path == "-" {
             // Spooled to a private temporary file (up to the member size limit), so that an
             // archive piped in is recognised and expanded like the same file on disk.
@@ -33,6 +39,13 @@ package struct BundleReader {
         if !isDirectory.boolValue, let kind = Self.specialFileKind(path) {
             // Opening a FIFO blocks until a writer comes; a device never ends.
             throw InputError.unreadable(path: path, reason: "\(kind), not a regular file")
+        }
+        if isDirectory.boolValue, path.hasSuffix(".logarchive") || path.hasSuffix(".logarchive/") {
+            // The bundle is itself a unified log archive: one input, not read.
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            try visit(
+                BundleMember(path: name) { throw InputError.unsupported(path: name, reason: "unified log archive") })
+            return
         }
         if isDirectory.boolValue {
             let root = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
@@ -58,7 +71,22 @@ package struct BundleReader {
         archive path: String, displayedAs display: String, diagnostics: inout [Diagnostic],
         visit: (BundleMember) throws -> Void
     ) throws {
-        try readFile(path: path, display: display, diagnostics: &diagnostics, visit: visit)
+        var archives = LogArchives()
+        try readFile(path: path, display: display, diagnostics: &diagnostics) { try archives.visit($0, visit) }
+    }
+
+    /// One member per unified log archive (a folder of binary files, also inside a sysdiagnose's
+    /// tar): its first file stands for it, named by the archive; the rest are not visited.
+    struct LogArchives {
+        var seen: Set<String> = []
+
+        mutating func visit(_ member: BundleMember, _ body: (BundleMember) throws -> Void) throws {
+            guard member.notRead != nil, let archive = UnifiedLogArchive.archive(of: member.path) else {
+                return try body(member)
+            }
+            guard seen.insert(archive).inserted else { return }
+            try body(BundleMember(path: archive, open: member.open))
+        }
     }
 
     /// Whether bytes start an archive the reader expands (zip, tar).
@@ -128,13 +156,12 @@ package struct BundleReader {
                 diagnostics.append(Diagnostic(location, .warning, "broken link or unreadable entry: skipped"))
                 continue
             }
-            if (info.st_mode & S_IFMT) == S_IFDIR, let notRead = UnifiedLogArchive.notRead(shown) {
-                // One member for the whole archive, not one per binary file in it.
-                var member = BundleMember(path: shown) {
-                    throw InputError.unsupported(path: shown, reason: "unified log archive")
-                }
-                member.notRead = notRead
-                try visit(member)
+            if (info.st_mode & S_IFMT) == S_IFDIR, UnifiedLogArchive.archive(of: shown) != nil {
+                // One member for the whole archive, without walking its binary files.
+                try visit(
+                    BundleMember(path: shown) {
+                        throw InputError.unsupported(path: shown, reason: "unified log archive")
+                    })
                 continue
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {

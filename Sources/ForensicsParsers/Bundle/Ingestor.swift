@@ -248,7 +248,7 @@ package struct Ingestor: Sendable {
     func read(_ member: BundleMember, budget: BundleBudget? = nil) -> Outcome {
         var diagnostics: [Diagnostic] = []
         let location = SourceLocation(file: member.path, line: 0)
-        if let notRead = member.notRead ?? UnifiedLogArchive.notRead(member.path) {
+        if let notRead = member.notRead {
             // Info: the inputs list and the verdict already say it, with the command.
             diagnostics.append(Diagnostic(location, .info, "not read: \(notRead.reason)"))
             var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)

@@ -29,19 +29,21 @@ package enum ConsoleMessage {
         "kCFErrorDomainCFNetwork",
     ]
 
-    /// The record an entry makes, or nil for context.
+    /// The record an entry makes, or nil for context. `eventDate` reads a printed event's own
+    /// date in the zone the reader knows.
     package static func record(
-        head: ConsoleStyle.Head, message: Substring, location: SourceLocation, defaultOffset: Int
+        head: ConsoleStyle.Head, message: Substring, location: SourceLocation, eventDate: (String) -> Timestamp?
     ) -> Record? {
-        if let event = PrintedErrorLogEvent.parse(message, defaultOffset: defaultOffset) {
+        if let event = PrintedErrorLogEvent.parse(message) {
             return Record(
-                time: event.date ?? head.time, location: location, format: .deviceConsole, sessionID: event.sessionID,
+                time: event.date.flatMap(eventDate) ?? head.time, location: location, format: .deviceConsole,
+                sessionID: event.sessionID,
                 payload: .errorLog(event.error, uri: event.uri))
         }
         let error = NSErrorDescription.parse(message) ?? codeMention(message)
         let topic = topic(of: message, error: error)
         let fullText = String(message.prefix(8192))
-        let ends = ErrorInfo.endPhrases.contains { message.localizedCaseInsensitiveContains($0) }
+        let ends = ErrorInfo.statesEnd(message)
         guard error != nil || topic != nil || ends || isPlayerLine(head: head, message: message) else { return nil }
         let (component, library) = origin(head: head, message: message)
         let line = ConsoleLine(
@@ -61,7 +63,7 @@ package enum ConsoleMessage {
     static func isPlayerLine(head: ConsoleStyle.Head, message: Substring) -> Bool {
         if let p = head.process, mediaProcesses.contains(p) { return true }
         if let s = head.subsystem, mediaSubsystemPrefixes.contains(where: { s.hasPrefix($0) }) { return true }
-        return playerMarkers.contains { message.contains($0) }
+        return playerMarkers.contains { message.fastContains($0) }
     }
 
     static func origin(head: ConsoleStyle.Head, message: Substring) -> (ConsoleLine.Component, String?) {
@@ -71,18 +73,17 @@ package enum ConsoleMessage {
     }
 
     /// What the message is about, from its error's code and its own words.
+    /// The same tests the rules make of an error (`ErrorInfo`), on the message as well.
     static func topic(of message: Substring, error: ErrorInfo?) -> ConsoleLine.Topic? {
-        let codes = Set(error?.chain.compactMap(\.code) ?? [])
-        if codes.contains(-16832) || message.localizedCaseInsensitiveContains("from end of live playlist") {
+        if error?.isLiveEdgeWarning == true || message.containsIgnoringASCIICase(ErrorInfo.liveEdgePhrase) {
             return .liveEdge
         }
-        if error?.isContentKeyError == true { return .contentKey }
-        if ["AVContentKey", "ContentKeySession", "contentKeySession", "FairPlay", "content key"].contains(where: {
-            message.contains($0)
-        }) {
+        if error?.isContentKeyError == true
+            || ErrorInfo.keyPhrases.contains(where: { message.containsIgnoringASCIICase($0) })
+        {
             return .contentKey
         }
-        if !codes.isDisjoint(with: [-12642, -12888]) || message.localizedCaseInsensitiveContains("playlist parse") {
+        if error?.isPlaylistParseError == true || message.containsIgnoringASCIICase(ErrorInfo.parseErrorPhrase) {
             return .playlist
         }
         return nil
@@ -96,7 +97,7 @@ package enum ConsoleMessage {
         var domain: String?
         var code: Int?
         for d in domains {
-            guard let r = message.range(of: d) else { continue }
+            guard let r = message.fastRange(of: d) else { continue }
             let after = message[r.upperBound...].drop { $0 == " " || $0 == "/" || $0 == ":" || $0 == "," }
             let codeText = after.hasPrefix("Code=") ? after.dropFirst(5) : after
             if let n = number(codeText) {
@@ -107,7 +108,7 @@ package enum ConsoleMessage {
         }
         if code == nil {
             for word in ["err=", "err ", "error ", "error=", "Error ", "status ", "OSStatus "] {
-                guard let r = message.range(of: word) else { continue }
+                guard let r = message.fastRange(of: word) else { continue }
                 if let n = number(message[r.upperBound...].drop { $0 == " " || $0 == "(" }), n <= -1000 {
                     code = n
                     break
@@ -116,7 +117,8 @@ package enum ConsoleMessage {
         }
         guard let code else { return nil }
         var underlying: [ErrorInfo] = []
-        if domain != nil, let r = message.range(of: "status ("), let n = number(message[r.upperBound...]), n != code {
+        if domain != nil, let r = message.fastRange(of: "status ("), let n = number(message[r.upperBound...]), n != code
+        {
             underlying = [ErrorInfo(domain: "NSOSStatusErrorDomain", code: n, description: nil)]
         }
         let text = message.trimmingCharacters(in: " ")
@@ -126,7 +128,7 @@ package enum ConsoleMessage {
 
     /// A signed integer of one to ten digits at the start.
     private static func number(_ s: Substring) -> Int? {
-        var digits = s.prefix { $0 == "-" || ($0.isASCII && $0.isNumber) }
+        var digits = s.prefix(12).prefix { $0 == "-" || ($0.isASCII && $0.isNumber) }
         while digits.dropFirst().contains("-") { digits = digits.dropLast() }
         guard digits.count >= 2, digits.count <= 11, let n = Int(digits) else { return nil }
         let magnitude = digits.hasPrefix("-") ? digits.count - 1 : digits.count

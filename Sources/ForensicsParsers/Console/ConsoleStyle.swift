@@ -15,7 +15,7 @@ import ForensicsCore
 ///   Library: … | Subsystem: … | Category: … | TID: …`.
 ///
 /// A line that has no head continues the entry before it (multi-line messages). JSON and NDJSON
-/// (`log show --style json|ndjson`) are read by key, in `DeviceConsoleJSON`.
+/// (`log show --style json|ndjson`) are read by key, in `DeviceConsoleReader.takeJSON`.
 package enum ConsoleStyle: String, Sendable, CaseIterable {
     case logShow = "log show"
     case logShowCompact = "log show (compact)"
@@ -28,9 +28,8 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
     /// What a head says of its entry.
     package struct Head: Sendable {
         package var time: Timestamp?
-        /// Whether the time carried its zone (a `log show` compact time or a device-syslog time does not).
-        package var zoned: Bool
-        /// The zone's offset, seconds east of UTC, when the time carried one.
+        /// The zone's offset, seconds east of UTC, when the time carried one (a `log show`
+        /// compact time does not: it is device local time).
         package var offset: Int?
         package var process: String?
         package var level: String?
@@ -65,7 +64,7 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
         case .logShowCompact: return Self.compactHead(line, defaultOffset: defaultOffset)
         case .logShowSyslog: return Self.syslogHead(line)
         case .nsLog: return Self.nsLogHead(line, defaultOffset: defaultOffset)
-        case .consoleApp: return Self.consoleAppHead(line)
+        case .consoleApp: return Self.consoleAppHead(line, defaultOffset: defaultOffset)
         case .deviceSyslog: return Self.deviceSyslogHead(line)
         case .xcodeMetadata: return nil  // its head follows the message: see `metadata`
         }
@@ -76,22 +75,24 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
     /// `2024-10-06 00:31:18.068529+0900`: a date, a time and (when `zoned`) an offset, then a space.
     private static func timestamp(_ line: Substring, zoned: Bool?, defaultOffset: Int) -> (Timestamp, Int?, Substring)?
     {
-        guard line.count >= 19, let space = line.dropFirst(11).firstIndex(where: { $0 == " " || $0 == "\t" }) else {
+        guard line.utf8.count >= 19, let space = line.dropFirst(11).firstIndex(where: { $0 == " " || $0 == "\t" })
+        else {
             return nil
         }
         let text = line[..<space]
-        guard text.count >= 16, text.count <= 40, text.dropFirst(4).first == "-", text.dropFirst(10).first == " "
+        guard text.utf8.count >= 16, text.utf8.count <= 40, text.dropFirst(4).first == "-",
+            text.dropFirst(10).first == " "
         else { return nil }
         let clock = text.dropFirst(11)
-        let hasZone = clock.contains("+") || clock.contains("-")
+        let hasZone = zoneOffset(clock) != nil
         if let zoned, zoned != hasZone { return nil }
         guard let time = TimestampParser.parse(String(text), defaultOffsetSeconds: defaultOffset) else { return nil }
-        let offset = hasZone ? zoneOffset(clock) : nil
-        return (time, offset, line[space...].drop { $0 == " " || $0 == "\t" })
+        return (time, zoneOffset(clock), line[space...].drop { $0 == " " || $0 == "\t" })
     }
 
-    /// `+0900`, `-07:00` at the end of a clock time, in seconds east of UTC.
-    private static func zoneOffset(_ clock: Substring) -> Int? {
+    /// `+0900`, `-07:00` or `Z` at the end of a clock time, in seconds east of UTC.
+    package static func zoneOffset(_ clock: Substring) -> Int? {
+        if clock.hasSuffix("Z") || clock.hasSuffix("z") { return 0 }
         guard let sign = clock.lastIndex(where: { $0 == "+" || $0 == "-" }) else { return nil }
         let digits = clock[clock.index(after: sign)...].filter(\.isNumber)
         guard digits.count == 4, let v = Int(digits) else { return nil }
@@ -155,7 +156,7 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
             return nil
         }
         var head = Head(
-            time: time, zoned: true, offset: offset, process: String(rest[..<colon.lowerBound]),
+            time: time, offset: offset, process: String(rest[..<colon.lowerBound]),
             level: type.lowercased(), message: "")
         sourceAndMessage(rest[colon.upperBound...], into: &head)
         return head
@@ -187,7 +188,7 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
             let (type, r1) = word(rest), let level = compactLevels[type],
             let (process, r2) = processWithIDs(r1, hexThread: true)
         else { return nil }
-        var head = Head(time: time, zoned: false, offset: nil, process: process, level: level, message: "")
+        var head = Head(time: time, offset: nil, process: process, level: level, message: "")
         sourceAndMessage(r2, into: &head)
         return head
     }
@@ -201,7 +202,7 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
             !r1[..<open].contains(" ")
         else { return nil }
         var head = Head(
-            time: time, zoned: true, offset: offset, process: String(r1[..<open]), level: nil, message: "")
+            time: time, offset: offset, process: String(r1[..<open]), level: nil, message: "")
         sourceAndMessage(r1[colon.upperBound...].drop { $0 == " " }, into: &head)
         return head
     }
@@ -211,24 +212,24 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
             let (process, message) = processWithIDs(rest, hexThread: false)
         else { return nil }
         return Head(
-            time: time, zoned: offset != nil, offset: offset, process: process, level: nil, message: message)
+            time: time, offset: offset, process: process, level: nil, message: message)
     }
 
     /// `type<TAB>time<TAB>process<TAB>message`; the time may carry a date, and a space before its zone.
-    private static func consoleAppHead(_ line: Substring) -> Head? {
+    private static func consoleAppHead(_ line: Substring, defaultOffset: Int) -> Head? {
         let columns = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
         guard columns.count == 4, levels.contains(columns[0].lowercased()) || columns[0] == "activity",
             !columns[2].isEmpty, !columns[2].contains(" ")
         else { return nil }
         let clock = columns[1].replacingOccurrences(of: " +", with: "+").replacingOccurrences(of: " -", with: "-")
-        // A bare clock time: read on a fixed day, zone kept; the reader moves it to the file's date.
+        // A bare clock time is checked on a fixed day and kept without a time: a copy has no date.
         let dated = clock.count > 20 && clock.dropFirst(4).first == "-" ? clock : "1970-01-02 " + clock
         guard clock.first?.isNumber == true, dated.dropFirst(13).first == ":",
-            let time = TimestampParser.parse(dated)
+            let time = TimestampParser.parse(dated, defaultOffsetSeconds: defaultOffset)
         else { return nil }
         let offset = zoneOffset(Substring(clock.dropFirst(dated == clock ? 11 : 0)))
         return Head(
-            time: dated == clock ? time : nil, zoned: offset != nil, offset: offset, process: String(columns[2]),
+            time: dated == clock ? time : nil, offset: offset, process: String(columns[2]),
             level: columns[0].lowercased(), message: columns[3])
     }
 
@@ -256,7 +257,7 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
         let level = r3[levelOpen.upperBound..<levelClose.lowerBound].lowercased()
         guard levels.contains(level) else { return nil }
         return Head(
-            time: nil, zoned: false, offset: nil, process: String(process), level: level, library: library,
+            time: nil, offset: nil, process: String(process), level: level, library: library,
             message: r3[levelClose.upperBound...])
     }
 
@@ -264,7 +265,7 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
     /// Process: App | Library: AVFCore | Subsystem: com.apple.avfoundation | Category: … | TID: 0x…`.
     package static func metadata(_ line: Substring) -> Head? {
         guard line.hasPrefix("Type: "), line.contains(" | Timestamp: ") else { return nil }
-        var head = Head(time: nil, zoned: false, offset: nil, message: "")
+        var head = Head(time: nil, offset: nil, message: "")
         for field in line.split(separator: "|") {
             let parts = field.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { continue }
@@ -276,7 +277,6 @@ package enum ConsoleStyle: String, Sendable, CaseIterable {
             case "Timestamp":
                 head.time = TimestampParser.parse(value)
                 head.offset = zoneOffset(Substring(value.dropFirst(11)))
-                head.zoned = head.offset != nil
             case "Process": head.process = value
             case "Library": head.library = value
             case "Subsystem": head.subsystem = value

@@ -36,46 +36,74 @@ package enum DeviceConsoleFormat: FormatReader {
         ],
         sniffPriority: 2)
 
-    /// How many lines an entry may continue over before the rest is cut (a dumped object).
+    /// How many lines, and bytes, an entry may continue over before the rest is cut (a dumped
+    /// object): memory per entry stays bounded whatever the line limit.
     static let maxContinuationLines = 200
+    static let maxEntryBytes = 64 * 1024
+
+    /// Which JSON `log show` wrote, when the first line after its preamble opens one: `--style
+    /// json` is one array, `--style ndjson` an object per line.
+    enum JSONShape { case array, lines }
+
+    static func jsonShape(_ text: SniffText) -> JSONShape? {
+        guard let first = text.lines(60).drop(while: { ConsoleStyle.isPreamble($0) }).first else { return nil }
+        return first.hasPrefix("[") ? .array : first.hasPrefix("{") ? .lines : nil
+    }
 
     package static func sniff(_ text: SniffText) -> Bool {
         // Prose that quotes a console (a README, an issue text) is not one.
         if UnclaimedContent.isMarkdown(text) { return false }
-        let lines = text.lines(60)
-        let content = lines.drop { ConsoleStyle.isPreamble($0) }
-        guard let first = content.first else { return false }
-        if first.hasPrefix("[") || first.hasPrefix("{") {
+        if jsonShape(text) != nil {
             return text.contains("\"eventMessage\"")
                 && (text.contains("\"messageType\"") || text.contains("\"processImagePath\"")
                     || text.contains("\"eventType\""))
         }
+        let content = text.lines(60).drop { ConsoleStyle.isPreamble($0) }
         if content.prefix(3).contains(where: { ConsoleStyle.detect($0) != nil }) { return true }
         // An app's print of its error-log events.
         return content.prefix(40).contains(where: { PrintedErrorLogEvent.isPrinted($0) })
     }
 
     package static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {
-        let prefix = try source.peek(SniffText.length)
-        let isJSON =
-            SniffText(prefix).map { text in
-                text.lines(60).drop { ConsoleStyle.isPreamble($0) }.first.map { $0.hasPrefix("[") || $0.hasPrefix("{") }
-                    ?? false
-            } ?? false
+        let shape = SniffText(try source.peek(SniffText.length)).flatMap(jsonShape)
         var reader = DeviceConsoleReader(context: context)
-        if isJSON {
+        switch shape {
+        case .array:
             do {
-                try reader.readJSON(&source)
+                try reader.readJSONArray(&source)
             } catch {
                 reader.result.diagnose(Diagnostic(SourceLocation(file: context.path, line: 0), .error, "\(error)"))
             }
-        } else {
+        case .lines:
+            reader.result = try context.readLines(&source) { lines in
+                try reader.readNDJSON(&lines)
+                return reader.result
+            }
+        case nil:
             reader.result = try context.readLines(&source) { lines in
                 try reader.readText(&lines)
                 return reader.result
             }
         }
-        return reader.finish()
+        return reader.finish(json: shape)
+    }
+}
+
+/// An entry being read: its head, where it starts, and its lines so far (appended in place, up
+/// to the continuation limits).
+struct PendingConsoleEntry {
+    var head: ConsoleStyle.Head?
+    var text: String
+    var line: Int
+    var continued = 0
+
+    mutating func append(_ more: String) {
+        guard continued < DeviceConsoleFormat.maxContinuationLines,
+            text.utf8.count + more.utf8.count < DeviceConsoleFormat.maxEntryBytes
+        else { return }
+        continued += 1
+        text += "\n"
+        text += more
     }
 }
 
@@ -98,120 +126,123 @@ struct DeviceConsoleReader {
 
     var defaultOffset: Int { context.timezoneOffset ?? 0 }
 
+    /// A time written without a zone: the stated offset is in it already; a named zone moves it.
+    mutating func local(_ t: Timestamp?) -> Timestamp? {
+        guard t != nil else { return nil }
+        unzoned = true
+        return ReadContext.localToUTC(t, in: context.timeZone)
+    }
+
+    /// A printed event's own date (`date: 2026-11-22 20:03:11.208 +0000`).
+    mutating func eventDate(_ text: String) -> Timestamp? {
+        let t = TimestampParser.parse(text, defaultOffsetSeconds: defaultOffset)
+        if let offset = ConsoleStyle.zoneOffset(text.dropFirst(11)) {
+            zones.insert(offset)
+            return t
+        }
+        return local(t)
+    }
+
     /// One entry: its head (nil for a plain print), its message and where it starts.
     mutating func take(_ head: ConsoleStyle.Head?, _ message: Substring, line: Int) {
         entries += 1
-        var head = head ?? ConsoleStyle.Head(time: nil, zoned: false, offset: nil, message: message)
-        if head.time == nil { undated = true }
-        if let offset = head.offset { zones.insert(offset) }
-        if head.time != nil, !head.zoned {
-            unzoned = true
-            head.time = localToUTC(head.time)
+        var head = head ?? ConsoleStyle.Head(time: nil, offset: nil, message: message)
+        if let offset = head.offset {
+            zones.insert(offset)
+        } else {
+            head.time = local(head.time)
         }
         guard !result.reachedRecordLimit(context.maxRecords, line: line),
             let record = ConsoleMessage.record(
                 head: head, message: message, location: SourceLocation(file: context.path, line: line),
-                defaultOffset: defaultOffset)
+                eventDate: { eventDate($0) })
         else { return }
         kept += 1
+        if record.time == nil { undated = true }
         result.records.append(record)
     }
 
-    /// A time written without a zone, moved to UTC by a named zone (the offset stated is already in it).
-    func localToUTC(_ t: Timestamp?) -> Timestamp? {
-        guard let t, let zone = context.timeZone else { return t }
-        let seconds = t.secondsSince1970
-        let guess = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
-        let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds - guess)))
-        return t + -offset
-    }
-
     mutating func readText(_ lines: inout LineReader) throws {
-        var pending: (head: ConsoleStyle.Head?, text: String, line: Int, continued: Int)?
-        var metadataMessage: (text: String, line: Int)?
+        var pending: PendingConsoleEntry?
         try lines.forEachLine { bytes, number, _ in
             let text = String(decoding: bytes, as: UTF8.self)
             let line = Substring(text)
+            let blank = line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 }
             if style == nil {
                 if ConsoleStyle.isPreamble(line) { return }
-                if !line.allSatisfy({ $0 == " " || $0 == "\t" }) { style = ConsoleStyle.detect(line) }
-                // Xcode's metadata comes after its message: what was read so far is that message.
-                if style == .xcodeMetadata, let p = pending {
-                    metadataMessage = (p.text, p.line)
-                    pending = nil
-                }
+                if !blank { style = ConsoleStyle.detect(line) }
             }
             if style == .xcodeMetadata {
                 // The message comes first; its metadata line closes it.
                 if let head = ConsoleStyle.metadata(line) {
-                    if let m = metadataMessage { take(head, Substring(m.text), line: m.line) }
-                    metadataMessage = nil
-                } else if var m = metadataMessage {
-                    m.text += "\n" + text
-                    metadataMessage = m
-                } else if !line.isEmpty {
-                    metadataMessage = (text, number)
+                    if let p = pending { take(head, Substring(p.text), line: p.line) }
+                    pending = nil
+                } else if pending != nil {
+                    pending?.append(text)
+                } else if !blank {
+                    pending = PendingConsoleEntry(head: nil, text: text, line: number)
                 }
                 return
             }
             if let style, let head = style.head(line, defaultOffset: defaultOffset) {
                 if let p = pending { take(p.head, Substring(p.text), line: p.line) }
-                pending = (head, String(head.message), number, 0)
+                pending = PendingConsoleEntry(head: head, text: String(head.message), line: number)
                 return
             }
             if style != nil, ConsoleStyle.isPreamble(line) { return }
             if style == nil {
-                // A plain print: blocks of lines, a new block at a blank line or at an event.
-                let blank = line.allSatisfy { $0 == " " || $0 == "\t" }
-                if blank {
+                // A plain print: blocks of lines, a new block at a blank line or at an event's
+                // first line (its line is the event's line).
+                if blank || text.containsIgnoringASCIICase("errorstatuscode") {
                     if let p = pending { take(p.head, Substring(p.text), line: p.line) }
                     pending = nil
+                    if blank { return }
+                }
+                if pending == nil {
+                    pending = PendingConsoleEntry(head: nil, text: text, line: number)
                     return
                 }
-                // An event's first line starts its own entry (its line is the event's line).
-                if let p = pending, text.lowercased().contains("errorstatuscode") {
-                    take(p.head, Substring(p.text), line: p.line)
-                    pending = nil
-                }
             }
-            guard var p = pending else {
-                if style == nil { pending = (nil, text, number, 0) }
-                return
-            }
-            guard p.continued < DeviceConsoleFormat.maxContinuationLines else { return }
-            p.continued += 1
-            p.text += "\n" + text
-            pending = p
+            pending?.append(text)
         }
         if let p = pending { take(p.head, Substring(p.text), line: p.line) }
-        if let m = metadataMessage { take(nil, Substring(m.text), line: m.line) }
     }
 
-    /// `log show --style json` (one array) or `ndjson` (an object a line, a summary last).
-    mutating func readJSON(_ source: inout PeekableByteSource) throws {
-        style = nil
+    /// `log show --style json`: one array, read whole (its preamble lines skipped).
+    mutating func readJSONArray(_ source: inout PeekableByteSource) throws {
         var bytes = try readAll(&source, limit: context.limits.maxDecompressedSize, name: context.path)
-        // The preamble `log show` writes before the JSON (`Filtering the log data using …`).
+        // The preamble `log show` writes before the JSON (`Filtering the log data using …`),
+        // which may itself hold brackets (`CONTAINS[c]`): whole lines up to the one opening the array.
         var skippedLines = 0
-        if let start = bytes.firstIndex(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }) {
-            skippedLines = bytes[..<start].filter { $0 == 0x0A }.count
-            bytes.removeFirst(start)
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let line = Substring(String(decoding: bytes[start..<end], as: UTF8.self))
+            let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+            if trimmed.hasPrefix("[") { break }
+            skippedLines += 1
+            start = min(end + 1, bytes.count)
         }
-        if bytes.first == UInt8(ascii: "[") {
-            let scan = JSONDocumentScanner.scan(bytes, arrayPaths: [[]])
-            if let error = scan.error {
-                result.diagnose(Diagnostic(SourceLocation(file: context.path, line: 1), .error, error))
+        bytes.removeFirst(start)
+        let scan = JSONDocumentScanner.scan(bytes, arrayPaths: [[]])
+        if let error = scan.error {
+            result.diagnose(Diagnostic(SourceLocation(file: context.path, line: skippedLines + 1), .error, error))
+        }
+        for element in scan.elements {
+            takeJSON(bytes[element.range], line: element.line + skippedLines)
+        }
+    }
+
+    /// `log show --style ndjson`: an object a line, streamed (a sysdiagnose's is gigabytes).
+    mutating func readNDJSON(_ lines: inout LineReader) throws {
+        try lines.forEachLine { bytes, number, _ in
+            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { return }
+            if bytes.first != UInt8(ascii: "{"),
+                ConsoleStyle.isPreamble(Substring(String(decoding: bytes, as: UTF8.self)))
+            {
+                return
             }
-            for element in scan.elements {
-                takeJSON(bytes[element.range], line: element.line + skippedLines)
-            }
-        } else {
-            var line = skippedLines
-            for slice in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
-                line += 1
-                guard slice.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { continue }
-                takeJSON(slice, line: line)
-            }
+            takeJSON(ArraySlice(bytes), line: number)
         }
     }
 
@@ -224,29 +255,29 @@ struct DeviceConsoleReader {
         // The summary `log show --style ndjson` ends with (`{"count":…,"finished":1}`).
         guard let message = event["eventMessage"]?.string else { return }
         let stamp = event["timestamp"]?.string
-        var head = ConsoleStyle.Head(
-            time: stamp.flatMap { TimestampParser.parse($0) }, zoned: true, offset: nil,
-            process: event["processImagePath"]?.string.map { String($0.split(separator: "/").last ?? "") },
-            level: event["messageType"]?.string?.lowercased(), message: Substring(message))
-        if let stamp, stamp.count > 11 {
-            let clock = stamp.dropFirst(11)
-            if let sign = clock.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-                let digits = clock[clock.index(after: sign)...].filter(\.isNumber)
-                if digits.count == 4, let v = Int(digits) {
-                    head.offset = (clock[sign] == "-" ? -1 : 1) * ((v / 100) * 3600 + (v % 100) * 60)
-                }
-            }
+        func lastComponent(_ key: String) -> String? {
+            event[key]?.string.map { String($0.split(separator: "/").last ?? "") }
         }
-        head.subsystem = event["subsystem"]?.string.flatMap { $0.isEmpty ? nil : $0 }
-        head.category = event["category"]?.string.flatMap { $0.isEmpty ? nil : $0 }
-        head.library = event["senderImagePath"]?.string.map { String($0.split(separator: "/").last ?? "") }
+        func nonEmpty(_ key: String) -> String? { event[key]?.string.flatMap { $0.isEmpty ? nil : $0 } }
+        let head = ConsoleStyle.Head(
+            time: stamp.flatMap { TimestampParser.parse($0) },
+            offset: stamp.flatMap { ConsoleStyle.zoneOffset($0.dropFirst(11)) },
+            process: lastComponent("processImagePath"), level: event["messageType"]?.string?.lowercased(),
+            library: lastComponent("senderImagePath"), subsystem: nonEmpty("subsystem"), category: nonEmpty("category"),
+            message: Substring(message))
         take(head, Substring(message), line: line)
     }
 
     /// The result, with the clock the entries' times were in and why a console is not read.
-    mutating func finish() -> ParseResult {
+    mutating func finish(json: DeviceConsoleFormat.JSONShape?) -> ParseResult {
         let counts = "\(entries) \(entries == 1 ? "entry" : "entries"), \(kept) about playback"
-        result.producer = style.map { "\($0.rawValue): \(counts)" } ?? "printed error-log events: \(counts)"
+        let label: String
+        switch json {
+        case .array: label = "log show (json)"
+        case .lines: label = "log show (ndjson)"
+        case nil: label = style?.rawValue ?? "printed error-log events"
+        }
+        result.producer = "\(label): \(counts)"
         if unzoned {
             result.clock =
                 context.timezoneOffset == nil && context.timeZone == nil
@@ -254,7 +285,7 @@ struct DeviceConsoleReader {
         } else if zones.count == 1, let zone = zones.first {
             result.deviceZone = zone
         }
-        if undated, kept > 0 {
+        if undated {
             result.diagnose(
                 Diagnostic(
                     SourceLocation(file: context.path, line: 0), .info,

@@ -13,13 +13,13 @@ package enum NSErrorDescription {
 
     /// The first `NSError` printed in `text`, or nil.
     package static func parse(_ text: Substring) -> ErrorInfo? {
-        guard let start = text.range(of: "Error Domain=") else { return nil }
+        guard let start = text.fastRange(of: "Error Domain=") else { return nil }
         return parseError(text[start.lowerBound...], depth: 0)
     }
 
     /// Parses from `Error Domain=`: the error, then the chain in its `UserInfo`.
     private static func parseError(_ text: Substring, depth: Int) -> ErrorInfo? {
-        guard text.hasPrefix("Error Domain="), let codeRange = text.range(of: " Code=") else { return nil }
+        guard text.hasPrefix("Error Domain="), let codeRange = text.fastRange(of: " Code=") else { return nil }
         let domain = text[text.index(text.startIndex, offsetBy: 13)..<codeRange.lowerBound]
         guard !domain.isEmpty, domain.count <= 200, !domain.contains("\n") else { return nil }
         var rest = text[codeRange.upperBound...]

@@ -8,7 +8,8 @@ import ForensicsCore
 package struct PrintedErrorLogEvent: Sendable {
     package var error: ErrorInfo
     package var uri: String?
-    package var date: Timestamp?
+    /// The `date` as printed (the reader knows the zone to read it in).
+    package var date: String?
     package var sessionID: String?
 
     /// The property names, lowercased, as they are looked up.
@@ -18,22 +19,18 @@ package struct PrintedErrorLogEvent: Sendable {
 
     /// Whether `text` names at least two of the error properties.
     package static func isPrinted(_ text: some StringProtocol) -> Bool {
-        let lower = text.lowercased()
-        return ["errorstatuscode", "errordomain", "errorcomment"].filter { lower.contains($0) }.count >= 2
+        ["errorstatuscode", "errordomain", "errorcomment"].filter { text.containsIgnoringASCIICase($0) }.count >= 2
     }
 
     /// The event printed in `text`, or nil when it names fewer than two error properties or no code.
-    package static func parse(_ text: Substring, defaultOffset: Int) -> PrintedErrorLogEvent? {
+    package static func parse(_ text: Substring) -> PrintedErrorLogEvent? {
         guard isPrinted(text) else { return nil }
         let values = keyValues(text)
         guard let status = values["errorstatuscode"], let code = Int(status.prefix(12)) else { return nil }
-        var event = PrintedErrorLogEvent(
+        let event = PrintedErrorLogEvent(
             error: ErrorInfo(domain: values["errordomain"], code: code, description: values["errorcomment"]),
             uri: values["uri"].flatMap { $0.contains("://") || $0.hasPrefix("/") ? $0 : nil },
-            date: nil, sessionID: values["playbacksessionid"])
-        if let d = values["date"] {
-            event.date = TimestampParser.parse(String(d.prefix(40)), defaultOffsetSeconds: defaultOffset)
-        }
+            date: values["date"].map { String($0.prefix(40)) }, sessionID: values["playbacksessionid"])
         return event
     }
 

@@ -95,6 +95,16 @@ package struct ReadContext: Sendable {
         self.timeZone = timeZone
     }
 
+    /// A wall-clock time read as UTC, moved to UTC by a named zone's offset at that moment (with
+    /// daylight saving); unchanged without a zone (a stated offset is already in it).
+    package static func localToUTC(_ t: Timestamp?, in zone: TimeZone?) -> Timestamp? {
+        guard let t, let zone else { return t }
+        let seconds = t.secondsSince1970
+        let guess = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
+        let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds - guess)))
+        return t + -offset
+    }
+
     /// Reads a line-based format: the reader's lines, and a source error (a truncated gzip, an
     /// unreadable member) diagnosed at the line where reading stopped, after the records read.
     package func readLines(

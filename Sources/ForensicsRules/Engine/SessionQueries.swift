@@ -26,17 +26,12 @@ extension Session {
         wanted.filter { !sources.contains($0) }.map(\.rawValue)
     }
 
-    /// Every error a source states, with its index: an error event, an error-log row (with its
-    /// URI), a console line's error. Requests' own failures are `requestEntries`.
-    var errorEntries: some Sequence<TimelineItem<ErrorInfo>> {
+    /// Every error a source states, with its index: an error event, an error-log row (also one
+    /// folded into the request it failed), a console line's error. Requests' own failures are
+    /// `requestEntries`.
+    var errorEntries: some Sequence<TimelineItem<StatedError>> {
         let entries = entries
-        return entries.indices.lazy.compactMap { i -> TimelineItem<ErrorInfo>? in
-            switch entries[i].record.payload {
-            case .error(let e), .errorLog(let e, _): return TimelineItem(entries, i, e)
-            case .console(let c): return c.error.map { TimelineItem(entries, i, $0) }
-            default: return nil
-            }
-        }
+        return entries.indices.lazy.flatMap { i in entries[i].statedErrors.map { TimelineItem(entries, i, $0) } }
     }
 
     /// Proxy events with their index.
@@ -77,12 +72,37 @@ extension TimelineItem where Value == ProxyEvent {
     var event: ProxyEvent { value }
 }
 
-extension TimelineItem where Value == ErrorInfo {
-    var error: ErrorInfo { value }
+extension TimelineItem where Value == StatedError {
+    var error: ErrorInfo { value.error }
     /// The URI an error-log row names.
-    var uri: String? {
-        if case .errorLog(_, let uri) = entry.record.payload { return uri }
-        return nil
+    var uri: String? { value.uri }
+}
+
+/// An error as one view of an entry states it, with the record that states it.
+struct StatedError {
+    var error: ErrorInfo
+    var uri: String?
+    var view: Record
+}
+
+extension TimelineEntry {
+    /// The errors the entry's views state: its own record's, then those of error-log rows folded
+    /// into it.
+    var statedErrors: [StatedError] {
+        var out = Self.stated(record, own: true).map { [$0] } ?? []
+        for v in otherViews { if let e = Self.stated(v, own: false) { out.append(e) } }
+        return out
+    }
+
+    /// The error one view states: any error-log row; an error event or a console line only as
+    /// the entry's own record (folded views of those are other sources' copies).
+    private static func stated(_ r: Record, own: Bool) -> StatedError? {
+        switch r.payload {
+        case .errorLog(let e, let uri): return StatedError(error: e, uri: uri, view: r)
+        case .error(let e) where own: return StatedError(error: e, uri: nil, view: r)
+        case .console(let c) where own: return c.error.map { StatedError(error: $0, uri: nil, view: r) }
+        default: return nil
+        }
     }
 }
 

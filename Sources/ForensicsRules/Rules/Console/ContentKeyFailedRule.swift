@@ -82,10 +82,12 @@ package struct ContentKeyFailedRule: Rule {
                 failures.append((item.index, e.shortText, e))
             }
         }
-        for item in session.errorEntries {
+        // An error-log row folded into a failed key request is that request, already counted.
+        let counted = Set(failures.map(\.index))
+        for item in session.errorEntries where !counted.contains(item.index) {
             let e = item.error
             let onKeyURI = item.uri.map { MediaRequest.guessKind(url: $0) == .contentKey } ?? false
-            let keyLine = session.entries[item.index].record.consoleLine?.topic == .contentKey
+            let keyLine = item.value.view.consoleLine?.topic == .contentKey
             guard e.isContentKeyError || onKeyURI || (keyLine && e.didRecover != true) else { continue }
             // A console line about the key that only carries a success code is no failure.
             failures.append((item.index, e.chainText.isEmpty ? e.shortText : e.chainText, e))
@@ -100,14 +102,10 @@ package struct ContentKeyFailedRule: Rule {
         let gaveUp = session.entries[last...].contains { $0.record.consoleLine?.endsPlayback == true }
         let first = failures[0]
         let chain = first.error?.chain ?? []
-        let meanings = chain.compactMap { e -> String? in
-            guard let code = e.code, let entry = ErrorCodeCatalogue.lookup(code: code, domain: e.domain).first else {
-                return nil
-            }
-            return
-                "\(entry.domain) \(entry.code)\(entry.name.map { " (\($0))" } ?? ""): \(entry.meaning) (source: \(entry.source), \(entry.confidence.rawValue))"
+        let meanings = chain.compactMap { e in
+            e.code.flatMap { ErrorCodeCatalogue.lookup(code: $0, domain: e.domain).first?.sentence(withAdvice: false) }
         }
-        let fairPlay = chain.contains { ($0.code.map { (-42999 ... -42000).contains($0) } ?? false) }
+        let fairPlay = chain.contains { ErrorInfo.isFairPlayCode($0.code) }
         var explanation =
             "\(failures.count) failed content-key \(failures.count == 1 ? "request" : "requests or errors"), the first: \(first.text)."
         if gaveUp { explanation += " The app gave up after the last one." }

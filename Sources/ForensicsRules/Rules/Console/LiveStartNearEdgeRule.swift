@@ -63,13 +63,6 @@ package struct LiveStartNearEdgeRule: Rule {
                 ]),
         ])
 
-    static func isNearEdge(_ e: ErrorInfo) -> Bool {
-        e.chain.contains {
-            $0.code == -16832
-                || ($0.description?.localizedCaseInsensitiveContains("from end of live playlist") ?? false)
-        }
-    }
-
     /// The first number before `marker` in `text` (`8` of "restarting 8 s from end").
     static func seconds(before marker: String, in text: String) -> Double? {
         guard let r = text.range(of: marker) else { return nil }
@@ -89,7 +82,7 @@ package struct LiveStartNearEdgeRule: Rule {
         // Where the player states the distance and the target duration, a start at least three
         // target durations from the end is what RFC 8216 asks for: no finding.
         let events = session.errorEntries.filter { item in
-            guard Self.isNearEdge(item.error) else { return false }
+            guard item.error.isLiveEdgeWarning else { return false }
             let text = item.error.chain.compactMap(\.description).first ?? ""
             guard let d = Self.seconds(before: "from end", in: text),
                 let t = Self.seconds(after: "target duration", in: text),

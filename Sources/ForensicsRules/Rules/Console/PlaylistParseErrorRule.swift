@@ -56,15 +56,8 @@ package struct PlaylistParseErrorRule: Rule {
                 ]),
         ])
 
-    /// Whether an error is the player refusing a playlist.
-    static func isParseError(_ e: ErrorInfo) -> Bool {
-        e.chain.contains {
-            $0.code == -12642 || ($0.description?.localizedCaseInsensitiveContains("playlist parse") ?? false)
-        }
-    }
-
     package func findings(in session: Session) -> [Finding] {
-        let errors = session.errorEntries.filter { Self.isParseError($0.error) }
+        let errors = session.errorEntries.filter { $0.error.isPlaylistParseError }
         guard let first = errors.first else { return [] }
         // What the player said, once each: the comments name the rule broken.
         var said: [String] = []

@@ -123,39 +123,45 @@ package struct PlaybackFailedRule: Rule {
         var first: Timestamp?
         var text: String?
         var firstError: ErrorInfo?
-        // The first error of the chain that led to a fatal line, when it is another error.
-        var rootError: ErrorInfo?
-        for e in session.entries {
+        // The first error of the chain that led to a fatal line, when it is another error, and
+        // how many errors that chain held.
+        var root: (error: ErrorInfo, count: Int)?
+        /// A fatal line whose chain is the errors before it.
+        func fatal(at i: Int, error: ErrorInfo?, title: String?) {
+            let before = Self.chainBefore(i, in: session)
+            evidence.append(contentsOf: before.map(\.evidence))
+            evidence.append(Finding.Evidence(session, i))
+            first = first ?? before.first?.evidence.time ?? session.entries[i].time
+            text = text ?? title
+            firstError = firstError ?? error
+            if root == nil, let r = before.first?.error { root = (r, before.count) }
+        }
+        for (i, e) in session.entries.enumerated() {
+            // A row whose comment says the item cannot go on (-12880 "Can not proceed after
+            // removing variants"), also when it was folded into the request it failed: fatal
+            // whatever else the log holds.
+            if let err = e.statedErrors.first(where: {
+                if case .errorLog = $0.view.payload {
+                    return $0.error.statesPlaybackEnded && $0.error.didRecover != true
+                }
+                return false
+            })?.error {
+                fatal(at: i, error: err, title: err.shortText)
+                continue
+            }
             switch e.record.payload {
             case .error(let err) where err.didRecover == false:
-                evidence.append(Finding.Evidence(e))
+                evidence.append(Finding.Evidence(session, i))
                 first = first ?? e.time
                 text = text ?? err.shortText
                 firstError = firstError ?? err
-            case .errorLog(let err, _) where err.statesPlaybackEnded && err.didRecover != true:
-                // A row whose comment says the item cannot go on (-12880 "Can not proceed after
-                // removing variants"): fatal whatever else the log holds.
-                let before = Self.chainBefore(e, in: session)
-                evidence.append(contentsOf: before.map(\.evidence))
-                evidence.append(Finding.Evidence(e))
-                first = first ?? before.first?.evidence.time ?? e.time
-                text = text ?? err.shortText
-                firstError = firstError ?? err
-                rootError = rootError ?? before.first?.error
             case .console(let line) where line.endsPlayback:
-                // The console says the player gave up: its error, or the last one before it, with
-                // the errors that led there as the chain.
-                let before = Self.chainBefore(e, in: session)
-                let err = line.error ?? Self.lastError(before: e, in: session)
-                evidence.append(contentsOf: before.map(\.evidence))
-                evidence.append(Finding.Evidence(e))
-                first = first ?? before.first?.evidence.time ?? e.time
-                text = text ?? err.map(Self.chainTitle) ?? "the player gave up"
-                firstError = firstError ?? err
-                rootError = rootError ?? before.first?.error
+                // The console says the player gave up: its error, or the last one before it.
+                let err = line.error ?? Self.lastError(before: i, in: session)
+                fatal(at: i, error: err, title: err.map(Self.chainTitle) ?? "the player gave up")
             case .summary(let s):
                 if let err = s.error, err.didRecover != true {
-                    evidence.append(Finding.Evidence(e))
+                    evidence.append(Finding.Evidence(session, i))
                     first = first ?? e.time
                     text = text ?? err.shortText
                     firstError = firstError ?? err
@@ -172,37 +178,44 @@ package struct PlaybackFailedRule: Rule {
         var seen: Set<Int> = []
         evidence = evidence.filter { $0.timelineIndex.map { seen.insert($0).inserted } ?? true }
         // What each code of the chain means, from the sourced catalogue (nothing when it is not there).
-        let root = rootError.flatMap { $0 == firstError ? nil : $0 }
+        let rootError = root.flatMap { $0.error == firstError ? nil : $0.error }
         var codes: [ErrorInfo] = []
-        for err in (firstError?.chain ?? []) + (root?.chain ?? []) where !codes.contains(where: { $0.code == err.code })
-        {
+        for err in (firstError?.chain ?? []) + (rootError?.chain ?? [])
+        where !codes.contains(where: { $0.code == err.code }) {
             codes.append(err)
         }
         let meanings = codes.compactMap { err in
-            err.code.flatMap { code in
-                ErrorCodeCatalogue.lookup(code: code, domain: err.domain).first.map {
-                    "\($0.domain) \($0.code)\($0.name.map { " (\($0))" } ?? ""): \($0.meaning) \($0.advice) (source: \($0.source), \($0.confidence.rawValue))"
-                }
+            err.code.flatMap {
+                ErrorCodeCatalogue.lookup(code: $0, domain: err.domain).first?.sentence(withAdvice: true)
             }
         }
         var meaning = meanings.isEmpty ? nil : meanings.joined(separator: " ")
         if let chain = firstError, chain.underlying.count > 0 {
             meaning = "Error chain: \(chain.chainText)." + (meaning.map { " " + $0 } ?? "")
         }
-        if let root {
+        if let rootError, let count = root?.count {
             meaning =
-                "It came after \(evidence.count - 1) earlier error\(evidence.count == 2 ? "" : "s"), the first: \(Self.chainTitle(root))."
+                "It came after \(count) earlier error\(count == 1 ? "" : "s"), the first: \(Self.chainTitle(rootError))."
                 + (meaning.map { " " + $0 } ?? "")
         }
         meaning = meaning.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        let causes = [firstError, rootError].compactMap { $0 }
+        let advice: String
+        if causes.contains(where: \.isContentKeyError) {
+            advice =
+                "The failure follows a content key that could not be had: start from the content-key-failed finding (the key server's answer, or FairPlay on the device)."
+        } else if causes.contains(where: \.isPlaylistParseError) {
+            advice =
+                "The failure follows a playlist the player refused: start from the playlist-parse-error finding (the player's comment names the tag; the stream checks name the rule)."
+        } else {
+            advice =
+                "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
+        }
         return [
             Self.withStreamDefects(
                 finding(
                     start: first, end: session.end, title: "Playback failed: \(text ?? "fatal error")",
-                    explanation: meaning, details: ["error": .string(text ?? "")], evidence: evidence,
-                    advice: (firstError?.isContentKeyError == true || root?.isContentKeyError == true)
-                        ? "The failure follows a content key that could not be had: start from the content-key-failed finding (the key server's answer, or FairPlay on the device)."
-                        : "Start from the first fatal error: its domain and code (CoreMediaErrorDomain codes map to HTTP statuses, e.g. -12938 is 404) name the failing resource; check that it exists and is reachable from the viewer's network."
+                    explanation: meaning, details: ["error": .string(text ?? "")], evidence: evidence, advice: advice
                 ), session)
         ]
     }
@@ -211,37 +224,30 @@ package struct PlaybackFailedRule: Rule {
     static let chainWindow = 120.0
 
     /// The errors of the same file in the `chainWindow` before a fatal entry (the retries, the
-    /// underlying failures), as evidence: the chain a console or an error log tells.
-    static func chainBefore(
-        _ fatal: TimelineEntry, in session: Session
-    ) -> [(evidence: Finding.Evidence, error: ErrorInfo)] {
+    /// underlying failures), as evidence: the chain a console or an error log tells. Walks back
+    /// from the entry (the timeline is in time order), so a session of many fatal lines costs a
+    /// window each, not the whole timeline.
+    static func chainBefore(_ index: Int, in session: Session) -> [(evidence: Finding.Evidence, error: ErrorInfo)] {
+        let fatal = session.entries[index]
         guard let t = fatal.time else { return [] }
         var out: [(evidence: Finding.Evidence, error: ErrorInfo)] = []
-        for (i, e) in session.entries.enumerated() {
-            guard let et = e.time, et <= t, t.secondsSince1970 - et.secondsSince1970 <= chainWindow,
-                e.location != fatal.location, e.location.file == fatal.location.file
-            else { continue }
-            switch e.record.payload {
-            case .error(let err), .errorLog(let err, _): out.append((Finding.Evidence(session, i), err))
-            case .console(let c): if let err = c.error { out.append((Finding.Evidence(session, i), err)) }
-            default: break
+        var j = index - 1
+        while j >= 0, out.count < 10 {
+            let e = session.entries[j]
+            j -= 1
+            guard let et = e.time else { continue }
+            if t.secondsSince1970 - et.secondsSince1970 > chainWindow { break }
+            guard et <= t, e.location.file == fatal.location.file, let err = e.statedErrors.first?.error else {
+                continue
             }
+            out.append((Finding.Evidence(session, j + 1), err))
         }
-        return Array(out.suffix(10))
+        return out.reversed()
     }
 
     /// The last error stated before an entry, in any source.
-    static func lastError(before fatal: TimelineEntry, in session: Session) -> ErrorInfo? {
-        var last: ErrorInfo?
-        for e in session.entries {
-            if e.location == fatal.location { break }
-            switch e.record.payload {
-            case .error(let err), .errorLog(let err, _): last = err
-            case .console(let c): last = c.error ?? last
-            default: break
-            }
-        }
-        return last
+    static func lastError(before index: Int, in session: Session) -> ErrorInfo? {
+        session.entries[..<index].last { !$0.statedErrors.isEmpty }?.statedErrors.first?.error
     }
 
     /// `AVFoundationErrorDomain -11800 ← NSOSStatusErrorDomain -42669: The operation could not be completed`.
