@@ -46,7 +46,7 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
 
     /// The text says the item cannot go on (`-12880` "Can not proceed after removing variants",
     /// "Playback failed"): the player gave up, whatever the source's own fatal flag says.
-    public var statesPlaybackEnded: Bool { description.map { ErrorInfo.statesEnd($0) } ?? false }
+    public var statesPlaybackEnded: Bool { description.map { ErrorInfo.statesEnd(ASCIILowered($0)) } ?? false }
 
     /// What players and apps write when an item is given up. Kept short and specific: a phrase
     /// that also describes a recoverable error ("failed to load") does not belong here.
@@ -56,10 +56,10 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
         "giving up", "gave up",
     ]
 
+    package static let endPatterns = endPhrases.map(ASCIILowered.pattern)
+
     /// Whether a text says playback was given up (`endPhrases`, any ASCII case).
-    public static func statesEnd(_ text: some StringProtocol) -> Bool {
-        endPhrases.contains { text.containsIgnoringASCIICase($0) }
-    }
+    package static func statesEnd(_ text: ASCIILowered) -> Bool { text.containsAny(endPatterns) }
 
     /// FairPlay Streaming's own status codes (-42999…-42000 in `NSOSStatusErrorDomain`).
     public static func isFairPlayCode(_ code: Int?) -> Bool { code.map { (-42999 ... -42000).contains($0) } ?? false }
@@ -70,7 +70,7 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
         chain.contains { e in
             if ErrorInfo.isFairPlayCode(e.code), e.domain == nil || e.domain == "NSOSStatusErrorDomain" { return true }
             guard let text = e.description else { return false }
-            return ErrorInfo.keyPhrases.contains { text.containsIgnoringASCIICase($0) }
+            return ASCIILowered(text).containsAny(ErrorInfo.keyPatterns)
         }
     }
 
@@ -79,6 +79,7 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
         "content key", "contentkey", "FairPlay", "key request", "keyrequest", "key server", "SPC", "CKC",
         "license request", "license server",
     ]
+    package static let keyPatterns = keyPhrases.map(ASCIILowered.pattern)
 
     /// The player refused a playlist it could not parse (CoreMedia -12642), anywhere in the chain.
     public var isPlaylistParseError: Bool {

@@ -41,9 +41,10 @@ package enum ConsoleMessage {
                 payload: .errorLog(event.error, uri: event.uri))
         }
         let error = NSErrorDescription.parse(message) ?? codeMention(message)
-        let topic = topic(of: message, error: error)
+        let lowered = ASCIILowered(message.prefix(8192))
+        let topic = topic(of: lowered, error: error)
         let fullText = String(message.prefix(8192))
-        let ends = ErrorInfo.statesEnd(message)
+        let ends = ErrorInfo.statesEnd(lowered)
         guard error != nil || topic != nil || ends || isPlayerLine(head: head, message: message) else { return nil }
         let (component, library) = origin(head: head, message: message)
         let line = ConsoleLine(
@@ -72,22 +73,16 @@ package enum ConsoleMessage {
         return (component, head.library ?? library)
     }
 
-    /// What the message is about, from its error's code and its own words.
-    /// The same tests the rules make of an error (`ErrorInfo`), on the message as well.
-    static func topic(of message: Substring, error: ErrorInfo?) -> ConsoleLine.Topic? {
-        if error?.isLiveEdgeWarning == true || message.containsIgnoringASCIICase(ErrorInfo.liveEdgePhrase) {
-            return .liveEdge
-        }
-        if error?.isContentKeyError == true
-            || ErrorInfo.keyPhrases.contains(where: { message.containsIgnoringASCIICase($0) })
-        {
-            return .contentKey
-        }
-        if error?.isPlaylistParseError == true || message.containsIgnoringASCIICase(ErrorInfo.parseErrorPhrase) {
-            return .playlist
-        }
+    /// What the message is about, from its error's code and its own words: the same tests the
+    /// rules make of an error (`ErrorInfo`), on the message as well.
+    static func topic(of message: ASCIILowered, error: ErrorInfo?) -> ConsoleLine.Topic? {
+        if error?.isLiveEdgeWarning == true || message.contains(liveEdgePattern) { return .liveEdge }
+        if error?.isContentKeyError == true || message.containsAny(ErrorInfo.keyPatterns) { return .contentKey }
+        if error?.isPlaylistParseError == true || message.contains(parseErrorPattern) { return .playlist }
         return nil
     }
+    static let liveEdgePattern = ASCIILowered.pattern(ErrorInfo.liveEdgePhrase)
+    static let parseErrorPattern = ASCIILowered.pattern(ErrorInfo.parseErrorPhrase)
 
     /// A code named without an `NSError` around it: `(AVFoundationErrorDomain / -11800) status
     /// (-42669)` (AVFoundation's own wording: the status is the OSStatus beneath), `CoreMediaErrorDomain

@@ -18,9 +18,11 @@ package struct PrintedErrorLogEvent: Sendable {
     ]
 
     /// Whether `text` names at least two of the error properties.
-    package static func isPrinted(_ text: some StringProtocol) -> Bool {
-        ["errorstatuscode", "errordomain", "errorcomment"].filter { text.containsIgnoringASCIICase($0) }.count >= 2
+    package static func isPrinted(_ text: Substring) -> Bool {
+        let lowered = ASCIILowered(text)
+        return errorKeys.filter { lowered.contains($0) }.count >= 2
     }
+    static let errorKeys = ["errorstatuscode", "errordomain", "errorcomment"].map(ASCIILowered.pattern)
 
     /// The event printed in `text`, or nil when it names fewer than two error properties or no code.
     package static func parse(_ text: Substring) -> PrintedErrorLogEvent? {
