@@ -125,6 +125,9 @@ package enum RecordJSON {
                     .object([
                         ("origin", .string(c.origin)), ("component", .string(c.component.rawValue)),
                         ("library", .optional(c.library)), ("text", .string(c.text)), ("error", error(c.error)),
+                        ("level", .optional(c.level)), ("subsystem", .optional(c.subsystem)),
+                        ("category", .optional(c.category)), ("topic", .optional(c.topic?.rawValue)),
+                        ("ends_playback", .bool(c.endsPlayback)),
                     ])
                 )
             ]

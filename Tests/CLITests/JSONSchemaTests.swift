@@ -9,7 +9,7 @@ import Testing
     static let schema = CLIRunner.repository.appendingPathComponent("Documentation/playback-forensics.schema.json")
     static let bundles = [
         "access-error-logs-only", "cdn-404-stall", "clean-session.zip", "ktvhttpcache-2x-ijkplayer",
-        "proxy-octet-stream", "slow-key-startup", "three-sessions.tar.gz", "cdn-slow-origin",
+        "proxy-octet-stream", "slow-key-startup", "three-sessions.tar.gz", "cdn-slow-origin", "console-fairplay",
     ]
 
     func expectValid(_ text: String, _ definition: String, _ label: String) throws {
