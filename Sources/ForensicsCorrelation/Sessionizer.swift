@@ -45,8 +45,21 @@ struct Sessionizer {
             fromLogs.append(false)
         }
         if ids.count == 1 {
+            // One session: everything is its own — except a console's lines far from it in time.
+            // A console names no session and holds whatever the device logged that day; on the
+            // same clock as the session's UTC sources, a line hours away is another playback.
+            let span = Self.utcSpan(files, sessionOf)
             for f in sessionOf.indices {
-                for r in sessionOf[f].indices where sessionOf[f][r] == nil { sessionOf[f][r] = 0 }
+                let distant = files[f].semantics.role == .console && files[f].clock == .utc
+                for r in sessionOf[f].indices where sessionOf[f][r] == nil {
+                    if distant, let span, let t = files[f].records[r].time?.secondsSince1970,
+                        t < span.0 - consoleSlack || t > span.1 + consoleSlack
+                    {
+                        reasons[f][r] = "a console line outside the session's time (by more than an hour)"
+                        continue
+                    }
+                    sessionOf[f][r] = 0
+                }
             }
             return Assignment(sessionOf: sessionOf, sessionIDs: ids, idFromLogs: fromLogs, reasons: reasons)
         }
@@ -152,6 +165,23 @@ struct Sessionizer {
             }
         }
         return Assignment(sessionOf: sessionOf, sessionIDs: ids, idFromLogs: fromLogs, reasons: reasons)
+    }
+
+    /// How far (seconds) a console line may lie outside the one session's span and still be its:
+    /// wide, for device clocks that drift and players that log before and after.
+    var consoleSlack: Double = 3600
+
+    /// The span of the records that name a session, in files whose times are UTC (not a device's
+    /// local time in an unknown zone, which can be hours off before alignment).
+    static func utcSpan(_ files: [SourceFile], _ sessionOf: [[Int?]]) -> (Double, Double)? {
+        var span: (Double, Double)?
+        for (f, file) in files.enumerated() where file.clock == .utc && file.semantics.role != .console {
+            for (r, record) in file.records.enumerated() where sessionOf[f][r] != nil {
+                guard let t = record.time?.secondsSince1970 else { continue }
+                span = span.map { (min($0.0, t), max($0.1, t)) } ?? (t, t)
+            }
+        }
+        return span
     }
 
     /// The canonical URLs a record is about (request, playlist, proxy request).

@@ -152,4 +152,26 @@ import Testing
         let failed = try #require(finding(report, "playback-failed"))
         #expect(failed.title.contains("-12880"))
     }
+
+    @Test func aConsoleOfAnotherPlaybackBesideABundleIsNotPinnedOnItsSession() throws {
+        // cdn-404-stall happened at 10:00 UTC on 2026-11-21; this console's failure at 00:41 UTC.
+        let folder = TestPaths.sampleLogs.appendingPathComponent("cdn-404-stall")
+        var files: [(name: String, bytes: [UInt8])] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            files.append((name, Array(try Data(contentsOf: folder.appendingPathComponent(name)))))
+        }
+        let console = """
+            2026-11-21 09:41:12.880551+0900 Streamer[3021:118790] [Player] Error Domain=CoreMediaErrorDomain Code=-12642 "Playlist parse error" UserInfo={NSDescription=Playlist parse error}
+            2026-11-21 09:41:12.881002+0900 Streamer[3021:118734] [Player] Playback failed
+            """
+        files.append(("console-paste.txt", Array(console.utf8)))
+        files.append(("README.md", Array("# Ticket\n\n#Fields: date time uri\n".utf8)))
+        let report = Analyzer().analyze(files: files)
+        #expect(report.sessions.count == 1)
+        #expect(finding(report, "playback-failed") == nil && finding(report, "playlist-parse-error") == nil)
+        #expect(finding(report, "stall") != nil, "the bundle's own story stands")
+        #expect(report.unassignedRecords == 2)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("console-paste.txt") })
+        #expect(report.inputs.first { $0.path == "README.md" }?.notRead?.reason == "Markdown text")
+    }
 }

@@ -16,6 +16,8 @@ package enum UnclaimedContent {
         if let vendor = cdnVendor(text) {
             return NotRead("CDN access log — \(vendor) (a server's log, not a playback source)", hidesEvidence: false)
         }
+        // Before the W3C test: a README may quote a `#Fields:` line, a log has no `# ` heading.
+        if isMarkdown(text) { return NotRead("Markdown text", hidesEvidence: false) }
         if case .fields = text.headerDirective {
             return NotRead(
                 "W3C extended log of another program (no AppleCoreMedia #Software line, no AVPlayer fields)",
@@ -29,7 +31,6 @@ package enum UnclaimedContent {
         {
             return NotRead("markup (HTML or XML), not a log", hidesEvidence: false)
         }
-        if isMarkdown(text) { return NotRead("Markdown text", hidesEvidence: false) }
         if text.anyLine(isCombinedLogLine) {
             return NotRead(
                 "web server access log (common/combined format), not a playback source", hidesEvidence: false)
