@@ -23,6 +23,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench_cli  # noqa: E402
+
 REPO = os.path.dirname(HERE)
 SAMPLE = os.path.join(REPO, "SampleLogs", "cdn-slow-origin")
 FIELDS = (
@@ -101,13 +104,7 @@ def timed(cmd, runs, shell=False):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    runs = 3
-    if "--runs" in sys.argv:
-        runs = int(sys.argv[sys.argv.index("--runs") + 1])
-        args = [a for a in args if a != str(runs)]
-    out = os.path.abspath(args[0] if args else ".build-bench/cdn")
-    gib = float(args[1]) if len(args) > 1 else 1.0
+    out, gib, runs = bench_cli.arguments(".build-bench/cdn", "gib", float, 1.0)
     day, bundle, rows = generate(out, gib)
     raw = sum(os.path.getsize(os.path.join(day, f)) for f in os.listdir(day))
     try:

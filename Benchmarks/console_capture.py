@@ -24,6 +24,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench_cli  # noqa: E402
+
 REPO = os.path.dirname(HERE)
 
 CHATTER = [
@@ -77,13 +80,7 @@ def timed(cmd, shell=False):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    runs = 3
-    if "--runs" in sys.argv:
-        runs = int(sys.argv[sys.argv.index("--runs") + 1])
-        args = [a for a in args if a != str(runs)]
-    out = os.path.abspath(args[0] if args else ".build-bench/console")
-    events = int(args[1]) if len(args) > 1 else 400_000
+    out, events, runs = bench_cli.arguments(".build-bench/console", "events", int, 400_000)
     path = generate(out, events)
     subprocess.run(["swift", "build", "-c", "release", "--product", "playback-forensics"], cwd=REPO, check=True,
                    stdout=subprocess.DEVNULL)
