@@ -32,4 +32,31 @@ package struct ProblemGroup: Sendable, Hashable {
     package var medianRebufferUnaffected: Double?
     /// Up to three bundles that show the problem best (most evidence, then name).
     package var examples: [Example]
+
+    /// How much the problem hurts: each affected session weighed by the problem's worst
+    /// severity, each level three times the one below (info 1, warning 3, error 9, critical 27).
+    /// A failed playback in a few sessions then comes before a warning in many; a warning in many
+    /// times more sessions still comes first. Saturating: counts come from input.
+    package var harm: Int {
+        let (v, overflow) = sessions.multipliedReportingOverflow(by: Self.weight(worst))
+        return overflow ? .max : v
+    }
+
+    package static func weight(_ severity: Severity) -> Int {
+        switch severity {
+        case .info: 1
+        case .warning: 3
+        case .error: 9
+        case .critical: 27
+        }
+    }
+
+    /// The ranking of a fleet's problems: most harm first, then most sessions, the worst
+    /// severity, and the key (so that equal problems always come in the same order).
+    package static func byHarm(_ a: ProblemGroup, _ b: ProblemGroup) -> Bool {
+        if a.harm != b.harm { return a.harm > b.harm }
+        if a.sessions != b.sessions { return a.sessions > b.sessions }
+        if a.worst != b.worst { return a.worst > b.worst }
+        return a.key < b.key
+    }
 }

@@ -7,8 +7,8 @@ extension TriageIndex {
     static let examplesPerProblem = 3
 
     /// Groups every finding of the index by problem key and stores the groups (`problems`,
-    /// `problem_examples`), replacing earlier ones; returns them ranked: most sessions first, then
-    /// the worst severity, then the key.
+    /// `problem_examples`), replacing earlier ones; returns them ranked by harm
+    /// (`ProblemGroup.byHarm`: sessions weighed by the worst severity).
     ///
     /// Memory: one small record per session (its startup and rebuffering) and one per group and
     /// affected session; findings are read with a cursor, ordered by key, one group at a time.
@@ -95,11 +95,7 @@ extension TriageIndex {
                 }
             }
             close()
-            groups.sort {
-                if $0.sessions != $1.sessions { return $0.sessions > $1.sessions }
-                if $0.worst != $1.worst { return $0.worst > $1.worst }
-                return $0.key < $1.key
-            }
+            groups.sort(by: ProblemGroup.byHarm)
             for (rank, g) in groups.enumerated() {
                 let k = g.key
                 let values: [(any DatabaseValueConvertible)?] = [

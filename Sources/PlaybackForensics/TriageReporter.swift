@@ -131,17 +131,17 @@ public struct TriageReporter: Sendable {
         }
     }
 
-    /// The problem groups, most sessions first: what hurts how many users, where, since when, at
+    /// The problem groups, most harm first: what hurts how many users, where, since when, at
     /// what cost, and which bundles to open first.
     func problemsMarkdown(
         _ problems: [ProblemGroup], sessions: Int, text: MarkdownText, links: String = "md"
     ) -> [String] {
-        var out = ["## Problems, most sessions first", ""]
+        var out = ["## Problems, most harm first", ""]
         guard !problems.isEmpty else {
             return out + ["No finding in any of the \(sessions) session\(sessions == 1 ? "" : "s").", ""]
         }
         out.append(
-            "A problem is one rule's findings that share their stall cause, CDN host, status, asset and variant where the rule names them, and the CDN POP and cache result where joined server rows show them. Startup and rebuffering are medians over the sessions that measured them: affected · the others."
+            "Ranked by harm: each affected session weighed by the problem's worst severity (info 1, warning 3, error 9, critical 27), so a failed playback in a few sessions comes before a warning in many. A problem is one rule's findings that share their stall cause, CDN host, status, asset and variant where the rule names them, and the CDN POP and cache result where joined server rows show them. Startup and rebuffering are medians over the sessions that measured them: affected · the others."
         )
         out.append("")
         out.append(

@@ -67,9 +67,13 @@ import Testing
         var got: [String: Int] = [:]
         for p in problems { got[p["key"] as? String ?? "?"] = p["sessions"] as? Int }
         #expect(got == expected)
-        // Ranked by sessions, each with up to three examples that exist as reports.
-        let counts = problems.compactMap { $0["sessions"] as? Int }
-        #expect(counts == counts.sorted(by: >))
+        // Ranked by harm (sessions weighed by the worst severity), each with up to three examples
+        // that exist as reports.
+        let weights = ["info": 1, "warning": 3, "error": 9, "critical": 27]
+        let harms = problems.map {
+            ($0["sessions"] as? Int ?? 0) * (weights[$0["worst_severity"] as? String ?? ""] ?? 0)
+        }
+        #expect(harms == harms.sorted(by: >))
         for p in problems {
             let examples = p["examples"] as? [[String: Any]] ?? []
             #expect(!examples.isEmpty && examples.count <= 3)
@@ -84,12 +88,12 @@ import Testing
         }
         // The overview leads with the problems.
         let index = try String(contentsOf: out.appendingPathComponent("index.md"), encoding: .utf8)
-        let problemsAt = index.range(of: "## Problems, most sessions first")?.lowerBound
+        let problemsAt = index.range(of: "## Problems, most harm first")?.lowerBound
         let sessionsAt = index.range(of: "## Sessions, worst first")?.lowerBound
         #expect(problemsAt != nil && sessionsAt != nil && problemsAt! < sessionsAt!)
         // So does the HTML page, a self-contained file.
         let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-        let htmlProblems = html.range(of: "Problems, most sessions first")?.lowerBound
+        let htmlProblems = html.range(of: "Problems, most harm first")?.lowerBound
         let htmlSessions = html.range(of: "Sessions, worst first")?.lowerBound
         #expect(htmlProblems != nil && htmlSessions != nil && htmlProblems! < htmlSessions!)
         #expect(!html.contains("<script"))

@@ -1,0 +1,35 @@
+import ForensicsCore
+import Testing
+
+@testable import ForensicsIndex
+
+/// A fleet's problems are ranked by harm, not by count: sessions weighed by the worst severity.
+@Suite struct ProblemRankingTests {
+    func group(_ rule: String, _ worst: Severity, sessions: Int) -> ProblemGroup {
+        ProblemGroup(
+            key: ProblemKey(ruleID: rule), worst: worst, sessions: sessions, share: 0, bundles: sessions,
+            findings: sessions, firstSeen: nil, lastSeen: nil, medianStartupAffected: nil,
+            medianStartupUnaffected: nil, medianRebufferAffected: nil, medianRebufferUnaffected: nil, examples: [])
+    }
+
+    @Test func aCriticalFailureInFewerSessionsOutranksAWarningInMore() {
+        let failed = group("playback-failed", .critical, sessions: 2)
+        let slow = group("slow-startup", .warning, sessions: 5)
+        #expect(
+            [slow, failed].sorted(by: ProblemGroup.byHarm).map(\.key.ruleID) == ["playback-failed", "slow-startup"])
+    }
+
+    @Test func nearMissAWarningInManyTimesMoreSessionsStillComesFirst() {
+        let failed = group("playback-failed", .critical, sessions: 1)
+        let slow = group("slow-startup", .warning, sessions: 30)
+        #expect(
+            [failed, slow].sorted(by: ProblemGroup.byHarm).map(\.key.ruleID) == ["slow-startup", "playback-failed"])
+    }
+
+    @Test func equalHarmFallsBackToSessionsThenTheKeyAndNeverOverflows() {
+        let a = group("segment-errors", .warning, sessions: 9)
+        let b = group("stall", .error, sessions: 3)
+        #expect([b, a].sorted(by: ProblemGroup.byHarm).map(\.key.ruleID) == ["segment-errors", "stall"])
+        #expect(group("stall", .critical, sessions: .max).harm == .max)
+    }
+}
