@@ -31,9 +31,8 @@ IDS = ["6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10", "2D5C8F04-9F34-40F2-AA06-758CE4EC
 STORIES = [
     {"sample": "access-error-logs-only", "weight": 4, "host": "edge3.cdn.example.org",
      "hosts": ["edge1.cdn-a.example", "edge2.cdn-b.example", "edge9.cdn-c.example"],
-     "problems": ["segment-404-downswitch host={host} variant=12000000",
-                  "segment-errors host={host} status=HTTP 404",
-                  "stall cause=segment-errors"]},
+     # The down-switch and the stall are symptoms of the 404s: one problem.
+     "problems": ["segment-errors host={host} status=HTTP 404"]},
     {"sample": "slow-key-startup", "weight": 3, "host": "keys.example.com",
      "hosts": ["keys-eu.example", "keys-us.example"],
      "problems": ["slow-startup", "missing-session-key", "slow-key-fetch host={host}"]},

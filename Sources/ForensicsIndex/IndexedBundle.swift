@@ -67,12 +67,19 @@ package struct IndexedFinding: Sendable, Hashable {
     package var title: String
     package var start: Timestamp?
     package var end: Timestamp?
+    /// The problem the finding counts under: its own, or its cause's when it is a symptom.
     package var problem: ProblemKey
+    /// The finding's own key: differs from `problem` for a symptom.
+    package var own: ProblemKey
+    /// The asset and variant it is about (a host-owned problem's spread).
+    package var asset: String?
+    package var variant: Int?
     package var evidence: [IndexedEvidence]
 
     package init(
         ordinal: Int, ruleID: String, severity: Severity, title: String, start: Timestamp?, end: Timestamp?,
-        problem: ProblemKey, evidence: [IndexedEvidence]
+        problem: ProblemKey, own: ProblemKey? = nil, asset: String? = nil, variant: Int? = nil,
+        evidence: [IndexedEvidence]
     ) {
         self.ordinal = ordinal
         self.ruleID = ruleID
@@ -81,6 +88,9 @@ package struct IndexedFinding: Sendable, Hashable {
         self.start = start
         self.end = end
         self.problem = problem
+        self.own = own ?? problem
+        self.asset = asset
+        self.variant = variant
         self.evidence = evidence
     }
 }
@@ -146,10 +156,14 @@ extension IndexedSession {
         topRule = ordered.first?.ruleID
         topFinding = ordered.first.map { redactor.redact($0.title) }
         seriousCount = result.findings.filter { $0.severity >= .warning }.count
+        let keys = result.findings.map { ProblemKey($0, in: session, redact: redactor.redact) }
+        let roots = ProblemFolding.roots(result.findings, keys: keys)
         findings = result.findings.enumerated().map { i, f in
-            IndexedFinding(
+            let spread = ProblemKey.spread(f, in: session, redact: redactor.redact)
+            return IndexedFinding(
                 ordinal: i, ruleID: f.ruleID, severity: f.severity, title: redactor.redact(f.title), start: f.start,
-                end: f.end, problem: ProblemKey(f, in: session, redact: redactor.redact),
+                end: f.end, problem: roots[i].map { keys[$0] } ?? keys[i], own: keys[i], asset: spread.asset,
+                variant: spread.variant,
                 evidence: f.evidence.map {
                     IndexedEvidence(
                         file: redactor.redact($0.location.file), line: $0.location.line, time: $0.time,

@@ -32,6 +32,17 @@ package struct ProblemGroup: Sendable, Hashable {
     package var medianRebufferUnaffected: Double?
     /// Up to three bundles that show the problem best (most evidence, then name).
     package var examples: [Example]
+    /// Findings this problem explains in the same sessions (a stall it caused, a down-switch its
+    /// 404s forced), by their own key, with how many sessions show each: most first.
+    package var symptoms: [Symptom] = []
+    /// How many assets and which variants (bits/s, highest first, at most 8) its findings are about.
+    package var assets = 0
+    package var variants: [Int] = []
+
+    package struct Symptom: Sendable, Hashable {
+        package var key: String
+        package var sessions: Int
+    }
 
     /// How much the problem hurts: each affected session weighed by the problem's worst
     /// severity, each level three times the one below (info 1, warning 3, error 9, critical 27).

@@ -1,7 +1,8 @@
 import ForensicsCore
 
 /// What makes two findings in different sessions "the same problem" for a fleet: the rule, the
-/// stall cause, the CDN host and status, and the asset and variant where the finding is about one.
+/// stall cause, the CDN host and status — or, where no host owns it, the asset and variant the
+/// finding is about.
 ///
 /// Why these fields and where they come from: an operations team hands a problem to whoever owns
 /// it — a CDN partner (host, status), a packaging team (asset, variant), the app team (a stall
@@ -49,15 +50,23 @@ package struct ProblemKey: Sendable, Hashable, Comparable, Codable {
         } else {
             host = Self.host(of: subject)
         }
-        variant = subject.variantBandwidth
         pop = subject.pop.map(redact)
         cache = subject.cacheResult
-        if variant != nil, let url = session.assetURL {
-            asset = URLCanonicalizer.withoutQuery(URLCanonicalizer.canonical(url))
-        }
+        // A problem a host owns (its failures, its status) is one fix at that host, whatever the
+        // asset or variant: they are the problem's spread (`spread`), not part of it.
+        if host == nil { (asset, variant) = Self.spread(finding, in: session, redact: redact) }
         host = host.map(redact)
-        asset = asset.map(redact)
         status = status.map(redact)
+    }
+
+    /// The asset and the variant a finding is about, when it names a variant: the session's asset
+    /// (the multivariant playlist, without query) and the variant's bandwidth.
+    package static func spread(
+        _ finding: Finding, in session: Session, redact: (String) -> String = { $0 }
+    ) -> (asset: String?, variant: Int?) {
+        guard let variant = finding.subject.variantBandwidth else { return (nil, nil) }
+        let asset = session.assetURL.map { redact(URLCanonicalizer.withoutQuery(URLCanonicalizer.canonical($0))) }
+        return (asset, variant)
     }
 
     /// The host of the finding's one resource, or of its URL list when every URL is on one host.

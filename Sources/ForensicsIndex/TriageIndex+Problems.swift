@@ -36,35 +36,46 @@ extension TriageIndex {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT f.problem_key, f.rule_id, f.cause, f.host, f.status, f.asset, f.variant, f.severity_rank,
+                    SELECT f.problem_key, f.problem_rule, f.cause, f.host, f.status, f.asset, f.variant, f.severity_rank,
                       f.bundle, f.session_ordinal, f.session_id, f.evidence_count, f.start_time, s.utc, b.name,
-                      f.pop, f.cache
+                      f.pop, f.cache, f.own_key
                     FROM findings f JOIN sessions s ON s.bundle = f.bundle AND s.ordinal = f.session_ordinal
                     JOIN bundles b ON b.file = f.bundle
                     ORDER BY f.problem_key, f.bundle, f.session_ordinal, f.ordinal
                     """)
-            var current: (key: String, problem: ProblemKey, worst: Int, findings: Int)?
+            var current: (key: String, problem: ProblemKey?, worst: Int, findings: Int)?
             var affected: [SessionRef: (id: String, name: String, evidence: Int)] = [:]
+            var symptoms: [String: Set<SessionRef>] = [:]
+            var assets: Set<String> = []
+            var variants: Set<Int> = []
             var first: String?
             var last: String?
             func close() {
-                guard let c = current else { return }
+                guard let c = current, let problem = c.problem else { return }
                 let startups = affected.keys.compactMap { measures[$0]?.startup }.sorted()
                 let rebuffers = affected.keys.compactMap { measures[$0]?.rebuffer }.sorted()
                 let examples = Self.examples(affected)
-                groups.append(
-                    ProblemGroup(
-                        key: c.problem, worst: Severity(rank: c.worst) ?? .info,
-                        sessions: affected.count,
-                        share: total == 0 ? 0 : Double(affected.count) / Double(total),
-                        bundles: Set(affected.keys.map(\.bundle)).count, findings: c.findings,
-                        firstSeen: first, lastSeen: last,
-                        medianStartupAffected: Self.median(startups),
-                        medianStartupUnaffected: Self.median(Self.removing(startups, from: allStartups)),
-                        medianRebufferAffected: Self.median(rebuffers),
-                        medianRebufferUnaffected: Self.median(Self.removing(rebuffers, from: allRebuffers)),
-                        examples: examples))
+                var group = ProblemGroup(
+                    key: problem, worst: Severity(rank: c.worst) ?? .info,
+                    sessions: affected.count,
+                    share: total == 0 ? 0 : Double(affected.count) / Double(total),
+                    bundles: Set(affected.keys.map(\.bundle)).count, findings: c.findings,
+                    firstSeen: first, lastSeen: last,
+                    medianStartupAffected: Self.median(startups),
+                    medianStartupUnaffected: Self.median(Self.removing(startups, from: allStartups)),
+                    medianRebufferAffected: Self.median(rebuffers),
+                    medianRebufferUnaffected: Self.median(Self.removing(rebuffers, from: allRebuffers)),
+                    examples: examples)
+                group.symptoms = symptoms.map { ProblemGroup.Symptom(key: $0.key, sessions: $0.value.count) }.sorted {
+                    $0.sessions != $1.sessions ? $0.sessions > $1.sessions : $0.key < $1.key
+                }
+                group.assets = assets.count
+                group.variants = Array(variants.sorted(by: >).prefix(8))
+                groups.append(group)
                 affected = [:]
+                symptoms = [:]
+                assets = []
+                variants = []
                 first = nil
                 last = nil
             }
@@ -72,20 +83,28 @@ extension TriageIndex {
                 let key: String = row[0]
                 if current?.key != key {
                     close()
-                    current = (
-                        key,
-                        ProblemKey(
-                            ruleID: row[1], cause: row[2], host: row[3], status: row[4], asset: row[5], variant: row[6],
-                            pop: row[15], cache: row[16]),
-                        0, 0
-                    )
+                    current = (key, nil, 0, 0)
                 }
+                let ref = SessionRef(bundle: row[8], ordinal: row[9])
+                let own: String = row[17]
                 if var c = current {
                     c.worst = max(c.worst, row[7] as Int)
                     c.findings += 1
+                    if own == key {
+                        // The cause's own row: the problem's parts (a symptom's are its own).
+                        c.problem =
+                            c.problem
+                            ?? ProblemKey(
+                                ruleID: row[1], cause: row[2], host: row[3], status: row[4],
+                                asset: row[3] == nil ? row[5] : nil, variant: row[3] == nil ? row[6] : nil,
+                                pop: row[15], cache: row[16])
+                    } else {
+                        symptoms[own, default: []].insert(ref)
+                    }
                     current = c
                 }
-                let ref = SessionRef(bundle: row[8], ordinal: row[9])
+                if let a: String = row[5] { assets.insert(a) }
+                if let v: Int = row[6] { variants.insert(v) }
                 let evidence: Int = row[11]
                 let before = affected[ref]?.evidence ?? 0
                 affected[ref] = (row[10], row[14], before.addingReportingOverflow(evidence).partialValue)
@@ -102,14 +121,15 @@ extension TriageIndex {
                     k.text, rank + 1, k.ruleID, k.cause, k.host, k.status, k.asset, k.variant, g.worst.rawValue,
                     g.sessions, g.share, g.bundles, g.findings, g.firstSeen, g.lastSeen, g.medianStartupAffected,
                     g.medianStartupUnaffected, g.medianRebufferAffected, g.medianRebufferUnaffected, k.pop, k.cache,
+                    Self.symptomsText(g.symptoms), g.assets, g.variants.map(String.init).joined(separator: ","),
                 ]
                 try db.execute(
                     sql: """
                         INSERT INTO problems (problem_key, rank, rule_id, cause, host, status, asset, variant,
                           worst_severity, sessions, share, bundles, findings, first_seen, last_seen,
                           median_startup_affected, median_startup_unaffected, median_rebuffer_affected,
-                          median_rebuffer_unaffected, pop, cache)
-                          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          median_rebuffer_unaffected, pop, cache, symptoms, assets, variants)
+                          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: StatementArguments(values))
                 for (i, e) in g.examples.enumerated() {
                     try db.execute(
@@ -120,6 +140,20 @@ extension TriageIndex {
                 }
             }
             return groups
+        }
+    }
+
+    /// Symptoms as stored: a line each, `sessions<TAB>key` (keys hold no tab or line break:
+    /// their parts are rule ids, hosts, statuses and redacted paths).
+    static func symptomsText(_ symptoms: [ProblemGroup.Symptom]) -> String {
+        symptoms.map { "\($0.sessions)\t\($0.key)" }.joined(separator: "\n")
+    }
+
+    static func symptoms(fromText text: String) -> [ProblemGroup.Symptom] {
+        text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2, let n = Int(parts[0]) else { return nil }
+            return ProblemGroup.Symptom(key: String(parts[1]), sessions: n)
         }
     }
 

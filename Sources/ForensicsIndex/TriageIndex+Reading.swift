@@ -42,19 +42,23 @@ extension TriageIndex {
                 sql: """
                     SELECT problem_key, rule_id, cause, host, status, asset, variant, worst_severity, sessions, share,
                       bundles, findings, first_seen, last_seen, median_startup_affected, median_startup_unaffected,
-                      median_rebuffer_affected, median_rebuffer_unaffected, pop, cache FROM problems ORDER BY rank
+                      median_rebuffer_affected, median_rebuffer_unaffected, pop, cache, symptoms, assets, variants
+                    FROM problems ORDER BY rank
                     """)
             while let row = try rows.next() {
                 let key: String = row[0]
-                out.append(
-                    ProblemGroup(
-                        key: ProblemKey(
-                            ruleID: row[1], cause: row[2], host: row[3], status: row[4], asset: row[5], variant: row[6],
-                            pop: row[18], cache: row[19]),
-                        worst: Severity(rawValue: row[7]) ?? .info, sessions: row[8], share: row[9], bundles: row[10],
-                        findings: row[11], firstSeen: row[12], lastSeen: row[13], medianStartupAffected: row[14],
-                        medianStartupUnaffected: row[15], medianRebufferAffected: row[16],
-                        medianRebufferUnaffected: row[17], examples: examples[key] ?? []))
+                var group = ProblemGroup(
+                    key: ProblemKey(
+                        ruleID: row[1], cause: row[2], host: row[3], status: row[4], asset: row[5], variant: row[6],
+                        pop: row[18], cache: row[19]),
+                    worst: Severity(rawValue: row[7]) ?? .info, sessions: row[8], share: row[9], bundles: row[10],
+                    findings: row[11], firstSeen: row[12], lastSeen: row[13], medianStartupAffected: row[14],
+                    medianStartupUnaffected: row[15], medianRebufferAffected: row[16],
+                    medianRebufferUnaffected: row[17], examples: examples[key] ?? [])
+                group.symptoms = Self.symptoms(fromText: row[20])
+                group.assets = row[21]
+                group.variants = (row[22] as String).split(separator: ",").compactMap { Int($0) }
+                out.append(group)
             }
             return out
         }

@@ -147,15 +147,15 @@ public final class TriageIndex: Sendable {
             let findingRow: [(any DatabaseValueConvertible)?] = [
                 bundle, s.ordinal, f.ordinal, s.id, f.ruleID, f.severity.rawValue, f.severity.rank, f.title,
                 time(f.start, utc: s.utc), time(f.end, utc: s.utc), f.start?.secondsSince1970,
-                f.end?.secondsSince1970, p.text, p.cause, p.host, p.status, p.asset, p.variant, f.evidence.count,
-                p.pop, p.cache,
+                f.end?.secondsSince1970, p.text, p.cause, p.host, p.status, f.asset, f.variant, f.evidence.count,
+                p.pop, p.cache, p.ruleID, f.own.text,
             ]
             try db.cachedStatement(
                 sql: """
                     INSERT INTO findings (bundle, session_ordinal, ordinal, session_id, rule_id, severity,
                       severity_rank, title, start_time, end_time, start_seconds, end_seconds, problem_key, cause,
-                      host, status, asset, variant, evidence_count, pop, cache)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                      host, status, asset, variant, evidence_count, pop, cache, problem_rule, own_key)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(arguments: StatementArguments(findingRow))
             for (i, e) in f.evidence.enumerated() {

@@ -4,7 +4,7 @@
 /// same rows whether it was analysed in one run, in shards that were merged, or incrementally.
 enum TriageIndexSchema {
     /// 2: bundles gained `verdict` and `could_not_judge` (issue 29).
-    static let version = 3
+    static let version = 4
 
     static let statements = [
         """
@@ -83,6 +83,8 @@ enum TriageIndexSchema {
           evidence_count INTEGER NOT NULL,
           pop TEXT,
           cache TEXT,
+          problem_rule TEXT NOT NULL,
+          own_key TEXT NOT NULL,
           PRIMARY KEY (bundle, session_ordinal, ordinal),
           FOREIGN KEY (bundle, session_ordinal) REFERENCES sessions(bundle, ordinal)
             ON DELETE CASCADE ON UPDATE CASCADE)
@@ -135,7 +137,10 @@ enum TriageIndexSchema {
           median_rebuffer_affected REAL,
           median_rebuffer_unaffected REAL,
           pop TEXT,
-          cache TEXT)
+          cache TEXT,
+          symptoms TEXT NOT NULL,
+          assets INTEGER NOT NULL,
+          variants TEXT NOT NULL)
         """,
         """
         CREATE TABLE problem_examples (

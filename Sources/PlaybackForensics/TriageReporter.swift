@@ -141,7 +141,7 @@ public struct TriageReporter: Sendable {
             return out + ["No finding in any of the \(sessions) session\(sessions == 1 ? "" : "s").", ""]
         }
         out.append(
-            "Ranked by harm: each affected session weighed by the problem's worst severity (info 1, warning 3, error 9, critical 27), so a failed playback in a few sessions comes before a warning in many. A problem is one rule's findings that share their stall cause, CDN host, status, asset and variant where the rule names them, and the CDN POP and cache result where joined server rows show them. Startup and rebuffering are medians over the sessions that measured them: affected · the others."
+            "Ranked by harm: each affected session weighed by the problem's worst severity (info 1, warning 3, error 9, critical 27), so a failed playback in a few sessions comes before a warning in many. A problem is one rule's findings that share their stall cause, CDN host and status (then the assets and variants are its spread), or the asset and variant where no host owns it, and the CDN POP and cache result where joined server rows show them; a finding another explains in the same session (a stall caused by failed requests, a down-switch forced by 404s) is listed beneath it as a symptom. Startup and rebuffering are medians over the sessions that measured them: affected · the others."
         )
         out.append("")
         out.append(
@@ -168,6 +168,23 @@ public struct TriageReporter: Sendable {
             if let v = k.variant { what.append("variant \(BitRateFormat.text(Double(v)))") }
             if let pop = k.pop { what.append("POP \(text.escape(pop))") }
             if let cache = k.cache { what.append("cache \(text.escape(cache))") }
+            if k.host != nil, p.assets + p.variants.count > 0 {
+                var spread: [String] = []
+                if p.assets > 0 { spread.append("\(p.assets) asset\(p.assets == 1 ? "" : "s")") }
+                if !p.variants.isEmpty {
+                    spread.append(
+                        "variants " + p.variants.map { BitRateFormat.text(Double($0)) }.joined(separator: ", "))
+                }
+                what.append("across " + spread.joined(separator: ", "))
+            }
+            if !p.symptoms.isEmpty {
+                what.append(
+                    "with its symptoms: "
+                        + p.symptoms.map {
+                            "`\(text.escape($0.key))` (\($0.sessions) session\($0.sessions == 1 ? "" : "s"))"
+                        }
+                        .joined(separator: "; "))
+            }
             let examples = p.examples.map { e in
                 "[\(text.escape(e.bundle))](bundles/\(e.file).\(links)) (\(e.evidence) record\(e.evidence == 1 ? "" : "s"))"
             }.joined(separator: ", ")
@@ -194,6 +211,11 @@ public struct TriageReporter: Sendable {
             ("median_startup_unaffected", rounded(p.medianStartupUnaffected, 1000)),
             ("median_rebuffer_affected", rounded(p.medianRebufferAffected, 10000)),
             ("median_rebuffer_unaffected", rounded(p.medianRebufferUnaffected, 10000)),
+            (
+                "symptoms",
+                .array(p.symptoms.map { .object([("key", .string($0.key)), ("sessions", .integer($0.sessions))]) })
+            ),
+            ("assets", .integer(p.assets)), ("variants", .array(p.variants.map { .integer($0) })),
             (
                 "examples",
                 .array(
