@@ -39,6 +39,11 @@ public struct ReportRenderer: Sendable {
         }
     }
 
+    /// Sessions with their findings as a Chrome Trace Event / Perfetto trace (`timeline --trace`).
+    public func trace(_ sessions: [AnalysisReport.SessionResult]) -> String {
+        TraceEventWriter(redactor: redactor).trace(sessions.map { ($0.session, $0.findings) })
+    }
+
     /// Each file's records and diagnostics.
     public func parsed(_ bundle: ParsedBundle, as format: ListingFormat) -> String {
         let reporter = ParseReporter(redactor: redactor, toolVersion: toolVersion)

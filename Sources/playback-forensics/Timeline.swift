@@ -18,6 +18,13 @@ struct Timeline: ParsableCommand {
     @Flag(name: .long, help: "Do not redact secrets.")
     var noRedact = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write the sessions as a Chrome Trace Event / Perfetto trace to this file ('-' for stdout) instead of the listing: open it in ui.perfetto.dev or chrome://tracing.",
+            valueName: "file"))
+    var trace: String?
+
     @OptionGroup var input: InputOptions
 
     @OptionGroup var narrow: NarrowingOptions
@@ -48,6 +55,15 @@ struct Timeline: ParsableCommand {
             throw ExitCode(1)
         }
         let renderer = ReportRenderer(redact: !noRedact)
+        if let trace {
+            do {
+                try Output.write(renderer.trace(sessions), to: trace)
+            } catch {
+                Output.stderr("playback-forensics: \(error)\n")
+                throw ExitCode(1)
+            }
+            return
+        }
         let format: ReportRenderer.ListingFormat = jsonLines ? .jsonLines : json ? .json : .text
         Output.stdout(
             renderer.timeline(sessions.map(\.session), as: format, since: narrowing.since, until: narrowing.until))
