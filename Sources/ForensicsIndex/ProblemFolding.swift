@@ -15,24 +15,48 @@ package enum ProblemFolding {
     ]
 
     /// For each finding, the index of the finding it is a symptom of (nil for a cause or a problem
-    /// of its own). `keys` are the findings' own problem keys (for their hosts).
+    /// of its own), followed to the end of a chain. `keys` are the findings' own problem keys (for
+    /// their hosts).
     package static func roots(_ findings: [Finding], keys: [ProblemKey]) -> [Int?] {
-        findings.indices.map { i in
-            let f = findings[i]
-            switch f.ruleID {
-            case "stall":
-                guard let cause = f.cause, let rules = stallCauses[cause] else { return nil }
-                for rule in rules {
-                    if let j = findings.indices.first(where: { $0 != i && findings[$0].ruleID == rule }) { return j }
+        let direct = findings.indices.map { cause(of: $0, findings, keys) }
+        return findings.indices.map { i in
+            // Follow the chain; a cycle (two findings naming each other) ends where it closes.
+            var seen: Set<Int> = [i]
+            var root = direct[i]
+            while let r = root, let next = direct[r], seen.insert(r).inserted { root = next }
+            return root.flatMap { seen.contains($0) && $0 == i ? nil : $0 }
+        }
+    }
+
+    /// The finding that directly explains finding `i`, if the session has one.
+    static func cause(of i: Int, _ findings: [Finding], _ keys: [ProblemKey]) -> Int? {
+        let f = findings[i]
+        switch f.ruleID {
+        case "stall":
+            // The cause's finding that began last at or before the stall (404s on one host, 503s
+            // on another: the ones before the stall are its cause), else the first of them.
+            guard let cause = f.cause, let rules = stallCauses[cause] else { return nil }
+            for rule in rules {
+                let candidates = findings.indices.filter { $0 != i && findings[$0].ruleID == rule }
+                guard let first = candidates.first else { continue }
+                let before = candidates.filter { j in
+                    guard let s = findings[j].start, let t = f.start else { return false }
+                    return s <= t
                 }
-                return nil
-            case "segment-404-downswitch":
-                return findings.indices.first { j in
-                    findings[j].ruleID == "segment-errors" && (keys[i].host == nil || keys[j].host == keys[i].host)
+                return before.max {
+                    (findings[$0].start?.secondsSince1970 ?? 0) < (findings[$1].start?.secondsSince1970 ?? 0)
                 }
-            default:
-                return nil
+                    ?? first
             }
+            return nil
+        case "segment-404-downswitch":
+            // The same host's failed requests; with no host, only when the session has one such
+            // finding (two hosts' failures: which forced it is not known).
+            let errors = findings.indices.filter { findings[$0].ruleID == "segment-errors" }
+            guard let host = keys[i].host else { return errors.count == 1 ? errors.first : nil }
+            return errors.first { keys[$0].host == host }
+        default:
+            return nil
         }
     }
 }

@@ -44,14 +44,12 @@ package struct ProblemGroup: Sendable, Hashable {
         package var sessions: Int
     }
 
-    /// How much the problem hurts: each affected session weighed by the problem's worst
-    /// severity, each level three times the one below (info 1, warning 3, error 9, critical 27).
-    /// A failed playback in a few sessions then comes before a warning in many; a warning in many
-    /// times more sessions still comes first. Saturating: counts come from input.
-    package var harm: Int {
-        let (v, overflow) = sessions.multipliedReportingOverflow(by: Self.weight(worst))
-        return overflow ? .max : v
-    }
+    /// How much the problem hurts: each affected session weighed by its own worst severity in the
+    /// problem (symptoms included), each level three times the one below (info 1, warning 3,
+    /// error 9, critical 27). A failed playback in a few sessions then comes before a warning in
+    /// many; a warning in many times more sessions still comes first. Saturating (counts come from
+    /// input). Set where the group is made; `ranked` groups read back are already in this order.
+    package var harm = 0
 
     package static func weight(_ severity: Severity) -> Int {
         switch severity {

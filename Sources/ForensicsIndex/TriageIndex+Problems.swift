@@ -44,13 +44,22 @@ extension TriageIndex {
                     ORDER BY f.problem_key, f.bundle, f.session_ordinal, f.ordinal
                     """)
             var current: (key: String, problem: ProblemKey?, worst: Int, findings: Int)?
-            var affected: [SessionRef: (id: String, name: String, evidence: Int)] = [:]
+            var affected: [SessionRef: (id: String, name: String, evidence: Int, worst: Int)] = [:]
             var symptoms: [String: Set<SessionRef>] = [:]
             var assets: Set<String> = []
             var variants: Set<Int> = []
             var first: String?
             var last: String?
             func close() {
+                // Whatever happens to this group, the next one starts empty.
+                defer {
+                    affected = [:]
+                    symptoms = [:]
+                    assets = []
+                    variants = []
+                    first = nil
+                    last = nil
+                }
                 guard let c = current, let problem = c.problem else { return }
                 let startups = affected.keys.compactMap { measures[$0]?.startup }.sorted()
                 let rebuffers = affected.keys.compactMap { measures[$0]?.rebuffer }.sorted()
@@ -71,13 +80,12 @@ extension TriageIndex {
                 }
                 group.assets = assets.count
                 group.variants = Array(variants.sorted(by: >).prefix(8))
+                group.harm = affected.values.reduce(0) { sum, v in
+                    let (total, overflow) = sum.addingReportingOverflow(
+                        ProblemGroup.weight(Severity(rank: v.worst) ?? .info))
+                    return overflow ? .max : total
+                }
                 groups.append(group)
-                affected = [:]
-                symptoms = [:]
-                assets = []
-                variants = []
-                first = nil
-                last = nil
             }
             while let row = try rows.next() {
                 let key: String = row[0]
@@ -106,8 +114,11 @@ extension TriageIndex {
                 if let a: String = row[5] { assets.insert(a) }
                 if let v: Int = row[6] { variants.insert(v) }
                 let evidence: Int = row[11]
-                let before = affected[ref]?.evidence ?? 0
-                affected[ref] = (row[10], row[14], before.addingReportingOverflow(evidence).partialValue)
+                let before = affected[ref]
+                affected[ref] = (
+                    row[10], row[14], (before?.evidence ?? 0).addingReportingOverflow(evidence).partialValue,
+                    max(before?.worst ?? 0, row[7] as Int)
+                )
                 if let start: String = row[12], row[13] as Bool {
                     if first.map({ start < $0 }) ?? true { first = start }
                     if last.map({ start > $0 }) ?? true { last = start }
@@ -163,8 +174,9 @@ extension TriageIndex {
     }
 
     /// The bundles with the most evidence for the problem (one example per bundle: its best session).
-    static func examples(_ affected: [SessionRef: (id: String, name: String, evidence: Int)]) -> [ProblemGroup.Example]
-    {
+    static func examples(
+        _ affected: [SessionRef: (id: String, name: String, evidence: Int, worst: Int)]
+    ) -> [ProblemGroup.Example] {
         var best: [String: ProblemGroup.Example] = [:]
         for (ref, v) in affected {
             let candidate = ProblemGroup.Example(

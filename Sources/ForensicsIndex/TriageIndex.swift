@@ -249,6 +249,18 @@ public final class TriageIndex: Sendable {
                     description: "\(other) is not a triage index this tool can use: \(Self.describe(error))")
             }
             defer { try? db.execute(sql: "DETACH DATABASE other") }
+            // An index of another schema version says so first: its tables differ by design, and
+            // "triage into a new directory" is what its user needs to hear, not which table differs.
+            if let version =
+                (try? String.fetchOne(
+                    db, sql: "SELECT CAST(value AS TEXT) FROM other.meta WHERE key = 'schema_version'")) ?? nil,
+                version != String(TriageIndexSchema.version)
+            {
+                throw IndexError(
+                    description:
+                        "\(other) is a triage index of schema \(version.prefix(20)), this tool writes schema \(TriageIndexSchema.version): triage into a new directory"
+                )
+            }
             let meta: [String: String]
             do {
                 try Self.verifySchema(of: "other", db)

@@ -3,47 +3,78 @@ import ForensicsCore
 /// `timeline --trace FILE`: sessions as a Chrome Trace Event Format document (its JSON object
 /// form), which ui.perfetto.dev and chrome://tracing open as they are.
 ///
-/// One process per session; in it a thread ("track") each for the player (startup, stalls,
-/// variant switches), the failures, and as many lanes of findings and of requests as overlap:
-/// slices on one thread must nest, and requests in flight together do not, so each goes to the
-/// first lane free at its start (a Gantt chart's rows). Times are microseconds after the earliest
-/// timed entry of the export, so sessions line up; the wall time of that origin is in `otherData`.
-/// A request, finding or stall without an end is an instant event: its length is unknown, never
-/// drawn as a guess.
+/// One process per session; in it tracks for the player (startup, stalls, variant switches), the
+/// failures, and as many lanes of findings and of requests as overlap: slices on one track must
+/// not overlap, and requests in flight together do, so each goes to the first lane free at its
+/// start (a Gantt chart's rows). Times are microseconds after the earliest shown entry of the
+/// sessions on the same clock: a session in device local time of unknown zone is never lined up
+/// against UTC ones, its process says so, and `otherData.origins` gives each clock's origin. A
+/// request, finding or stall without an end is an instant event: its length is unknown, never
+/// drawn as a guess. Written event by event, never held whole.
 package struct TraceEventWriter: Sendable {
     package var redactor: Redactor
+    package var since: Timestamp?
+    package var until: Timestamp?
     /// Lanes per kind of track; what does not fit is drawn as an instant on the last lane.
     package static let maxLanes = 64
 
-    package init(redactor: Redactor = Redactor()) { self.redactor = redactor }
+    package init(redactor: Redactor = Redactor(), since: Timestamp? = nil, until: Timestamp? = nil) {
+        self.redactor = redactor
+        self.since = since
+        self.until = until
+    }
 
     /// Thread ids: fixed tracks, then the lanes.
     enum Track {
-        static let player = 1
         static let failures = 2
+        static let player = 10
         static let findings = 100
         static let requests = 1000
     }
 
-    package func trace(_ sessions: [(session: Session, findings: [Finding])]) -> String {
-        let origin = sessions.flatMap { $0.session.entries.compactMap(\.time) }.min()
-        var events: [JSONOut] = []
-        for (n, item) in sessions.enumerated() {
-            guard let origin else { break }
-            events.append(contentsOf: session(item.session, findings: item.findings, pid: n + 1, origin: origin))
+    func inWindow(_ t: Timestamp) -> Bool {
+        if let since, t < since { return false }
+        if let until, t > until { return false }
+        return true
+    }
+
+    /// Writes the trace through `write`, a piece at a time.
+    package func trace(
+        _ sessions: [(session: Session, findings: [Finding])], into write: (String) throws -> Void
+    ) rethrows {
+        var origins: [TimeBasis: Timestamp] = [:]
+        for item in sessions {
+            for t in item.session.entries.lazy.compactMap(\.time) where inWindow(t) {
+                let basis = item.session.timeBasis
+                origins[basis] = min(origins[basis] ?? t, t)
+            }
         }
-        return JSONOut.object([
-            ("displayTimeUnit", .string("ms")),
-            ("traceEvents", .array(events)),
-            (
-                "otherData",
-                .object([
-                    ("tool", .string("playback-forensics")),
-                    ("origin", .time(origin, sessions.first?.session.timeBasis ?? .utc)),
-                    ("time_basis", .string((sessions.first?.session.timeBasis ?? .utc).label)),
-                ])
-            ),
-        ]).renderLine()
+        let clocks = [TimeBasis.utc, .deviceLocalZoneUnknown].compactMap { basis in
+            origins[basis].map { JSONOut.object([("time_basis", .string(basis.label)), ("origin", .time($0, basis))]) }
+        }
+        var head = ""
+        JSONOut.object([
+            ("tool", .string("playback-forensics")), ("origins", .array(clocks)),
+        ]).writeCompact(into: &head)
+        try write("{\"displayTimeUnit\":\"ms\",\"otherData\":\(head),\"traceEvents\":[\n")
+        var first = true
+        for (n, item) in sessions.enumerated() {
+            guard let origin = origins[item.session.timeBasis] else { continue }
+            for event in session(item.session, findings: item.findings, pid: n + 1, origin: origin) {
+                var line = first ? "" : ",\n"
+                first = false
+                event.writeCompact(into: &line)
+                try write(line)
+            }
+        }
+        try write("\n]}\n")
+    }
+
+    /// The whole trace as one text (tests, small exports).
+    package func trace(_ sessions: [(session: Session, findings: [Finding])]) -> String {
+        var out = ""
+        trace(sessions) { out += $0 }
+        return out
     }
 
     /// Microseconds after the origin.
@@ -90,41 +121,48 @@ package struct TraceEventWriter: Sendable {
     }
 
     func session(_ s: Session, findings: [Finding], pid: Int, origin: Timestamp) -> [JSONOut] {
+        let clock = s.timeBasis == .utc ? "" : " (\(s.timeBasis.label))"
         var out: [JSONOut] = [
-            metadata("process_name", pid: pid, "session \(redactor.redact(s.id))"),
+            metadata("process_name", pid: pid, "session \(redactor.redact(s.id))\(clock)"),
             .object([
                 ("name", .string("process_sort_index")), ("ph", .string("M")), ("pid", .integer(pid)),
                 ("args", .object([("sort_index", .integer(pid))])),
             ]),
-            metadata("thread_name", pid: pid, tid: Track.player, "Player"),
             metadata("thread_name", pid: pid, tid: Track.failures, "Failures"),
         ]
         let a = s.analysis
-        // The player: startup, stalls, switches.
-        if let begin = a.startupBegin?.time {
+        // The player: startup and stalls in lanes (a stall may begin before startup ends), switches.
+        var playerLanes: [Timestamp] = []
+        func playerSlice(
+            _ name: String, _ category: String, _ start: Timestamp, _ end: Timestamp?, _ args: [(String, JSONOut)]
+        ) {
+            let lane = Self.lane(for: start, end: end, in: &playerLanes)
             out.append(
                 event(
-                    "startup", category: "player", pid: pid, tid: Track.player, start: begin, end: a.startupEnd?.time,
-                    origin: origin, args: []))
+                    name, category: category, pid: pid, tid: Track.player + (lane ?? max(0, playerLanes.count - 1)),
+                    start: start, end: lane == nil ? nil : end, origin: origin, args: args))
         }
-        for stall in a.stalls {
-            out.append(
-                event(
-                    stall.end == nil ? "stall (duration unknown)" : "stall", category: "stall", pid: pid,
-                    tid: Track.player, start: stall.start, end: stall.end, origin: origin,
-                    args: [
-                        ("recovered", stall.recovered.map { .bool($0) } ?? .null),
-                        ("count", .integer(stall.reportedCount)),
-                    ]))
+        if let begin = a.startupBegin?.time, inWindow(begin) {
+            playerSlice("startup", "player", begin, a.startupEnd?.time, [])
         }
-        for sw in a.variantSwitches ?? [] {
+        for stall in a.stalls where inWindow(stall.start) {
+            playerSlice(
+                stall.end == nil ? "stall (duration unknown)" : "stall", "stall", stall.start, stall.end,
+                [("recovered", stall.recovered.map { .bool($0) } ?? .null), ("count", .integer(stall.reportedCount))])
+        }
+        for sw in a.variantSwitches ?? [] where inWindow(sw.time) {
             out.append(
                 event(
                     "switch \(BitRateFormat.text(sw.from)) → \(BitRateFormat.text(sw.to))", category: "switch",
                     pid: pid, tid: Track.player, start: sw.time, end: nil, origin: origin, args: []))
         }
+        for lane in 0..<max(1, playerLanes.count) {
+            out.append(
+                metadata("thread_name", pid: pid, tid: Track.player + lane, lane == 0 ? "Player" : "Player \(lane + 1)")
+            )
+        }
         for f in a.failures {
-            guard let t = f.time else { continue }
+            guard let t = f.time, inWindow(t) else { continue }
             out.append(
                 event(
                     "failed \(f.statusText)", category: "failure", pid: pid, tid: Track.failures, start: t, end: nil,
@@ -133,7 +171,7 @@ package struct TraceEventWriter: Sendable {
         // Findings, in lanes.
         var findingLanes: [Timestamp] = []
         for f in findings.sorted(by: { ($0.start?.secondsSince1970 ?? 0) < ($1.start?.secondsSince1970 ?? 0) }) {
-            guard let start = f.start else { continue }
+            guard let start = f.start, inWindow(start) else { continue }
             let lane = Self.lane(for: start, end: f.end, in: &findingLanes)
             out.append(
                 event(
@@ -148,7 +186,7 @@ package struct TraceEventWriter: Sendable {
         // Requests, in lanes (the timeline is in time order).
         var requestLanes: [Timestamp] = []
         for e in s.entries {
-            guard let r = e.record.request, let start = e.time else { continue }
+            guard let r = e.record.request, let start = e.time, inWindow(start) else { continue }
             let end = e.endTime.flatMap { $0 >= start ? $0 : nil }
             let lane = Self.lane(for: start, end: end, in: &requestLanes)
             let status = s.mergedRequest(e)?.effectiveStatus

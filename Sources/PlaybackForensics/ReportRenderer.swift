@@ -39,9 +39,14 @@ public struct ReportRenderer: Sendable {
         }
     }
 
-    /// Sessions with their findings as a Chrome Trace Event / Perfetto trace (`timeline --trace`).
-    public func trace(_ sessions: [AnalysisReport.SessionResult]) -> String {
-        TraceEventWriter(redactor: redactor).trace(sessions.map { ($0.session, $0.findings) })
+    /// Sessions with their findings as a Chrome Trace Event / Perfetto trace (`timeline --trace`),
+    /// within `since`…`until` when given, written through `write` a piece at a time.
+    public func trace(
+        _ sessions: [AnalysisReport.SessionResult], since: Timestamp? = nil, until: Timestamp? = nil,
+        into write: (String) throws -> Void
+    ) rethrows {
+        try TraceEventWriter(redactor: redactor, since: since, until: until).trace(
+            sessions.map { ($0.session, $0.findings) }, into: write)
     }
 
     /// Each file's records and diagnostics.

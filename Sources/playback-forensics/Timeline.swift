@@ -29,6 +29,13 @@ struct Timeline: ParsableCommand {
 
     @OptionGroup var narrow: NarrowingOptions
 
+    func validate() throws {
+        if trace != nil, json || jsonLines {
+            throw ValidationError(
+                "--trace writes a trace instead of the listing: give it without --json or --json-lines")
+        }
+    }
+
     func run() throws {
         let analysis: AnalysisReport
         do {
@@ -57,7 +64,13 @@ struct Timeline: ParsableCommand {
         let renderer = ReportRenderer(redact: !noRedact)
         if let trace {
             do {
-                try Output.write(renderer.trace(sessions), to: trace)
+                if trace == "-" {
+                    renderer.trace(sessions, since: narrowing.since, until: narrowing.until) { Output.stdout($0) }
+                } else {
+                    try ReportFile.streaming(to: trace) { write in
+                        try renderer.trace(sessions, since: narrowing.since, until: narrowing.until, into: write)
+                    }
+                }
             } catch {
                 Output.stderr("playback-forensics: \(error)\n")
                 throw ExitCode(1)

@@ -60,4 +60,22 @@ import Testing
         #expect(!stalls.isEmpty)
         #expect(stalls.allSatisfy { $0["ph"] as? String == "i" && $0["name"] as? String == "stall (duration unknown)" })
     }
+
+    @Test func aDeviceLocalSessionSaysItsClockAndTheWindowNarrows() throws {
+        let events = try trace("access-error-logs-only")
+        let process = events.first { $0["name"] as? String == "process_name" }
+        let name = (process?["args"] as? [String: Any])?["name"] as? String ?? ""
+        #expect(name.hasSuffix("(device local time, zone unknown)"))
+        let r = try CLIRunner.run([
+            "timeline", "SampleLogs/cdn-404-stall", "--trace", "-", "--since", "2026-11-21T10:00:30Z",
+        ])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let narrowed = (doc["traceEvents"] as? [[String: Any]]) ?? []
+        let all = try trace("cdn-404-stall")
+        #expect(
+            narrowed.filter { $0["cat"] as? String == "request" }.count
+                < all.filter { $0["cat"] as? String == "request" }.count)
+        let refused = try CLIRunner.run(["timeline", "SampleLogs/cdn-404-stall", "--trace", "-", "--json"])
+        #expect(refused.status == 64)
+    }
 }

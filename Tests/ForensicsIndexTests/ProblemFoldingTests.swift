@@ -95,4 +95,37 @@ import Testing
             ])
         #expect(groups.allSatisfy { $0.symptoms.isEmpty })
     }
+
+    @Test func harmWeighsEachSessionByItsOwnWorstSeverity() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // One session where the 404s came with a forced down-switch (error), three with 404s only.
+        var sessions = [
+            story(host: "edge1.example", asset: "https://cdn.example.com/a/master.m3u8", variant: 8_000_000)
+        ]
+        for _ in 0..<3 {
+            sessions.append(
+                (
+                    "https://cdn.example.com/a/master.m3u8",
+                    [finding("segment-errors", subject: Finding.Subject(host: "edge1.example", status: "HTTP 404"))]
+                ))
+        }
+        let group = try #require(try problems(sessions).first)
+        #expect(group.sessions == 4 && group.worst == .error)
+        #expect(group.harm == 9 + 3 * 3, "not 4 sessions × the worst")
+    }
+
+    @Test func aStallCountsUnderTheFailuresThatCameBeforeIt() {
+        func at(_ rule: String, _ seconds: Double, host: String? = nil, cause: String? = nil) -> Finding {
+            Finding(
+                ruleID: rule, severity: .warning, start: Timestamp(1_000 + seconds), end: nil, title: rule,
+                cause: cause, evidence: [], advice: "a", subject: Finding.Subject(host: host, status: "HTTP 404"))
+        }
+        let findings = [
+            at("segment-errors", 50, host: "b.example"), at("segment-errors", 10, host: "a.example"),
+            at("stall", 20, cause: "segment-errors"),
+        ]
+        let s = session("S", asset: "https://cdn.example.com/a/master.m3u8")
+        let keys = findings.map { ProblemKey($0, in: s) }
+        #expect(ProblemFolding.roots(findings, keys: keys) == [nil, nil, 1])
+    }
 }
