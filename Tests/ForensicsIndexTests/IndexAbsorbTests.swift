@@ -80,4 +80,20 @@ import Testing
         #expect(throws: TriageIndex.IndexError.self) { try index.absorb(path("link.sqlite")) }
         #expect(throws: TriageIndex.IndexError.self) { try index.absorb(path("junk.sqlite")) }
     }
+
+    @Test func anIndexOfAnotherSchemaVersionSaysSoBeforeAnyTableDifference() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A schema-3 index: its findings table lacks this version's columns.
+        let old = try earlierIndex("v3.sqlite") { db in
+            try db.execute(sql: "UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+            try db.execute(sql: "ALTER TABLE findings DROP COLUMN own_key")
+        }
+        let index = try TriageIndex(path: path("new.sqlite"))
+        defer { try? index.close() }
+        #expect {
+            try index.absorb(old, refuseClash: false)
+        } throws: { error in
+            "\(error)".contains("schema 3") && "\(error)".contains("triage into a new directory")
+        }
+    }
 }
