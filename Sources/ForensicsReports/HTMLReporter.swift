@@ -44,8 +44,8 @@ package struct HTMLReporter: Sendable {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="playback-forensics \(SVGTimeline.escape(toolVersion))">
-            <title>\(SVGTimeline.escape(title))</title>
+            <meta name="generator" content="playback-forensics \(XMLText.escape(toolVersion))">
+            <title>\(XMLText.escape(title))</title>
             <style>\(Self.style)</style>
             </head>
             <body>
@@ -62,11 +62,25 @@ package struct HTMLReporter: Sendable {
         table{border-collapse:collapse;margin:8px 0 16px;display:block;overflow-x:auto}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}\
         th{background:#f6f8fa}tr:nth-child(even) td{background:#fbfcfd}code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#eff1f3;padding:1px 4px;border-radius:4px}\
         pre{background:#f6f8fa;padding:8px;overflow-x:auto}details{margin:8px 0 16px}summary{cursor:pointer;color:#0969da}\
-        svg.timeline{display:block;margin:8px 0 16px;max-width:100%;height:auto;font:11px -apple-system,"Segoe UI",Helvetica,Arial,sans-serif}\
-        svg .title{font-weight:600;font-size:12px}svg .section{font-weight:600;fill:#57606a}svg .label{fill:#1f2328}\
-        svg .tick{fill:#57606a;text-anchor:middle}svg .grid{stroke:#d8dee4;stroke-width:1}\
         .sev{font-size:15px}.sev-critical{color:#a40e26}.sev-error{color:#d1242f}.sev-warning{color:#e36209}.sev-info{color:#0969da}\
-        svg .req{fill:#4e79a7}svg .req-failed{fill:#d1242f}svg .err{fill:#d1242f}svg .stall{fill:#e36209}svg .switch{fill:#1a7f37}svg .finding{fill:#8250df;fill-opacity:.55}
+        svg.picture{display:block;margin:8px 0 16px;overflow:visible;font:12px -apple-system,"Segoe UI",Helvetica,Arial,sans-serif}\
+        svg.picture text{fill:#1f2328;font-size:12px}svg.picture .title{font-weight:600}svg.picture .lane-name{font-weight:600}\
+        svg.picture .lane-detail,svg.picture .tick,svg.picture .legend-text,svg.picture .mark-label{font-size:11px;fill:#57606a}\
+        svg.picture .tick{text-anchor:middle}svg.picture .grid{stroke:#d8dee4;stroke-width:1}\
+        svg.picture .open{font-weight:700;fill:#bc4c00}svg.picture .incident-number{font-weight:700;fill:#7d4e00}\
+        svg .incident{fill:#fff8c5;stroke:#d4a72c;stroke-dasharray:3 3;pointer-events:none}\
+        svg .starting{fill:#b6c6d8}svg .playing{fill:#2da44e}svg .paused{fill:#d0d7de}svg .seeking{fill:#a991e6}\
+        svg .stalled{fill:#e36209}svg .stalled-open{fill:#fff;stroke:#e36209;stroke-width:2.5}svg .failed{fill:#a40e26}\
+        svg .player-unknown{fill:#f6f8fa;stroke:#afb8c1;stroke-dasharray:4 3}\
+        svg .level{stroke:#1f6feb;stroke-width:2.5;fill:#1f6feb}svg .switch-down{stroke:#d1242f;fill:#d1242f;stroke-width:1.5}\
+        svg .switch-up{stroke:#1a7f37;fill:#1a7f37;stroke-width:1.5}svg .throughput{stroke:#0a7e8c;fill:#0a7e8c;stroke-width:2.5}\
+        svg .observed{stroke:#8c959f;fill:#8c959f;stroke-width:2;stroke-dasharray:5 3}\
+        svg .req-ok{fill:#4e79a7}svg .req-failed{fill:#d1242f}svg .req-unknown{fill:#afb8c1}\
+        svg .err{fill:#d1242f}svg .console-err{fill:#fff;stroke:#d1242f;stroke-width:2.5}\
+        svg .sev-critical{fill:#a40e26}svg .sev-error{fill:#d1242f}svg .sev-warning{fill:#e36209;fill-opacity:.8}svg .sev-info{fill:#0969da;fill-opacity:.7}\
+        .picture-legend{display:flex;flex-wrap:wrap;gap:4px 18px;margin:-8px 0 16px;font-size:12px;color:#57606a}\
+        .picture-legend .key{white-space:nowrap}.picture-legend svg{margin-right:5px;vertical-align:-1px}\
+        .picture-legend rect{stroke-dasharray:none}svg.picture text.inside{fill:#fff}
         """
 }
 
@@ -132,7 +146,10 @@ enum MarkdownSubsetHTML {
             if !table.isEmpty { flush() }
             if let level = headingLevel(line) {
                 flush()
-                out.append("<h\(level)>" + inline(String(line.dropFirst(level + 1))) + "</h\(level)>")
+                let heading = String(line.dropFirst(level + 1))
+                let plain = heading.filter { $0 != "`" && $0 != "\\" }
+                out.append(
+                    "<h\(level) id=\"\(escape(MarkdownAnchor.slug(plain)))\">" + inline(heading) + "</h\(level)>")
                 continue
             }
             if line.hasPrefix("- ") || line.hasPrefix("* ") {
@@ -234,5 +251,5 @@ enum MarkdownSubsetHTML {
     }
 
     /// Text and attribute values: the same escaping as the SVG's.
-    static func escape(_ s: String) -> String { SVGTimeline.escape(s) }
+    static func escape(_ s: String) -> String { XMLText.escape(s) }
 }

@@ -37,6 +37,7 @@ package struct MarkdownReporter: Sendable {
             out.append("")
         }
         let (full, rest) = ReportLimits.split(report.sessions, keep: ReportLimits.detailedSessions)
+        out.append(contentsOf: sessionsTable(full))
         if !rest.isEmpty {
             out.append(
                 "This bundle has \(sessions) sessions: the \(full.count) worst are reported in full below, the other \(rest.count) are summarised under \"Other sessions\" (Limits in the README). All sessions by worst finding: \(ReportLimits.severityCounts(report.sessions))."
@@ -50,6 +51,36 @@ package struct MarkdownReporter: Sendable {
         out.append(contentsOf: inputs(report))
         out.append(contentsOf: diagnostics(report))
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A bundle of several sessions opens with them in one table, worst first, each linked to
+    /// its section: which one to read first, without scrolling through every report.
+    func sessionsTable(_ full: [AnalysisReport.SessionResult]) -> [String] {
+        guard full.count > 1 else { return [] }
+        var out = [
+            "## Sessions", "", "| # | Session | Start | Length | Worst finding | Startup | Stalls | Errors |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for (n, r) in full.enumerated() {
+            let s = r.session
+            let worst = r.findings.sorted {
+                $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
+            }.first
+            let finding = worst.map { "\(Self.icon($0.severity)) \(text.escape($0.title, limit: 160))" } ?? "none"
+            var length = "unknown"
+            if let a = s.start, let b = s.end { length = NumberFormat.seconds(b - a) }
+            let k = s.kpis
+            out.append(
+                "| \(n + 1) | [`\(code(s.id))`](#\(sessionAnchor(s))) | \(s.start.map { $0.iso8601(s.timeBasis) } ?? "unknown") | \(length) | \(finding) | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(k.stallCount.map(String.init) ?? "unknown") | \(k.errorCount.map(String.init) ?? "unknown") |"
+            )
+        }
+        out.append("")
+        return out
+    }
+
+    /// The session heading's anchor (`## Session ID`).
+    func sessionAnchor(_ s: Session) -> String {
+        MarkdownAnchor.slug("Session " + code(s.id).replacingOccurrences(of: "\\", with: ""))
     }
 
     /// Text inside a code span: backticks cannot appear, so they are replaced.
@@ -402,6 +433,7 @@ package struct MarkdownReporter: Sendable {
     /// request a finding relies on is drawn, then the first ones up to `chartRequests`; a caption
     /// under the chart says what was left out. Findings are bars over their window.
     func gantt(_ s: Session, findings: [Finding]) -> [String] {
+        if chartStyle == .svg { return picture(s, findings: findings) }
         var out = gantt(s, findings: findings, window: nil)
         // A long session draws its incident as a sliver at the edge: a close-up of the findings'
         // window (20 s before the first, 10 s after the last) follows the overview.
@@ -510,10 +542,7 @@ package struct MarkdownReporter: Sendable {
         let chart = TimelineChart(
             title: title, closeUp: window != nil, sessionStart: start, from: window?.lowerBound, rows: rows)
         var out = [window == nil ? "### Timeline" : "#### Close-up of the findings", ""]
-        switch chartStyle {
-        case .mermaid: out += MermaidGantt.lines(chart)
-        case .svg: out += ["```pf-svg"] + SVGTimeline.lines(chart) + ["```"]
-        }
+        out += MermaidGantt.lines(chart)
         out.append("")
         if requestsDrawn < all.count {
             out.append(
@@ -524,14 +553,76 @@ package struct MarkdownReporter: Sendable {
         return out
     }
 
-    /// A Mermaid task name from log text: redacted first (the label's sanitising would otherwise
-    /// take `?token=` apart and leave the secret as a plain word).
-    func redactedLabel(_ s: String) -> String { Self.mermaidLabel(text.redactor.redact(s)) }
+    /// The HTML report's timeline: the session picture over the whole session, the incidents
+    /// shaded and numbered, then a close-up of each.
+    func picture(_ s: Session, findings: [Finding]) -> [String] {
+        guard let start = s.start else { return [] }
+        let incidents = Self.incidents(s, findings: findings)
+        let label: (String) -> String = { [text] raw in
+            let once = text.redactor.redact(raw)
+            return text.redactor.redact(once.percentDecoded ?? once)
+        }
+        var out = ["### Timeline", ""]
+        var overview = SessionPicture(
+            session: s, findings: findings, title: "Session from \(start.iso8601(s.timeBasis))", incidents: incidents,
+            label: label)
+        out += ["```pf-svg"] + overview.lines() + ["```", ""]
+        if !overview.notes.isEmpty { out += [text.escape(overview.notes.joined(separator: "; ")) + ".", ""] }
+        for (n, w) in incidents.enumerated() {
+            let rules = Set(
+                findings.filter { f in f.severity >= .warning && f.start.map { w.contains($0) } == true }.map(\.ruleID))
+            out += [
+                "#### Close-up \(n + 1): \(w.lowerBound.iso8601(s.timeBasis)) to \(w.upperBound.clockTime) (\(rules.sorted().map { "`\($0)`" }.joined(separator: ", ")))",
+                "",
+            ]
+            var closeUp = SessionPicture(
+                session: s, findings: findings, title: "Close-up \(n + 1)", window: w, label: label)
+            out += ["```pf-svg"] + closeUp.lines() + ["```", ""]
+            if !closeUp.notes.isEmpty { out += [text.escape(closeUp.notes.joined(separator: "; ")) + ".", ""] }
+        }
+        return out
+    }
 
-    /// Mermaid task names: letters, digits, spaces, dots and dashes only.
+    /// Most close-ups a session gets (its worst incidents' are kept: the earliest first).
+    static let maxCloseUps = 4
+
+    /// The session's incidents: findings at warning or above, those within 30 s of each other
+    /// one incident, each widened by 15 s before and 10 s after. None when the session is short
+    /// enough that the overview shows them as well (under three times the incident's length).
+    static func incidents(_ s: Session, findings: [Finding]) -> [ClosedRange<Timestamp>] {
+        guard let sessionStart = s.start, let sessionEnd = s.end else { return [] }
+        let times = findings.filter { $0.severity >= .warning }.compactMap { f in
+            f.start.map { ($0, max($0, f.end ?? $0)) }
+        }.sorted { $0.0 < $1.0 }
+        var clusters: [(Timestamp, Timestamp)] = []
+        for (a, b) in times {
+            if let last = clusters.last, a <= last.1 + 30.0 {
+                clusters[clusters.count - 1].1 = max(last.1, b)
+            } else {
+                clusters.append((a, b))
+            }
+        }
+        let length = sessionEnd - sessionStart
+        return clusters.compactMap { a, b -> ClosedRange<Timestamp>? in
+            let lo = max(sessionStart, a + -15.0)
+            let hi = max(lo + 1, min(sessionEnd, b + 10.0))
+            return length > 3 * (hi - lo) ? lo...hi : nil
+        }.prefix(Self.maxCloseUps).map { $0 }
+    }
+
+    /// A Mermaid task name from log text: redacted first (the label's sanitising would otherwise
+    /// take `?token=` apart and leave the secret as a plain word), then percent-decoded (a file
+    /// named `m%C3%BCsik.ts` is `müsik.ts` to a reader) and redacted again.
+    func redactedLabel(_ s: String) -> String {
+        let once = text.redactor.redact(s)
+        return Self.mermaidLabel(text.redactor.redact(once.percentDecoded ?? once))
+    }
+
+    /// Mermaid task names: letters (any script), digits, spaces, dots, dashes and underscores
+    /// only — `:`, `#`, `;` and `%` have meanings in a gantt line.
     static func mermaidLabel(_ s: String) -> String {
         let kept = s.map { c -> Character in
-            c.isLetter && c.isASCII || c.isNumber && c.isASCII || c == " " || c == "." || c == "-" ? c : " "
+            c.isLetter || c.isNumber && c.isASCII || c == " " || c == "." || c == "-" || c == "_" ? c : " "
         }
         let label = String(kept.prefix(40)).trimmingCharacters(in: " ")
         return label.isEmpty ? "request" : label

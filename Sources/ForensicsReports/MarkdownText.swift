@@ -54,3 +54,19 @@ package struct MarkdownText: Sendable {
         return String(decoding: out, as: UTF8.self) + (cut ? "…" : "")
     }
 }
+
+/// A heading's anchor as GitHub makes it (lower case; letters, digits, `-` and `_` kept; spaces
+/// to `-`; the rest dropped), so one link works in the Markdown on GitHub and in the HTML report.
+package enum MarkdownAnchor {
+    package static func slug(_ heading: String) -> String {
+        var out = ""
+        for c in heading.lowercased() {
+            if c == " " {
+                out.append("-")
+            } else if c.isLetter || c.isNumber || c == "-" || c == "_" {
+                out.append(c)
+            }
+        }
+        return out
+    }
+}

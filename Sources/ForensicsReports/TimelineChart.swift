@@ -1,9 +1,9 @@
 import ForensicsCore
 
-/// What a report's timeline draws, before any drawing syntax: rows of requests, errors, stalls
-/// and findings with their times. `MermaidGantt` writes it for Markdown readers (GitHub renders
-/// Mermaid); `SVGTimeline` draws it for the HTML report, with an axis in seconds since the session
-/// began (Mermaid can only print wall-clock time, in the reader's time zone).
+/// What the Markdown report's timeline draws, before any drawing syntax: rows of requests,
+/// errors, stalls and findings with their times, which `MermaidGantt` writes for Markdown readers
+/// (GitHub renders Mermaid). The HTML report draws `SessionPicture` instead: Mermaid has no lanes
+/// for player state, variant or throughput.
 struct TimelineChart {
     enum Section: String, CaseIterable {
         case requests = "Requests", errors = "Errors", switches = "Switches", stalls = "Stalls", findings = "Findings"
@@ -33,6 +33,10 @@ struct TimelineChart {
     var from: Timestamp?
     var rows: [Row]
 
+    /// Seconds from the chart's start to its last row's end: a short chart's ticks need
+    /// fractions of a second, or every tick reads `+0 s`.
+    var span: Double { (rows.map(\.end).max() ?? sessionStart) - (from ?? sessionStart) }
+
     /// Rows grouped by section, sections in drawing order, rows in the order given.
     var sections: [(Section, [Row])] {
         Section.allCases.compactMap { section in
@@ -51,7 +55,8 @@ struct TimelineChart {
 enum MermaidGantt {
     static func lines(_ chart: TimelineChart) -> [String] {
         var out = [
-            "```mermaid", "gantt", "    dateFormat x", "    axisFormat \(chart.closeUp ? "+%s.%L s" : "+%s s")",
+            "```mermaid", "gantt", "    dateFormat x",
+            "    axisFormat \(chart.closeUp || chart.span < 30 ? "+%s.%L s" : "+%s s")",
             "    title \(chart.title) (axis: seconds since the session began)",
         ]
         for (section, rows) in chart.sections {

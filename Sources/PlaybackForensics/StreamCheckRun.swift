@@ -129,7 +129,7 @@ public struct StreamCheckRun: Sendable {
     /// JUnit XML, as CI systems read it: a test case per playlist file, failing with each defect
     /// at or above `failOn` (the others are in its output).
     public func junit(redactor: Redactor, failOn: Severity) -> String {
-        func x(_ v: String) -> String { SVGTimeline.escape(redactor.clean(v)) }
+        func x(_ v: String) -> String { XMLText.escape(redactor.clean(v)) }
         var byFile: [String: [Defect]] = [:]
         for f in files { byFile[f] = [] }
         for d in defects { byFile[d.file, default: []].append(d) }

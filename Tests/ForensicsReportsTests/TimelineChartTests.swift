@@ -33,17 +33,35 @@ import Testing
         let markdown = MarkdownReporter(toolVersion: "t").render(try report("slow-key-startup"))
         #expect(markdown.contains("content-key fps token REDACTED"))
         let html = HTMLReporter(toolVersion: "t").render(try report("slow-key-startup"))
-        #expect(html.contains("content-key fps token REDACTED"))
+        #expect(html.contains("content-key fps?token=REDACTED"))
+        #expect(!html.contains("eyJhbGciOiJIUzI1NiJ9"), "the token appears nowhere in the page")
     }
 
     @Test func theSVGAxisCountsSecondsSinceTheSessionBegan() throws {
         let html = HTMLReporter(toolVersion: "t").render(try report("cdn-404-stall"))
-        #expect(html.components(separatedBy: "<svg").count - 1 == 2)
+        #expect(
+            html.components(separatedBy: #"<svg xmlns="http://www.w3.org/2000/svg" class="picture""#).count - 1 == 2)
         #expect(html.contains(">+0 s</text>"))
         #expect(
             html.contains(">+445 s</text>"), "the close-up's ticks are relative to the session start, not the window")
-        // The 404 of s74 is a failed bar with its exact relative times in a tooltip.
+        // The 404 of s74 is a failed bar with its status and exact relative time in a tooltip.
         #expect(html.contains(#"class="req-failed""#))
-        #expect(html.contains("<title>segment s74.m4s: +444 s → +444.045 s</title>"))
+        #expect(html.contains("<title>segment s74.m4s → HTTP 404 in 0.045 s at +444 s"))
+    }
+
+    /// A short session's Mermaid axis counts fractions of a second (every tick read `+0 s`).
+    @Test func aShortSessionsMermaidAxisHasFractions() throws {
+        let script = """
+            0.000 play
+            0.020 multivariant https://h.example/master.m3u8 200 0.10
+            0.300 segment https://h.example/v20/s1.ts 200 0.4 dur=6 bytes=1500000
+            0.800 initial-ltku variant=20M
+            6.000 segment https://h.example/v20/s2.ts 200 0.4 dur=6 bytes=1500000
+            """
+        let short = Analyzer().analyze(files: [("events.jsonl", Array(TimelineScript.compile(script).utf8))])
+        let markdown = MarkdownReporter(toolVersion: "t").render(short)
+        #expect(markdown.contains("axisFormat +%s.%L s"))
+        let long = MarkdownReporter(toolVersion: "t").render(try report("cdn-404-stall"))
+        #expect(long.contains("axisFormat +%s s"))
     }
 }

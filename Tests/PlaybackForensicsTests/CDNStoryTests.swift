@@ -459,7 +459,7 @@ import Testing
         let rest = html[rows.upperBound...]
         let close = try #require(rest.range(of: "</details>"))
         #expect(rest[..<close.lowerBound].contains("```"), "the fence is shown inside the block")
-        #expect(rest[close.upperBound...].contains("<h3>"), "the page goes on after the block")
+        #expect(rest[close.upperBound...].contains("<h3 id="), "the page goes on after the block")
     }
 
     /// A JSON writer's escapes do not hide a viewer's address, a cookie or a token from redaction.
