@@ -23,6 +23,10 @@ public struct PlayerEvent: Hashable, Sendable, Codable {
     public var didSucceed: Bool?
     public var didSeekInBuffer: Bool?
     public var detail: String?
+    /// Seconds of media loaded ahead of `mediaTime` (the player's buffer), from the event's
+    /// `loadedTimeRanges`: the range holding the play head, its end minus the play head; 0 when
+    /// no loaded range holds it; nil when the event states no ranges or no media time.
+    public var bufferedAhead: Double?
 
     public init(
         kind: Kind, mediaTime: Double? = nil, rate: Double? = nil, previousRate: Double? = nil, variant: Variant? = nil,

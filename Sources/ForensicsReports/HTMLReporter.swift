@@ -71,10 +71,11 @@ package struct HTMLReporter: Sendable {
         svg .incident{fill:#fff8c5;stroke:#d4a72c;stroke-dasharray:3 3;pointer-events:none}\
         svg .starting{fill:#b6c6d8}svg .playing{fill:#2da44e}svg .paused{fill:#d0d7de}svg .seeking{fill:#a991e6}\
         svg .stalled{fill:#e36209}svg .stalled-open{fill:#fff;stroke:#e36209;stroke-width:2.5}svg .failed{fill:#a40e26}\
-        svg .player-unknown{fill:#f6f8fa;stroke:#afb8c1;stroke-dasharray:4 3}\
+        svg .player-unknown{fill:#f6f8fa;fill-opacity:.6;stroke:#afb8c1;stroke-dasharray:4 3}\
         svg .level{stroke:#1f6feb;stroke-width:2.5;fill:#1f6feb}svg .switch-down{stroke:#d1242f;fill:#d1242f;stroke-width:1.5}\
         svg .switch-up{stroke:#1a7f37;fill:#1a7f37;stroke-width:1.5}svg .throughput{stroke:#0a7e8c;fill:#0a7e8c;stroke-width:2.5}\
         svg .observed{stroke:#8c959f;fill:#8c959f;stroke-width:2;stroke-dasharray:5 3}\
+        svg .buffer{stroke:#bf8700;fill:#bf8700;stroke-width:1.5}\
         svg .req-ok{fill:#4e79a7}svg .req-failed{fill:#d1242f}svg .req-unknown{fill:#afb8c1}\
         svg .err{fill:#d1242f}svg .console-err{fill:#fff;stroke:#d1242f;stroke-width:2.5}\
         svg .sev-critical{fill:#a40e26}svg .sev-error{fill:#d1242f}svg .sev-warning{fill:#e36209;fill-opacity:.8}svg .sev-info{fill:#0969da;fill-opacity:.7}\

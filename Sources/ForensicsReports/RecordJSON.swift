@@ -66,7 +66,8 @@ package enum RecordJSON {
                         ("rate", .optional(e.rate)),
                         ("previous_rate", .optional(e.previousRate)), ("variant", variant(e.variant)),
                         ("from_variant", variant(e.fromVariant)), ("to_variant", variant(e.toVariant)),
-                        ("time_taken", .optional(e.timeTaken)), ("did_succeed", bool(e.didSucceed)),
+                        ("time_taken", .optional(e.timeTaken)), ("buffered_ahead", .optional(e.bufferedAhead)),
+                        ("did_succeed", bool(e.didSucceed)),
                         ("detail", .optional(e.detail)),
                     ])
                 )

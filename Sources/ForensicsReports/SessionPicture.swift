@@ -43,6 +43,7 @@ package struct SessionPicture {
         case switchUp = "switch-up"
         case throughput
         case observed
+        case buffer
         case requestOK = "req-ok"
         case requestFailed = "req-failed"
         case requestUnknown = "req-unknown"
@@ -69,6 +70,7 @@ package struct SessionPicture {
             case .switchUp: "switch up"
             case .throughput: "segment throughput"
             case .observed: "observed bitrate (access log)"
+            case .buffer: "loaded ahead (player)"
             case .requestOK: "request answered"
             case .requestFailed: "request failed"
             case .requestUnknown: "request, outcome not logged"
@@ -222,6 +224,7 @@ package struct SessionPicture {
         playerLane()
         variantLane()
         throughputLane()
+        bufferLane()
         requestLane()
         errorLane()
         findingLane()
@@ -482,6 +485,41 @@ package struct SessionPicture {
             } else {
                 hline(p.0, p.1, y: ly(p.2), p.3, p.4)
             }
+        }
+        endLane()
+    }
+
+    /// The player's buffer: seconds loaded ahead of the play head, where its events state
+    /// their loaded ranges (AVMetrics' likely-to-keep-up and variant-switch events), joined by
+    /// lines — a falling line before a stall is the picture of a download that could not keep up.
+    private mutating func bufferLane() {
+        var points: [(Timestamp, Double)] = []
+        for e in session.entries {
+            guard let t = e.time, let ahead = e.record.playerEvent?.bufferedAhead, visible(t, t) else { continue }
+            points.append((t, ahead))
+        }
+        guard !points.isEmpty else {
+            let top = lane("Buffer", height: 16)
+            unknownLane(top: top, height: 16, "no source in this bundle logs the buffer level")
+            endLane()
+            return
+        }
+        if points.count > Self.maxRequestBars {
+            notes.append("buffer: the first \(Self.maxRequestBars) of \(points.count) readings drawn")
+            points = Array(points.prefix(Self.maxRequestBars))
+        }
+        let h = 36.0
+        let most = max(1, points.map(\.1).max() ?? 1)
+        let top = lane("Buffer", height: h, detail: "0 – \(NumberFormat.seconds(most)) ahead")
+        func ly(_ v: Double) -> Double { top + h - 3 - min(1, v / most) * (h - 6) }
+        used.insert(.buffer)
+        for (a, b) in zip(points, points.dropFirst()) {
+            body.append(
+                #"<line class="buffer" x1="\#(Self.pct(x(a.0)))" y1="\#(Self.px(ly(a.1)))" x2="\#(Self.pct(x(b.0)))" y2="\#(Self.px(ly(b.1)))"/>"#
+            )
+        }
+        for (t, v) in points {
+            dot(t, cy: ly(v), r: 3, .buffer, "\(NumberFormat.seconds(v)) loaded ahead at \(rel(t))")
         }
         endLane()
     }

@@ -16,12 +16,13 @@ import Testing
         0.020 multivariant https://h.example/master.m3u8 200 0.10
         0.150 playlist https://h.example/v20/index.m3u8 200 0.05
         0.300 segment https://h.example/v20/seg_51.ts 200 0.4 dur=6 bytes=1500000
-        0.800 initial-ltku variant=20M
+        0.800 initial-ltku variant=20M media=0 buffer=6
         6.000 segment https://h.example/v20/s2.ts 200 0.4 dur=6 bytes=1500000
+        50.00 ltku variant=20M media=49 buffer=30
         100.0 segment https://h.example/v20/m%C3%BCsik.ts 404 0.05 dur=6
         100.5 segment https://h.example/v20/s4.ts 404 0.05 dur=6
         101.0 segment https://h.example/v20/s5.ts 404 0.05 dur=6
-        101.5 switch 20M -> 15M
+        101.5 switch 20M -> 15M media=100 buffer=4
         102.0 segment https://h.example/v15/s4.ts 200 0.4 dur=6 bytes=1100000
         200.0 seek
         201.0 seek-done
@@ -49,7 +50,7 @@ import Testing
         let html = HTMLReporter(toolVersion: "t").render(report)
         let session = try #require(report.sessions.first)
         let overview = try #require(Self.pictures(html).first)
-        for lane in ["player", "variant", "throughput", "requests", "findings"] {
+        for lane in ["player", "variant", "throughput", "buffer", "requests", "findings"] {
             #expect(overview.contains(#"data-lane="\#(lane)""#), "lane \(lane)")
         }
         // Every timed finding is a row of its own, named by its rule.
@@ -111,6 +112,22 @@ import Testing
         }
         #expect(html.contains("svg.picture text{fill:#1f2328;font-size:12px}"))
         #expect(!html.contains("NaN") && !html.contains("inf%"))
+    }
+
+    /// The buffer as the player's events state it: seconds loaded ahead of the play head.
+    @Test func theBufferIsDrawnWhereTheEventsStateIt() throws {
+        let report = Self.report()
+        let events = try #require(report.sessions.first).session.entries.compactMap(\.record.playerEvent)
+        #expect(events.compactMap(\.bufferedAhead) == [6, 30, 4])
+        let overview = try #require(Self.pictures(HTMLReporter(toolVersion: "t").render(report)).first)
+        #expect(overview.contains("30 s loaded ahead at +50 s"))
+        #expect(overview.contains("4 s loaded ahead at +101.5 s"))
+        // Near miss: the access and error logs state no buffer; the lane says so.
+        let logs = try Analyzer().analyze(
+            path: TestPaths.sampleLogs.appendingPathComponent("access-error-logs-only").path)
+        let other = try #require(Self.pictures(HTMLReporter(toolVersion: "t").render(logs)).first)
+        #expect(other.contains("no source in this bundle logs the buffer level"))
+        #expect(!other.contains(#"class="buffer""#))
     }
 
     /// Near miss: a bundle without the player's events draws no player state it cannot know.

@@ -14,6 +14,7 @@ import Foundation
 /// 0.190 key https://keys/fps 200 1.47               content-key request
 /// 1.700 segment https://h/v1/s1.ts 200 0.2 dur=6 bytes=1500000
 /// 1.920 initial-ltku variant=20M                    likely-to-keep-up (also `ltku`)
+/// 1.920 ltku variant=20M media=30 buffer=12          with 12 s loaded ahead of media time 30 s
 /// 7.000 stall | seek | seek-done | pause | rate 0.5
 /// 9.000 switch 20M -> 15M   (`switch-start`, `failed`)
 /// 9.500 error -12938 "HTTP 404: File Not Found" recovered|fatal
@@ -84,6 +85,12 @@ package enum TimelineScript {
             }
         }
         let common = "\"date\":\(json(date(time))),\"sessionID\":\(json(sessionID))"
+        // `media=M buffer=S`: the play head at M s with S s loaded ahead of it.
+        var loaded = ""
+        if let m = options["media"].flatMap(Double.init), let b = options["buffer"].flatMap(Double.init) {
+            loaded =
+                ",\"mediaTime\":\(m),\"loadedTimeRanges\":[{\"start\":\(max(0, m - 2)),\"duration\":\(b + min(m, 2))}]"
+        }
         func variant(_ v: Substring?) -> String {
             guard let v, let b = bandwidth(v), b.isFinite, abs(b) < 1e15 else { return "null" }
             return "{\"peakBitRate\":\(Int(b)),\"averageBitRate\":\(Int(b * 0.9))}"
@@ -107,14 +114,14 @@ package enum TimelineScript {
                 ? "AVMetricPlayerItemLikelyToKeepUpEvent" : "AVMetricPlayerItemInitialLikelyToKeepUpEvent"
             let taken = options["taken"].map { ",\"timeTaken\":\($0)" } ?? ""
             return
-                "{\"type\":\"\(type)\",\(common),\"variant\":\(variant(options["variant"].map { Substring($0) }))\(taken)}"
+                "{\"type\":\"\(type)\",\(common),\"variant\":\(variant(options["variant"].map { Substring($0) }))\(taken)\(loaded)}"
         case "switch", "switch-start":
             guard args.count >= 3 else { return nil }
             let type =
                 verb == "switch" ? "AVMetricPlayerItemVariantSwitchEvent" : "AVMetricPlayerItemVariantSwitchStartEvent"
             let succeeded = verb == "switch" ? ",\"didSucceed\":\(!flags.contains("failed"))" : ""
             return
-                "{\"type\":\"\(type)\",\(common),\"fromVariant\":\(variant(args[0])),\"toVariant\":\(variant(args[2]))\(succeeded)}"
+                "{\"type\":\"\(type)\",\(common),\"fromVariant\":\(variant(args[0])),\"toVariant\":\(variant(args[2]))\(succeeded)\(loaded)}"
         case "error":
             let code = args.first.flatMap { Int($0) } ?? 0
             let text = args.count > 1 ? String(args[1]) : ""

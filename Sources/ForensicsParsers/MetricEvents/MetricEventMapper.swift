@@ -147,6 +147,7 @@ struct MetricEventMapper {
                 kind: type == .initialLikelyToKeepUp ? .initialLikelyToKeepUp : .likelyToKeepUp, mediaTime: mediaTime)
             p.variant = e["variant"].flatMap(MetricValues.variant)
             p.timeTaken = e["timeTaken"]?.double
+            p.bufferedAhead = MetricValues.bufferedAhead(e["loadedTimeRanges"], mediaTime: mediaTime)
             add(date, .player(p))
             for (requests, implied) in [
                 (e["playlistRequestEvents"], MetricEventType.playlistRequest),
@@ -178,6 +179,7 @@ struct MetricEventMapper {
             p.fromVariant = e["fromVariant"].flatMap(MetricValues.variant)
             p.toVariant = e["toVariant"].flatMap(MetricValues.variant)
             p.didSucceed = e["didSucceed"]?.bool
+            p.bufferedAhead = MetricValues.bufferedAhead(e["loadedTimeRanges"], mediaTime: mediaTime)
             add(date, .player(p))
         case .playbackSummary, .downloadSummary:
             var s = PlaybackSummary()
