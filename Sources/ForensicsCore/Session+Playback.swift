@@ -124,6 +124,21 @@ extension Session {
         public var isMedia: Bool { kind == .segment || kind == .map }
     }
 
+    /// Whether anything in the session shows a playback or an attempt at one: a request, the
+    /// player's events, an access- or error-log row, the proxy's traffic, a console line about a
+    /// failure or the content key. A session made only of playlist files, server rows or chatter
+    /// held no playback: the fleet's shares leave it out of their count.
+    public var isPlaybackAttempt: Bool {
+        entries.contains { e in
+            switch e.record.payload {
+            case .request, .player, .accessLog, .errorLog, .error, .summary: return true
+            case .proxy(let p): return p.requestPath != nil || p.kind == .connectionRequest
+            case .console(let c): return c.error != nil || c.endsPlayback || c.topic != nil
+            default: return false
+            }
+        }
+    }
+
     /// Every distinct failure of the session, in timeline order. KPIs, `segment-errors`, `stall`
     /// and `segment-404-downswitch` all count from this one list, so their numbers agree.
     var computedFailures: [Failure] {

@@ -49,6 +49,9 @@ package struct IndexedSession: Sendable, Hashable {
     package var topFinding: String?
     /// Findings at warning or above.
     package var seriousCount = 0
+    /// Whether the session shows a playback or an attempt at one (`Session.isPlaybackAttempt`):
+    /// the fleet's shares count these.
+    package var played = true
     package var findings: [IndexedFinding] = []
     package var failures: [FailedRequests] = []
 
@@ -148,6 +151,7 @@ extension IndexedSession {
         start = session.start
         end = session.end
         utc = session.timeBasis == .utc
+        played = session.isPlaybackAttempt
         client = ClientInfo(session, redact: redactor.redact)
         let ordered = result.findings.sorted {
             $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)

@@ -38,6 +38,8 @@ extension TriageIndex {
         /// Bundles, stray files not counted.
         package var bundles = 0
         package var sessions = 0
+        /// Sessions that show a playback or an attempt at one (what shares are of).
+        package var played = 0
         package var unreadable = 0
         package var skipped = 0
         package var incomplete = 0
@@ -65,6 +67,7 @@ extension TriageIndex {
             c.notFullyJudged =
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.notFullyJudged.sql)") ?? 0
             c.sessions = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0
+            c.played = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions WHERE played") ?? 0
             c.problems = try Int.fetchOne(db, sql: "SELECT count(*) FROM problems") ?? 0
             c.worst = try Int.fetchOne(db, sql: "SELECT max(severity_rank) FROM findings").flatMap(Severity.init(rank:))
             return c

@@ -21,14 +21,18 @@ extension TriageIndex {
             struct Measures {
                 var startup: Double?
                 var rebuffer: Double?
+                var played: Bool
             }
             var measures: [SessionRef: Measures] = [:]
             let sessionRows = try Row.fetchCursor(
-                db, sql: "SELECT bundle, ordinal, startup_time, rebuffer_ratio FROM sessions")
+                db, sql: "SELECT bundle, ordinal, startup_time, rebuffer_ratio, played FROM sessions")
             while let row = try sessionRows.next() {
-                measures[SessionRef(bundle: row[0], ordinal: row[1])] = Measures(startup: row[2], rebuffer: row[3])
+                measures[SessionRef(bundle: row[0], ordinal: row[1])] = Measures(
+                    startup: row[2], rebuffer: row[3], played: row[4])
             }
-            let total = measures.count
+            // Shares are of the sessions that played (or tried to): a bundle's playlist file or
+            // server rows alone make a session no viewer watched.
+            let total = measures.values.filter(\.played).count
             let allStartups = measures.values.compactMap(\.startup).sorted()
             let allRebuffers = measures.values.compactMap(\.rebuffer).sorted()
 
@@ -67,7 +71,8 @@ extension TriageIndex {
                 var group = ProblemGroup(
                     key: problem, worst: Severity(rank: c.worst) ?? .info,
                     sessions: affected.count,
-                    share: total == 0 ? 0 : Double(affected.count) / Double(total),
+                    share: total == 0
+                        ? 0 : Double(affected.keys.filter { measures[$0]?.played == true }.count) / Double(total),
                     bundles: Set(affected.keys.map(\.bundle)).count, findings: c.findings,
                     firstSeen: first, lastSeen: last,
                     medianStartupAffected: Self.median(startups),

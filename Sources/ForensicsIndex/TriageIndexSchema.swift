@@ -4,7 +4,7 @@
 /// same rows whether it was analysed in one run, in shards that were merged, or incrementally.
 enum TriageIndexSchema {
     /// 2: bundles gained `verdict` and `could_not_judge` (issue 29).
-    static let version = 4
+    static let version = 5
 
     static let statements = [
         """
@@ -58,6 +58,7 @@ enum TriageIndexSchema {
           top_rule_id TEXT,
           top_finding TEXT,
           serious_findings INTEGER NOT NULL,
+          played INTEGER NOT NULL,
           PRIMARY KEY (bundle, ordinal))
         """,
         """

@@ -46,7 +46,9 @@ public struct TriageReporter: Sendable {
         try index.forEachBundle(.skipped) { if skipped.count < 5 { skipped.append(text.escape($0.name)) } }
         try write("# Triage\n\n")
         try write(
-            "\(c.bundles) bundle\(c.bundles == 1 ? "" : "s") · \(c.sessions) session\(c.sessions == 1 ? "" : "s") · \(c.unreadable) unreadable"
+            "\(c.bundles) bundle\(c.bundles == 1 ? "" : "s") · \(c.sessions) session\(c.sessions == 1 ? "" : "s")"
+                + (c.played == c.sessions ? "" : " (\(c.played) played or tried to; shares are of these)")
+                + " · \(c.unreadable) unreadable"
                 + (c.couldNotJudge == 0 ? "" : " · \(c.couldNotJudge) could not be judged")
                 + (c.skipped == 0
                     ? ""

@@ -39,6 +39,48 @@ import Testing
         return groups
     }
 
+    /// A share counts the sessions that played: a bundle holding only a playlist file makes a
+    /// session nobody watched, and it is not in the count the share is of.
+    @Test func sharesCountSessionsThatPlayed() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let index = try TriageIndex(path: directory.appendingPathComponent("triage.sqlite").path)
+        func entry(_ payload: Record.Payload) -> TimelineEntry {
+            TimelineEntry(
+                record: Record(
+                    time: Timestamp(1_790_000_000), location: SourceLocation(file: "f", line: 1), format: .metricEvents,
+                    sessionID: nil, payload: payload),
+                time: Timestamp(1_790_000_000), endTime: nil)
+        }
+        let played = entry(.request(MediaRequest(kind: .segment, url: "https://h.example/s1.ts")))
+        let playlistOnly = entry(.playlist(PlaylistSnapshot(url: "https://h.example/v.m3u8", isMultivariant: false)))
+        let cases: [(entries: [TimelineEntry], findings: [Finding])] = [
+            (
+                [played],
+                [finding("segment-errors", subject: Finding.Subject(host: "edge1.example", status: "HTTP 404"))]
+            ),
+            ([played], []), ([playlistOnly], [finding("stream-defects")]), ([playlistOnly], []),
+        ]
+        for (n, c) in cases.enumerated() {
+            var s = session("S\(n)", asset: "https://h.example/a.m3u8")
+            s.entries = c.entries
+            var bundle = IndexedBundle(name: "b\(n)", file: "b\(n)", contentHash: "h\(n)", analyzer: "x")
+            bundle.sessions = [
+                IndexedSession(
+                    AnalysisReport.SessionResult(session: s, findings: c.findings), ordinal: 0, redactor: Redactor())
+            ]
+            try index.store(bundle)
+        }
+        let groups = try index.updateProblems()
+        #expect(try index.counts().sessions == 4)
+        #expect(try index.counts().played == 2)
+        try index.close()
+        #expect(groups.first { $0.key.ruleID == "segment-errors" }?.share == 0.5, "1 of the 2 that played")
+        // Near miss: a finding on a session that did not play is still a problem, of no viewer's share.
+        let defects = try #require(groups.first { $0.key.ruleID == "stream-defects" })
+        #expect(defects.sessions == 1 && defects.share == 0)
+    }
+
     /// A 404 → down-switch → stall story on `host`, at `asset` and `variant`.
     func story(host: String, asset: String, variant: Int) -> (asset: String, findings: [Finding]) {
         (
