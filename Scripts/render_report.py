@@ -6,7 +6,7 @@ as <details>) with its Mermaid charts drawn, in headless Chromium, saved as a PN
 
 Everything comes from Debian's and PyPI's packages, nothing from the network at render time:
 - `chromium` (apt) takes the screenshot;
-- `markdown-it-py` (pip) turns the Markdown into HTML;
+- `markdown-it-py` (pip) turns the Markdown into HTML (not needed for an HTML report);
 - the Mermaid bundle is taken from the `nicegui` wheel (pip download, not installed).
 The page is served on 127.0.0.1 only, because Chromium will not load ES modules from file://.
 Missing pieces are installed when CI=true or --install is given; otherwise the script says what
@@ -26,14 +26,16 @@ import threading
 import zipfile
 
 
-def need(install: bool) -> None:
+def need(install: bool, markdown: bool) -> None:
+    """Chromium always; markdown-it-py only to turn Markdown into HTML (an HTML report is a page)."""
     missing = []
     if shutil.which("chromium") is None:
         missing.append(("apt", "chromium"))
-    try:
-        import markdown_it  # noqa: F401
-    except ImportError:
-        missing.append(("pip", "markdown-it-py"))
+    if markdown:
+        try:
+            import markdown_it  # noqa: F401
+        except ImportError:
+            missing.append(("pip", "markdown-it-py"))
     if not missing:
         return
     if not install:
@@ -104,8 +106,8 @@ def main() -> None:
     parser.add_argument("--height", type=int, default=0, help="0: tall enough for the whole page (estimated)")
     parser.add_argument("--install", action="store_true")
     args = parser.parse_args()
-    need(args.install or os.environ.get("CI") == "true")
     is_html = args.report.endswith(".html")
+    need(args.install or os.environ.get("CI") == "true", markdown=not is_html)
     with tempfile.TemporaryDirectory() as site:
         if not is_html:
             # The HTML report is self-contained; only Markdown needs the Mermaid bundle.

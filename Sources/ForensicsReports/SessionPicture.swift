@@ -548,7 +548,7 @@ package struct SessionPicture {
         }
         guard !bars.isEmpty else {
             let top = lane("Requests", height: 16)
-            unknownLane(top: top, height: 16, "no request logged in this stretch")
+            unknownLane(top: top, height: 16, "no request of the player's logged in this stretch")
             endLane()
             return
         }
