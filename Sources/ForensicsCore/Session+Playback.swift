@@ -125,15 +125,16 @@ extension Session {
     }
 
     /// Whether anything in the session shows a playback or an attempt at one: a request, the
-    /// player's events, an access- or error-log row, the proxy's traffic, a console line about a
-    /// failure or the content key. A session made only of playlist files, server rows or chatter
-    /// held no playback: the fleet's shares leave it out of their count.
+    /// player's events, an access- or error-log row, the proxy's traffic, a console line of the
+    /// player's, about the content key or a playlist, or one that ends playback. A session made
+    /// only of playlist files, server rows or other processes' errors held no playback: the
+    /// fleet's shares leave it out of their count.
     public var isPlaybackAttempt: Bool {
         entries.contains { e in
             switch e.record.payload {
             case .request, .player, .accessLog, .errorLog, .error, .summary: return true
             case .proxy(let p): return p.requestPath != nil || p.kind == .connectionRequest
-            case .console(let c): return c.error != nil || c.endsPlayback || c.topic != nil
+            case .console(let c): return c.component == .player || c.endsPlayback || c.topic != nil
             default: return false
             }
         }

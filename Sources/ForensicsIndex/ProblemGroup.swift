@@ -16,8 +16,11 @@ package struct ProblemGroup: Sendable, Hashable {
     package var worst: Severity
     /// Sessions with at least one finding of this key.
     package var sessions: Int
-    /// `sessions` over every session of the fleet's analysed bundles.
+    /// The affected sessions that played (`Session.isPlaybackAttempt`) over every session of the
+    /// fleet that played.
     package var share: Double
+    /// The affected sessions that played: what `share` is of (`sessions` counts them all).
+    package var playedSessions = 0
     package var bundles: Int
     package var findings: Int
     /// Earliest and latest finding start (UTC sessions only: a device-local time cannot be ordered

@@ -68,11 +68,11 @@ extension TriageIndex {
                 let startups = affected.keys.compactMap { measures[$0]?.startup }.sorted()
                 let rebuffers = affected.keys.compactMap { measures[$0]?.rebuffer }.sorted()
                 let examples = Self.examples(affected)
+                let playedAffected = affected.keys.filter { measures[$0]?.played == true }.count
                 var group = ProblemGroup(
                     key: problem, worst: Severity(rank: c.worst) ?? .info,
                     sessions: affected.count,
-                    share: total == 0
-                        ? 0 : Double(affected.keys.filter { measures[$0]?.played == true }.count) / Double(total),
+                    share: total == 0 ? 0 : Double(playedAffected) / Double(total),
                     bundles: Set(affected.keys.map(\.bundle)).count, findings: c.findings,
                     firstSeen: first, lastSeen: last,
                     medianStartupAffected: Self.median(startups),
@@ -80,6 +80,7 @@ extension TriageIndex {
                     medianRebufferAffected: Self.median(rebuffers),
                     medianRebufferUnaffected: Self.median(Self.removing(rebuffers, from: allRebuffers)),
                     examples: examples)
+                group.playedSessions = playedAffected
                 group.symptoms = symptoms.map { ProblemGroup.Symptom(key: $0.key, sessions: $0.value.count) }.sorted {
                     $0.sessions != $1.sessions ? $0.sessions > $1.sessions : $0.key < $1.key
                 }
@@ -138,14 +139,15 @@ extension TriageIndex {
                     g.sessions, g.share, g.bundles, g.findings, g.firstSeen, g.lastSeen, g.medianStartupAffected,
                     g.medianStartupUnaffected, g.medianRebufferAffected, g.medianRebufferUnaffected, k.pop, k.cache,
                     Self.symptomsText(g.symptoms), g.assets, g.variants.map(String.init).joined(separator: ","),
+                    g.playedSessions,
                 ]
                 try db.execute(
                     sql: """
                         INSERT INTO problems (problem_key, rank, rule_id, cause, host, status, asset, variant,
                           worst_severity, sessions, share, bundles, findings, first_seen, last_seen,
                           median_startup_affected, median_startup_unaffected, median_rebuffer_affected,
-                          median_rebuffer_unaffected, pop, cache, symptoms, assets, variants)
-                          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          median_rebuffer_unaffected, pop, cache, symptoms, assets, variants, played_sessions)
+                          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: StatementArguments(values))
                 for (i, e) in g.examples.enumerated() {
                     try db.execute(

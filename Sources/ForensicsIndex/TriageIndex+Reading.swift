@@ -42,7 +42,8 @@ extension TriageIndex {
                 sql: """
                     SELECT problem_key, rule_id, cause, host, status, asset, variant, worst_severity, sessions, share,
                       bundles, findings, first_seen, last_seen, median_startup_affected, median_startup_unaffected,
-                      median_rebuffer_affected, median_rebuffer_unaffected, pop, cache, symptoms, assets, variants
+                      median_rebuffer_affected, median_rebuffer_unaffected, pop, cache, symptoms, assets, variants,
+                      played_sessions
                     FROM problems ORDER BY rank
                     """)
             while let row = try rows.next() {
@@ -58,6 +59,7 @@ extension TriageIndex {
                 group.symptoms = Self.symptoms(fromText: row[20])
                 group.assets = row[21]
                 group.variants = (row[22] as String).split(separator: ",").compactMap { Int($0) }
+                group.playedSessions = row[23]
                 out.append(group)
             }
             return out

@@ -141,7 +141,8 @@ enum TriageIndexSchema {
           cache TEXT,
           symptoms TEXT NOT NULL,
           assets INTEGER NOT NULL,
-          variants TEXT NOT NULL)
+          variants TEXT NOT NULL,
+          played_sessions INTEGER NOT NULL)
         """,
         """
         CREATE TABLE problem_examples (

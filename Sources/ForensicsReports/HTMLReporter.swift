@@ -68,7 +68,7 @@ package struct HTMLReporter: Sendable {
         svg.picture .lane-detail,svg.picture .tick,svg.picture .legend-text,svg.picture .mark-label{font-size:11px;fill:#57606a}\
         svg.picture .tick{text-anchor:middle}svg.picture .grid{stroke:#d8dee4;stroke-width:1}\
         svg.picture .open{font-weight:700;fill:#bc4c00}svg.picture .incident-number{font-weight:700;fill:#7d4e00}\
-        svg .incident{fill:#fff8c5;stroke:#d4a72c;stroke-dasharray:3 3;pointer-events:none}\
+        svg .incident{fill:#fff8c5;stroke:#d4a72c;stroke-dasharray:3 3}\
         svg .starting{fill:#b6c6d8}svg .playing{fill:#2da44e}svg .paused{fill:#d0d7de}svg .seeking{fill:#a991e6}\
         svg .stalled{fill:#e36209}svg .stalled-open{fill:#fff;stroke:#e36209;stroke-width:2.5}svg .failed{fill:#a40e26}\
         svg .player-unknown{fill:#f6f8fa;fill-opacity:.6;stroke:#afb8c1;stroke-dasharray:4 3}\
@@ -92,6 +92,7 @@ enum MarkdownSubsetHTML {
         var paragraph: [String] = []
         var list: [String] = []
         var table: [String] = []
+        var anchors = MarkdownAnchor.Used()
         func flush() {
             if !paragraph.isEmpty {
                 out.append("<p>" + paragraph.map(inline).joined(separator: " ") + "</p>")
@@ -148,9 +149,8 @@ enum MarkdownSubsetHTML {
             if let level = headingLevel(line) {
                 flush()
                 let heading = String(line.dropFirst(level + 1))
-                let plain = heading.filter { $0 != "`" && $0 != "\\" }
-                out.append(
-                    "<h\(level) id=\"\(escape(MarkdownAnchor.slug(plain)))\">" + inline(heading) + "</h\(level)>")
+                let id = anchors.next(MarkdownAnchor.slug(heading.filter { $0 != "`" && $0 != "\\" }))
+                out.append("<h\(level) id=\"\(escape(id))\">" + inline(heading) + "</h\(level)>")
                 continue
             }
             if line.hasPrefix("- ") || line.hasPrefix("* ") {
@@ -228,7 +228,7 @@ enum MarkdownSubsetHTML {
                 out += bold ? "</strong>" : "<strong>"
                 bold.toggle()
                 i += 2
-            } else if c == "[", let mid = chars[i...].firstIndex(of: "]"), mid + 1 < chars.count, chars[mid + 1] == "(",
+            } else if c == "[", let mid = linkTextEnd(chars, from: i), mid + 1 < chars.count, chars[mid + 1] == "(",
                 let close = chars[(mid + 1)...].firstIndex(of: ")")
             {
                 let href = String(chars[(mid + 2)..<close])
@@ -249,6 +249,21 @@ enum MarkdownSubsetHTML {
         }
         if bold { out += "</strong>" }
         return out
+    }
+
+    /// The `]` that closes a link's text opened at `open`, passing over code spans (a session id
+    /// in backticks may hold a `]`).
+    static func linkTextEnd(_ chars: [Character], from open: Int) -> Int? {
+        var i = open + 1
+        while i < chars.count {
+            if chars[i] == "`", let close = chars[(i + 1)...].firstIndex(of: "`") {
+                i = close + 1
+                continue
+            }
+            if chars[i] == "]" { return i }
+            i += 1
+        }
+        return nil
     }
 
     /// Text and attribute values: the same escaping as the SVG's.

@@ -61,17 +61,29 @@ package struct MarkdownReporter: Sendable {
             "## Sessions", "", "| # | Session | Start | Length | Worst finding | Startup | Stalls | Errors |",
             "| --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
-        for (n, r) in full.enumerated() {
-            let s = r.session
-            let worst = r.findings.sorted {
+        // Anchors in the order the sections come (a repeated slug gets -1, -2 as on GitHub);
+        // rows worst first.
+        var used = MarkdownAnchor.Used()
+        let anchors = full.map { used.next(sessionAnchor($0.session)) }
+        func worst(_ r: AnalysisReport.SessionResult) -> Finding? {
+            r.findings.sorted {
                 $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
             }.first
+        }
+        let order = full.indices.sorted { a, b in
+            let (x, y) = (worst(full[a])?.severity.rank ?? -1, worst(full[b])?.severity.rank ?? -1)
+            return x != y ? x > y : a < b
+        }
+        for (n, i) in order.enumerated() {
+            let r = full[i]
+            let s = r.session
+            let worst = worst(r)
             let finding = worst.map { "\(Self.icon($0.severity)) \(text.escape($0.title, limit: 160))" } ?? "none"
             var length = "unknown"
             if let a = s.start, let b = s.end { length = NumberFormat.seconds(b - a) }
             let k = s.kpis
             out.append(
-                "| \(n + 1) | [`\(code(s.id))`](#\(sessionAnchor(s))) | \(s.start.map { $0.iso8601(s.timeBasis) } ?? "unknown") | \(length) | \(finding) | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(k.stallCount.map(String.init) ?? "unknown") | \(k.errorCount.map(String.init) ?? "unknown") |"
+                "| \(n + 1) | [`\(code(s.id))`](#\(anchors[i])) | \(s.start.map { $0.iso8601(s.timeBasis) } ?? "unknown") | \(length) | \(finding) | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(k.stallCount.map(String.init) ?? "unknown") | \(k.errorCount.map(String.init) ?? "unknown") |"
             )
         }
         out.append("")
@@ -483,7 +495,7 @@ package struct MarkdownReporter: Sendable {
         for i in all where kept.contains(i) {
             guard let r = s.entries[i].record.request, let t = s.entries[i].time else { continue }
             let end = max(clipped(s.entries[i].endTime ?? t), t + 0.001)
-            let label = redactedLabel("\(r.kind.rawValue) \(r.url.split(separator: "/").last ?? "")")
+            let label = Self.mermaidLabel("\(r.kind.rawValue) \(URLDisplay.fileName(r.url, redactor: text.redactor))")
             rows.append(
                 .init(section: .requests, label: label, mark: r.failed ? .failedRequest : .request, start: t, end: end))
         }
@@ -517,11 +529,14 @@ package struct MarkdownReporter: Sendable {
             switches += 1
         }
         // Failures no request shows (error-log rows, player error events): marks of their own.
-        for f in s.analysis.failures.prefix(60) where s.entries[f.index].record.request == nil {
+        for f in s.analysis.failures.prefix(60)
+        where s.entries.indices.contains(f.index) && s.entries[f.index].record.request == nil {
             guard let t = f.time, inWindow(t) else { continue }
-            let name = f.url.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
+            let name = f.url.map { URLDisplay.fileName($0, redactor: text.redactor) } ?? ""
             rows.append(
-                .init(section: .errors, label: redactedLabel("\(f.statusText) \(name)"), mark: .error, start: t, end: t)
+                .init(
+                    section: .errors, label: Self.mermaidLabel("\(f.statusText) \(name)"), mark: .error, start: t,
+                    end: t)
             )
         }
         for f in findings where f.severity >= .warning {
@@ -557,17 +572,19 @@ package struct MarkdownReporter: Sendable {
     /// shaded and numbered, then a close-up of each.
     func picture(_ s: Session, findings: [Finding]) -> [String] {
         guard let start = s.start else { return [] }
-        let incidents = Self.incidents(s, findings: findings)
-        let label: (String) -> String = { [text] raw in
-            let once = text.redactor.redact(raw)
-            return text.redactor.redact(once.percentDecoded ?? once)
-        }
+        let (incidents, left) = Self.incidents(s, findings: findings)
         var out = ["### Timeline", ""]
         var overview = SessionPicture(
             session: s, findings: findings, title: "Session from \(start.iso8601(s.timeBasis))", incidents: incidents,
-            label: label)
+            redactor: text.redactor)
         out += ["```pf-svg"] + overview.lines() + ["```", ""]
-        if !overview.notes.isEmpty { out += [text.escape(overview.notes.joined(separator: "; ")) + ".", ""] }
+        var notes = overview.notes
+        if left > 0 {
+            notes.append(
+                "\(left) more incident\(left == 1 ? " has" : "s have") no close-up (the worst \(Self.maxCloseUps) have one)"
+            )
+        }
+        if !notes.isEmpty { out += [text.escape(notes.joined(separator: "; ")) + ".", ""] }
         for (n, w) in incidents.enumerated() {
             let rules = Set(
                 findings.filter { f in f.severity >= .warning && f.start.map { w.contains($0) } == true }.map(\.ruleID))
@@ -576,47 +593,50 @@ package struct MarkdownReporter: Sendable {
                 "",
             ]
             var closeUp = SessionPicture(
-                session: s, findings: findings, title: "Close-up \(n + 1)", window: w, label: label)
+                session: s, findings: findings, title: "Close-up \(n + 1)", window: w, redactor: text.redactor)
             out += ["```pf-svg"] + closeUp.lines() + ["```", ""]
             if !closeUp.notes.isEmpty { out += [text.escape(closeUp.notes.joined(separator: "; ")) + ".", ""] }
         }
         return out
     }
 
-    /// Most close-ups a session gets (its worst incidents' are kept: the earliest first).
+    /// Most close-ups a session gets: the incidents with the worst findings (then the earliest).
     static let maxCloseUps = 4
 
-    /// The session's incidents: findings at warning or above, those within 30 s of each other
-    /// one incident, each widened by 15 s before and 10 s after. None when the session is short
-    /// enough that the overview shows them as well (under three times the incident's length).
-    static func incidents(_ s: Session, findings: [Finding]) -> [ClosedRange<Timestamp>] {
-        guard let sessionStart = s.start, let sessionEnd = s.end else { return [] }
+    /// The session's incidents, in time order: findings at warning or above, those within 30 s of
+    /// each other one incident, each widened by 15 s before and 10 s after. None when the session
+    /// is short enough that the overview shows them as well (under three times the incident's
+    /// length). Beyond `maxCloseUps`, the worst are kept; `left` counts the others.
+    static func incidents(_ s: Session, findings: [Finding]) -> (windows: [ClosedRange<Timestamp>], left: Int) {
+        guard let sessionStart = s.start, let sessionEnd = s.end else { return ([], 0) }
         let times = findings.filter { $0.severity >= .warning }.compactMap { f in
-            f.start.map { ($0, max($0, f.end ?? $0)) }
+            f.start.map { ($0, max($0, f.end ?? $0), f.severity.rank) }
         }.sorted { $0.0 < $1.0 }
-        var clusters: [(Timestamp, Timestamp)] = []
-        for (a, b) in times {
-            if let last = clusters.last, a <= last.1 + 30.0 {
-                clusters[clusters.count - 1].1 = max(last.1, b)
+        var clusters: [(from: Timestamp, to: Timestamp, worst: Int)] = []
+        for (a, b, rank) in times {
+            if let last = clusters.last, a <= last.to + 30.0 {
+                clusters[clusters.count - 1].to = max(last.to, b)
+                clusters[clusters.count - 1].worst = max(last.worst, rank)
             } else {
-                clusters.append((a, b))
+                clusters.append((a, b, rank))
             }
         }
         let length = sessionEnd - sessionStart
-        return clusters.compactMap { a, b -> ClosedRange<Timestamp>? in
-            let lo = max(sessionStart, a + -15.0)
-            let hi = max(lo + 1, min(sessionEnd, b + 10.0))
-            return length > 3 * (hi - lo) ? lo...hi : nil
-        }.prefix(Self.maxCloseUps).map { $0 }
+        let windows = clusters.compactMap { c -> (ClosedRange<Timestamp>, Int)? in
+            let lo = max(sessionStart, c.from + -15.0)
+            let hi = max(lo + 1, min(sessionEnd, c.to + 10.0))
+            return length > 3 * (hi - lo) ? (lo...hi, c.worst) : nil
+        }
+        let kept = windows.indices.sorted { a, b in
+            windows[a].1 != windows[b].1 ? windows[a].1 > windows[b].1 : a < b
+        }.prefix(Self.maxCloseUps).sorted()
+        return (kept.map { windows[$0].0 }, windows.count - kept.count)
     }
 
     /// A Mermaid task name from log text: redacted first (the label's sanitising would otherwise
     /// take `?token=` apart and leave the secret as a plain word), then percent-decoded (a file
     /// named `m%C3%BCsik.ts` is `müsik.ts` to a reader) and redacted again.
-    func redactedLabel(_ s: String) -> String {
-        let once = text.redactor.redact(s)
-        return Self.mermaidLabel(text.redactor.redact(once.percentDecoded ?? once))
-    }
+    func redactedLabel(_ s: String) -> String { Self.mermaidLabel(URLDisplay.readable(s, redactor: text.redactor)) }
 
     /// Mermaid task names: letters (any script), digits, spaces, dots, dashes and underscores
     /// only — `:`, `#`, `;` and `%` have meanings in a gantt line.

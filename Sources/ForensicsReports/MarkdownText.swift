@@ -58,6 +58,19 @@ package struct MarkdownText: Sendable {
 /// A heading's anchor as GitHub makes it (lower case; letters, digits, `-` and `_` kept; spaces
 /// to `-`; the rest dropped), so one link works in the Markdown on GitHub and in the HTML report.
 package enum MarkdownAnchor {
+    /// The anchors a document has given so far: a repeated heading gets `-1`, `-2`, … as on GitHub.
+    package struct Used {
+        var counts: [String: Int] = [:]
+
+        package init() {}
+
+        package mutating func next(_ slug: String) -> String {
+            let n = counts[slug, default: 0]
+            counts[slug] = n + 1
+            return n == 0 ? slug : "\(slug)-\(n)"
+        }
+    }
+
     package static func slug(_ heading: String) -> String {
         var out = ""
         for c in heading.lowercased() {

@@ -20,8 +20,8 @@ package struct SessionPicture {
     var window: ClosedRange<Timestamp>?
     /// Incident windows shaded and numbered on the overview.
     var incidents: [ClosedRange<Timestamp>] = []
-    /// Redacts and tidies log text for display (a URL's last part, a message).
-    var label: (String) -> String
+    /// The report's redactor: every text drawn is cleaned again (a URL's name after decoding).
+    var redactor: Redactor
 
     /// The left gutter (lane names) and the plot, in percent of the picture's width.
     static let plotLeft = 13.0
@@ -102,24 +102,33 @@ package struct SessionPicture {
 
     init(
         session: Session, findings: [Finding], title: String, window: ClosedRange<Timestamp>? = nil,
-        incidents: [ClosedRange<Timestamp>] = [], label: @escaping (String) -> String
+        incidents: [ClosedRange<Timestamp>] = [], redactor: Redactor
     ) {
         self.session = session
         self.findings = findings
         self.title = title
         self.window = window
         self.incidents = incidents
-        self.label = label
+        self.redactor = redactor
+        origin = session.start ?? Timestamp(0)
+        from = window?.lowerBound ?? origin
+        let end = window?.upperBound ?? session.end ?? from
+        to = end - from < 0.001 ? from + 0.001 : end
     }
+
+    /// Log text as drawn: cleaned (it already was, in the pipeline; a picture never relies on it).
+    func text(_ s: String) -> String { redactor.clean(s) }
+
+    /// A URL as a reader names it: its last part, decoded.
+    func name(_ url: String) -> String { URLDisplay.fileName(url, redactor: redactor) }
 
     // MARK: - Time to x
 
-    var origin: Timestamp { session.start ?? Timestamp(0) }
-    var from: Timestamp { window?.lowerBound ?? origin }
-    var to: Timestamp {
-        let end = window?.upperBound ?? session.end ?? from
-        return end - from < 0.001 ? from + 0.001 : end
-    }
+    /// The session's start (times are drawn as seconds since it), and the drawn window. Stored:
+    /// `Session.start` walks the timeline, and every mark asks for its x.
+    let origin: Timestamp
+    let from: Timestamp
+    let to: Timestamp
     var span: Double { to - from }
 
     func x(_ t: Timestamp) -> Double {
@@ -229,15 +238,15 @@ package struct SessionPicture {
         errorLane()
         findingLane()
         let lanesBottom = y
-        var out = [
-            #"<svg xmlns="http://www.w3.org/2000/svg" class="picture" width="100%" height="HEIGHT" role="img" aria-label="\#(Self.esc(title))">"#,
+        let out0 = [
+            #"<svg xmlns="http://www.w3.org/2000/svg" class="picture" width="100%" height="\#(Self.px(lanesBottom + 4))" role="img" aria-label="\#(Self.esc(title))">"#,
             #"<text class="title" x="0" y="14">\#(Self.esc(title)) · seconds since the session began</text>"#,
         ]
+        var out = out0
         if shaded { out += incidentShades(top: lanesTop - 14, bottom: lanesBottom) }
         out += ticks(top: 34, bottom: lanesBottom)
         out += body
         out.append("</svg>")
-        out[0] = out[0].replacingOccurrences(of: "HEIGHT", with: Self.px(lanesBottom + 4))
         return out + legend()
     }
 
@@ -309,12 +318,21 @@ package struct SessionPicture {
             let failed = failedAt
             let stopStarting = playing ?? failed ?? end
             bar(begin, stopStarting, top: top, height: h, .starting, "starting: \(rel(begin)) to \(rel(stopStarting))")
+            // A stall no event shows ending: what the player did after it is not known.
+            let open = a.stalls.first { !$0.fromAccessLog && $0.end == nil && $0.start >= (playing ?? begin) }?.start
             if let playing {
-                let until = failed.map { max($0, playing) } ?? end
-                bar(playing, until, top: top, height: h, .playing, "playing from \(rel(playing))")
+                var until = failed.map { max($0, playing) } ?? end
+                if let open { until = min(until, max(open, playing)) }
+                bar(playing, until, top: top, height: h, .playing, "playing: \(rel(playing)) to \(rel(until))")
             }
-            for (a, b, style, what) in playerIntervals(end: end) {
+            for (a, b, style, what) in playerIntervals(end: open ?? end) {
                 bar(a, b, top: top, height: h, style, "\(what): \(rel(a)) to \(rel(b))")
+            }
+            if let open {
+                let stop = failed.map { max($0, open) } ?? end
+                bar(
+                    open, stop, top: top + 3, height: h - 6, .playerUnknown,
+                    "stalled at \(rel(open)) and no resume logged: what the player did after is not known")
             }
             if let failed { bar(failed, end, top: top, height: h, .failed, "playback failed at \(rel(failed))") }
         }
@@ -348,7 +366,7 @@ package struct SessionPicture {
         var seekAt: Timestamp?
         let playing = session.analysis.startupEnd?.time
         for e in session.entries where out.count < Self.maxMarkers {
-            guard let p = e.record.playerEvent, let t = e.time else { continue }
+            guard let p = e.record.playerEvent, let t = e.time, t <= end else { continue }
             switch p.kind {
             case .rateChange:
                 if let r = p.rate, r == 0, pausedAt == nil, let playing, t >= playing { pausedAt = t }
@@ -388,22 +406,43 @@ package struct SessionPicture {
             endLane()
             return
         }
-        let rungs = Array(Set(levels.map(\.1))).sorted().suffix(12)
+        // Rungs by rank (a ladder reads by step, not by bits per second); only real rates.
+        let rungs = Array(Set(levels.map(\.1).filter { $0.isFinite && $0 > 0 })).sorted()
+        var rank: [Double: Int] = [:]
+        for (i, r) in rungs.enumerated() { rank[r] = i }
         let h = max(16, min(64, Double(rungs.count - 1) * 10 + 8))
         let top = lane(
             "Variant", height: h,
             detail: rungs.count > 1
                 ? "\(BitRateFormat.text(rungs.first ?? 0)) – \(BitRateFormat.text(rungs.last ?? 0))" : nil)
         func ly(_ rate: Double) -> Double {
-            guard rungs.count > 1, let i = rungs.firstIndex(where: { $0 >= rate }) else { return top + h / 2 }
-            let rank = Double(rungs.distance(from: rungs.startIndex, to: i))
-            return top + h - 4 - rank / Double(rungs.count - 1) * (h - 8)
+            guard rungs.count > 1, let i = rank[rate] else { return top + h / 2 }
+            return top + h - 4 - Double(i) / Double(rungs.count - 1) * (h - 8)
         }
         let end = failedAt ?? session.end ?? to
-        for (n, (t, rate)) in levels.enumerated() {
-            let next = n + 1 < levels.count ? levels[n + 1].0 : end
-            hline(t, max(t, next), y: ly(rate), .level, "\(BitRateFormat.text(rate)) from \(rel(t))")
-            if n == 0 || rungs.count == 1 { note(t, y: ly(rate) - 3, BitRateFormat.text(rate), cls: "lane-detail") }
+        // One step per stretch of the axis (the last rate in it): thousands of switches draw at
+        // most a few hundred lines, and only those in the window.
+        var steps: [(start: Timestamp, end: Timestamp, rate: Double)] = []
+        for (n, (t, rate)) in levels.enumerated() where rank[rate] != nil {
+            let next = max(t, n + 1 < levels.count ? levels[n + 1].0 : end)
+            guard visible(t, next) else { continue }
+            if let last = steps.last, x(t) - x(last.start) < 0.25 {
+                steps[steps.count - 1].rate = rate
+                steps[steps.count - 1].end = next
+            } else {
+                steps.append((t, next, rate))
+            }
+        }
+        for (n, step) in steps.enumerated() {
+            hline(
+                step.start, step.end, y: ly(step.rate), .level,
+                "\(BitRateFormat.text(step.rate)) from \(rel(step.start))")
+            if n == 0 || rungs.count == 1 {
+                note(max(step.start, from), y: ly(step.rate) - 3, BitRateFormat.text(step.rate), cls: "lane-detail")
+            }
+        }
+        if steps.count < levels.count - 1 {
+            notes.append("variant: \(levels.count) steps drawn as \(steps.count) (one per stretch of the axis)")
         }
         for s in switches.prefix(Self.maxMarkers) {
             let style: Style = s.to < s.from ? .switchDown : .switchUp
@@ -440,7 +479,7 @@ package struct SessionPicture {
             {
                 let rate = Double(bytes) * 8 / (end - t)
                 guard rate.isFinite else { continue }
-                let name = label(String(r.url.split(separator: "/").last ?? ""))
+                let name = name(r.url)
                 points.append(
                     (
                         t, end, rate, .throughput,
@@ -513,7 +552,8 @@ package struct SessionPicture {
         let top = lane("Buffer", height: h, detail: "0 – \(NumberFormat.seconds(most)) ahead")
         func ly(_ v: Double) -> Double { top + h - 3 - min(1, v / most) * (h - 6) }
         used.insert(.buffer)
-        for (a, b) in zip(points, points.dropFirst()) {
+        // Readings far apart are not joined: what happened between them is not known.
+        for (a, b) in zip(points, points.dropFirst()) where b.0 - a.0 <= 15 {
             body.append(
                 #"<line class="buffer" x1="\#(Self.pct(x(a.0)))" y1="\#(Self.px(ly(a.1)))" x2="\#(Self.pct(x(b.0)))" y2="\#(Self.px(ly(b.1)))"/>"#
             )
@@ -536,14 +576,14 @@ package struct SessionPicture {
             guard visible(t, end) else { continue }
             let style: Style =
                 r.failed ? .requestFailed : (r.effectiveStatus == nil && r.bytes == nil ? .requestUnknown : .requestOK)
-            var tip = "\(r.kind.rawValue) \(label(String(r.url.split(separator: "/").last ?? "")))"
+            var tip = "\(r.kind.rawValue) \(name(r.url))"
             if let s = r.effectiveStatus {
                 tip += " → HTTP \(s)"
             } else if let err = r.error {
                 tip += " → \(err.domain ?? "error") \(err.code.map(String.init) ?? "")"
             }
             if let d = r.duration { tip += " in \(NumberFormat.seconds(d))" }
-            tip += " at \(rel(t))\n\(label(r.url))"
+            tip += " at \(rel(t))\n\(text(r.url))"
             bars.append(Bar(start: t, end: end, style: style, tip: tip))
         }
         guard !bars.isEmpty else {
@@ -555,24 +595,29 @@ package struct SessionPicture {
         let rowHeight = 7.0
         if bars.count > Self.maxRequestBars {
             // Too many to tell apart: per stretch of the axis, how many, and how many failed.
-            var buckets: [Int: (first: Timestamp, last: Timestamp, n: Int, failed: Int)] = [:]
+            var buckets: [Int: (first: Timestamp, last: Timestamp, counts: [Style: Int])] = [:]
             for b in bars {
                 let k = Int((x(b.start) * 4).rounded(.down))
-                var v = buckets[k] ?? (b.start, b.end, 0, 0)
+                var v = buckets[k] ?? (b.start, b.end, [:])
                 v.first = min(v.first, b.start)
                 v.last = max(v.last, b.end)
-                v.n += 1
-                if b.style == .requestFailed { v.failed += 1 }
+                v.counts[b.style, default: 0] += 1
                 buckets[k] = v
             }
-            let top = lane("Requests", height: rowHeight * 2 + 2, detail: "\(bars.count), grouped")
+            // A row per outcome: answered, failed, not logged.
+            let outcomes: [Style] = [.requestOK, .requestFailed, .requestUnknown].filter { o in
+                buckets.values.contains { ($0.counts[o] ?? 0) > 0 }
+            }
+            let top = lane(
+                "Requests", height: Double(outcomes.count) * (rowHeight + 2), detail: "\(bars.count), grouped")
             for k in buckets.keys.sorted() {
                 guard let v = buckets[k] else { continue }
-                bar(v.first, v.last, top: top, height: rowHeight, .requestOK, "\(v.n) requests, \(v.failed) failed")
-                if v.failed > 0 {
+                let n = v.counts.values.reduce(0, +)
+                for (row, o) in outcomes.enumerated() {
+                    guard let c = v.counts[o], c > 0 else { continue }
                     bar(
-                        v.first, v.last, top: top + rowHeight + 2, height: rowHeight, .requestFailed,
-                        "\(v.failed) of \(v.n) requests failed")
+                        v.first, v.last, top: top + Double(row) * (rowHeight + 2), height: rowHeight, o,
+                        "\(c) of \(n) requests: \(o.legend), \(rel(v.first)) to \(rel(v.last))")
                 }
             }
             notes.append("requests: \(bars.count) drawn grouped by stretch of the axis (\(buckets.count) groups)")
@@ -607,17 +652,17 @@ package struct SessionPicture {
             guard session.entries.indices.contains(f.index), session.entries[f.index].record.request == nil,
                 let t = f.time
             else { continue }
-            let name = f.url.map { label(String($0.split(separator: "/").last ?? "")) } ?? ""
+            let name = f.url.map(name) ?? ""
             marks.append((t, .error, "\(f.statusText) \(name) at \(rel(t))"))
         }
         for e in session.entries {
             guard let c = e.record.consoleLine, c.error != nil || c.endsPlayback, let t = e.time else { continue }
-            marks.append((t, .consoleError, "console at \(rel(t)): \(label(String(c.text.prefix(200))))"))
+            marks.append((t, .consoleError, "console at \(rel(t)): \(String(text(c.text).prefix(200)))"))
         }
         marks = marks.filter { visible($0.0, $0.0) }
         guard !marks.isEmpty else { return }
         let h = 16.0
-        let top = lane("Errors", height: h, detail: "\(marks.count)")
+        let top = lane("Errors", height: h, detail: "\(marks.count) not from a request")
         for m in marks.prefix(Self.maxMarkers) { dot(m.0, cy: top + h / 2, r: 4, m.1, m.2) }
         if marks.count > Self.maxMarkers { notes.append("\(marks.count - Self.maxMarkers) more errors not drawn") }
         endLane()
@@ -642,7 +687,7 @@ package struct SessionPicture {
             guard let start = f.start else { continue }
             let rowTop = top + Double(n) * rowHeight
             let style = Style.finding(f.severity)
-            let tip = "\(f.severity.rawValue) · \(f.ruleID): \(label(f.title)) (\(rel(start)))"
+            let tip = "\(f.severity.rawValue) · \(f.ruleID): \(text(f.title)) (\(rel(start)))"
             body.append(#"<g class="finding" data-rule="\#(Self.esc(f.ruleID))">"#)
             if let end = f.end, end - start >= 0.001 {
                 bar(start, end, top: rowTop + 3, height: rowHeight - 6, style, tip)

@@ -191,7 +191,7 @@ public struct TriageReporter: Sendable {
                 "[\(text.escape(e.bundle))](bundles/\(e.file).\(links)) (\(e.evidence) record\(e.evidence == 1 ? "" : "s"))"
             }.joined(separator: ", ")
             out.append(
-                "| \(i + 1) | \(what.joined(separator: " · ")) | \(p.worst.rawValue) | \(p.sessions) (\(percent(p.share))) | \(p.bundles) | \(seen(p)) | \(seconds(p.medianStartupAffected)) · \(seconds(p.medianStartupUnaffected)) | \(percent(p.medianRebufferAffected)) · \(percent(p.medianRebufferUnaffected)) | \(examples) |"
+                "| \(i + 1) | \(what.joined(separator: " · ")) | \(p.worst.rawValue) | \(p.sessions) (\(p.playedSessions == p.sessions ? "" : "\(p.playedSessions) played, ")\(percent(p.share))) | \(p.bundles) | \(seen(p)) | \(seconds(p.medianStartupAffected)) · \(seconds(p.medianStartupUnaffected)) | \(percent(p.medianRebufferAffected)) · \(percent(p.medianRebufferUnaffected)) | \(examples) |"
             )
         }
         out.append("")
@@ -206,7 +206,8 @@ public struct TriageReporter: Sendable {
             ("host", .optional(k.host)), ("status", .optional(k.status)), ("asset", .optional(k.asset)),
             ("variant", .optional(k.variant)), ("pop", .optional(k.pop)), ("cache", .optional(k.cache)),
             ("worst_severity", .string(p.worst.rawValue)),
-            ("sessions", .integer(p.sessions)), ("share", .number((p.share * 10000).rounded() / 10000)),
+            ("sessions", .integer(p.sessions)), ("played_sessions", .integer(p.playedSessions)),
+            ("share", .number((p.share * 10000).rounded() / 10000)),
             ("bundles", .integer(p.bundles)), ("findings", .integer(p.findings)),
             ("first_seen", .optional(p.firstSeen)), ("last_seen", .optional(p.lastSeen)),
             ("median_startup_affected", rounded(p.medianStartupAffected, 1000)),

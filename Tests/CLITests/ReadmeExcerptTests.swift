@@ -23,7 +23,10 @@ import Testing
             var arguments = String(line.dropFirst("<!-- excerpt: ".count).dropLast(" -->".count))
             let terminal = arguments.hasSuffix(" (on a terminal)")
             if terminal { arguments = String(arguments.dropLast(" (on a terminal)".count)) }
-            guard i < lines.count, lines[i].hasPrefix("```") else { continue }
+            guard i < lines.count, lines[i].hasPrefix("```") else {
+                Issue.record("README: the excerpt marker `\(line)` is not followed by a fenced block")
+                continue
+            }
             i += 1
             var block: [String] = []
             while i < lines.count, lines[i] != "```" {

@@ -95,3 +95,37 @@ import Testing
         #expect(a.failures.first?.status == 404)
     }
 }
+
+/// What makes a session a playback (or an attempt at one) for the fleet's shares.
+@Suite struct PlaybackAttemptTests {
+    func session(_ payloads: [Record.Payload]) -> Session {
+        let entries = payloads.map {
+            TimelineEntry(
+                record: Record(
+                    time: Timestamp(1_790_000_000), location: SourceLocation(file: "f", line: 1),
+                    format: .deviceConsole, sessionID: nil, payload: $0),
+                time: Timestamp(1_790_000_000), endTime: nil)
+        }
+        return Session(
+            id: "S", idIsFromLogs: false, assetURL: nil, entries: entries, sources: [], clockOffsets: [], kpis: KPIs())
+    }
+
+    @Test func thePlayersOwnLinesAndItsFailuresAreAnAttempt() {
+        let player = ConsoleLine(process: "App", component: .player, library: nil, text: "buffering start")
+        let key = ConsoleLine(
+            process: "mediaplaybackd", component: .system, library: nil, text: "keyRequest failed", topic: .contentKey)
+        #expect(session([.console(player)]).isPlaybackAttempt)
+        #expect(session([.console(key)]).isPlaybackAttempt)
+        #expect(session([.request(MediaRequest(kind: .segment, url: "https://h/s.ts"))]).isPlaybackAttempt)
+    }
+
+    /// Near miss: another process's network error, or a playlist file, is no playback.
+    @Test func otherProcessesErrorsAndPlaylistsAreNot() {
+        let daemon = ConsoleLine(
+            process: "nsurlsessiond", component: .system, library: nil, text: "Task failed",
+            error: ErrorInfo(domain: "NSURLErrorDomain", code: -1001, description: nil))
+        #expect(!session([.console(daemon)]).isPlaybackAttempt)
+        #expect(
+            !session([.playlist(PlaylistSnapshot(url: "https://h/v.m3u8", isMultivariant: false))]).isPlaybackAttempt)
+    }
+}

@@ -75,10 +75,11 @@ import Testing
         #expect(try index.counts().sessions == 4)
         #expect(try index.counts().played == 2)
         try index.close()
-        #expect(groups.first { $0.key.ruleID == "segment-errors" }?.share == 0.5, "1 of the 2 that played")
+        let errors = try #require(groups.first { $0.key.ruleID == "segment-errors" })
+        #expect(errors.share == 0.5 && errors.playedSessions == 1, "1 of the 2 that played")
         // Near miss: a finding on a session that did not play is still a problem, of no viewer's share.
         let defects = try #require(groups.first { $0.key.ruleID == "stream-defects" })
-        #expect(defects.sessions == 1 && defects.share == 0)
+        #expect(defects.sessions == 1 && defects.playedSessions == 0 && defects.share == 0)
     }
 
     /// A 404 → down-switch → stall story on `host`, at `asset` and `variant`.

@@ -178,4 +178,69 @@ import Testing
         let one = MarkdownReporter(toolVersion: "t").render(Self.report())
         #expect(!one.contains("## Sessions\n"))
     }
+
+    /// A stall no event shows ending: playing stops at it, and what follows is drawn as not known.
+    @Test func playingStopsAtAStallThatNeverEnded() throws {
+        let script = """
+            0.000 play
+            0.300 segment https://h.example/v20/s1.ts 200 0.4 dur=6 bytes=1500000
+            0.800 initial-ltku variant=20M
+            10.00 stall
+            60.00 segment https://h.example/v20/s9.ts 200 0.4 dur=6 bytes=1500000
+            """
+        let overview = try #require(Self.pictures(HTMLReporter(toolVersion: "t").render(Self.report(script))).first)
+        #expect(overview.contains("<title>playing: +0.8 s to +10 s</title>"))
+        #expect(overview.contains("stalled at +10 s and no resume logged: what the player did after is not known"))
+    }
+
+    /// Hostile sizes and values: thousands of switches and requests, absurd rates, a right-to-left
+    /// override in a URL. The picture stays bounded, finite, inert and the same on every render.
+    @Test func hostileInputDrawsABoundedInertPicture() throws {
+        var lines = ["0.000 play", "0.500 initial-ltku variant=20M"]
+        for i in 0..<3000 {
+            let t = 1 + Double(i) * 0.2
+            lines.append("\(t) switch \(i % 2 == 0 ? "20M" : "1M") -> \(i % 2 == 0 ? "1M" : "20M")")
+        }
+        for i in 0..<5000 {
+            lines.append(
+                "\(1 + Double(i) * 0.12) segment https://h.example/v/s\(i).ts \(i % 7 == 0 ? 404 : 200) 0.1 dur=6 bytes=\(i % 3 == 0 ? 99_999_999_999 : 1_000_000)"
+            )
+        }
+        lines.append("700 segment https://h.example/v/%E2%80%AEevil.ts?token=%3DSECRETSECRET 404 0.1 dur=6")
+        let report = Self.report(lines.joined(separator: "\n"))
+        let html = HTMLReporter(toolVersion: "t").render(report)
+        #expect(html == HTMLReporter(toolVersion: "t").render(report), "deterministic")
+        let pictures = Self.pictures(html)
+        #expect(!pictures.isEmpty)
+        for p in pictures {
+            #expect(p.utf8.count < 400_000, "bounded: \(p.utf8.count) bytes")
+            #expect(Self.count(#"class="level""#, in: p) <= 400)
+            #expect(!p.contains("NaN") && !p.contains("inf") && !p.contains("e+"))
+        }
+        #expect(!html.unicodeScalars.contains("\u{202E}"), "a decoded override is made visible, not obeyed")
+        #expect(!html.contains("SECRETSECRET"))
+    }
+
+    /// Near miss: ranges that cannot be read are an unknown buffer, not an empty one.
+    @Test func unreadableRangesAreNoBufferReading() throws {
+        let dump = [
+            #"{"type":"AVMetricPlayerItemLikelyToKeepUpEvent","date":"2026-11-21T10:00:01Z","sessionID":"S","mediaTime":5,"loadedTimeRanges":[{"foo":1}]}"#,
+            #"{"type":"AVMetricPlayerItemLikelyToKeepUpEvent","date":"2026-11-21T10:00:02Z","sessionID":"S","mediaTime":5,"loadedTimeRanges":[]}"#,
+            #"{"type":"AVMetricPlayerItemLikelyToKeepUpEvent","date":"2026-11-21T10:00:03Z","sessionID":"S","mediaTime":5,"loadedTimeRanges":[{"start":{"value":4000,"timescale":1000},"duration":{"value":9000,"timescale":1000}}]}"#,
+        ].joined(separator: "\n")
+        let report = Analyzer().analyze(files: [("events.jsonl", Array(dump.utf8))])
+        let events = try #require(report.sessions.first).session.entries.compactMap(\.record.playerEvent)
+        #expect(events.map(\.bufferedAhead) == [nil, 0, 8])
+    }
+
+    @Test func anchorsAreGitHubs() {
+        #expect(MarkdownAnchor.slug("Session 2D5C8F04-9F34") == "session-2d5c8f04-9f34")
+        #expect(MarkdownAnchor.slug("Session a.b|c\"d'e_f") == "session-abcde_f")
+        #expect(MarkdownAnchor.slug("Session Müsik") == "session-müsik")
+        var used = MarkdownAnchor.Used()
+        #expect(
+            [used.next("timeline"), used.next("timeline"), used.next("sources")] == [
+                "timeline", "timeline-1", "sources",
+            ])
+    }
 }

@@ -29,17 +29,21 @@ enum MetricValues {
 
     /// The seconds loaded ahead of `mediaTime` in `loadedTimeRanges` (`[{"start", "duration"}]`,
     /// either in seconds or as CMTime): nil without both, 0 when no range holds the play head
-    /// (half a second of slack: the ranges are rounded to segment boundaries). At most a day.
+    /// (half a second of slack: the ranges are rounded to segment boundaries), nil too when the
+    /// list has ranges but none could be read (unknown is not an empty buffer). At most a day.
     static func bufferedAhead(_ ranges: JSONNode?, mediaTime: Double?) -> Double? {
         guard let ranges, let mediaTime, mediaTime.isFinite, let elements = ranges.elements else { return nil }
         var best = 0.0
+        var read = 0
         for r in elements.prefix(64) {
             guard let start = r["start"].flatMap(Self.mediaTime), let duration = r["duration"].flatMap(Self.mediaTime),
                 start.isFinite, duration.isFinite, duration >= 0
             else { continue }
+            read += 1
             let end = start + duration
             if start - 0.5 <= mediaTime, mediaTime <= end { best = max(best, end - mediaTime) }
         }
+        guard read > 0 || elements.isEmpty else { return nil }
         return min(best, 86_400)
     }
 
