@@ -13,7 +13,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 INPUTS = os.path.join(ROOT, ".build-bench", "inputs-%d-%d" % (MB, BUNDLES))
 # BENCH_BIN_DIR measures another build's binaries against the same peers (a "before" column).
 BIN = os.environ.get("BENCH_BIN_DIR") or subprocess.run(
-    ["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static", "--show-bin-path"],
+    ["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-static-executable", "--scratch-path",
+     ".build-static", "--show-bin-path"],
     cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 CLI = os.path.join(BIN, "playback-forensics")
 BENCH = os.path.join(BIN, "playback-forensics-bench")
@@ -295,8 +296,14 @@ if shutil.which("valgrind") and os.environ.get("BENCH_CALLGRIND", "1") != "0":
                 "yes" if ours_ip <= rs_ip else "no")
         ir_row("vod-43200.m3u8 parse --json vs quick-m3u8, whole process", "vod-43200.m3u8",
                [S_CLI, "parse", f("vod-43200.m3u8"), "--json"], "quick-m3u8", [QUICK, f("vod-43200.m3u8")])
-    row("instructions, start-up (--version)", "ours %.1f M vs /bin/true %.2f M" % (
-        instructions([S_CLI, "--version"]) / 1e6, instructions(["/bin/true"]) / 1e6))
+    ours_v = instructions([S_CLI, "--version"])
+    if shutil.which("jq"):
+        jq_v = instructions([shutil.which("jq"), "--version"])
+        row("instructions, start-up (--version), as installed (static)", "ours %.2f M vs jq %.2f M = %.2f×" % (
+            ours_v / 1e6, jq_v / 1e6, ours_v / jq_v), "<= 2×", "yes" if ours_v <= 2 * jq_v else "no")
+    else:
+        row("instructions, start-up (--version)", "ours %.2f M vs /bin/true %.2f M" % (
+            ours_v / 1e6, instructions(["/bin/true"]) / 1e6))
 
 # Memory of `analyze` against the size of the dump: the 20 MB dump and this run's (issue 18:
 # at most 150 MiB at 200 MB, and at most 1.5× the 20 MB figure).

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Built as shipped: the Swift runtime and Foundation linked statically (a lean start: resolving
 # the shared libraries' symbols was half of `--version`'s instructions), in its own build folder.
-BUILD=(-c release --static-swift-stdlib --scratch-path .build-static)
+BUILD=(-c release --static-swift-stdlib -Xswiftc -static-executable --scratch-path .build-static)
 swift build "${BUILD[@]}" --product playback-forensics >/dev/null
 swift build "${BUILD[@]}" --product playback-forensics-bench >/dev/null
 python3 -c "import m3u8" 2>/dev/null || pip install -q m3u8==6.0.0 || pip install -q m3u8

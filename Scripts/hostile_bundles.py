@@ -132,7 +132,7 @@ def check_markdown(case, markdown):
 
 HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "h5", "h6", "p", "ul", "li",
              "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "strong", "a", "details", "summary",
-             "svg", "text", "line", "rect", "polygon", "span"}
+             "svg", "text", "line", "rect", "polygon", "span", "g", "circle", "div"}
 
 
 def check_html(case, page):
