@@ -208,6 +208,13 @@ package struct SessionPicture {
         y += 8
     }
 
+    /// A lane of its own that no source feeds.
+    private mutating func notLogged(_ name: String, _ why: String) {
+        let top = lane(name, height: 16)
+        unknownLane(top: top, height: 16, why)
+        endLane()
+    }
+
     /// A lane no source feeds: hatched, and saying why.
     private mutating func unknownLane(top: Double, height: Double, _ why: String) {
         used.insert(.playerUnknown)
@@ -401,9 +408,7 @@ package struct SessionPicture {
             levels.append((begin, rate))
         }
         guard !levels.isEmpty else {
-            let top = lane("Variant", height: 16)
-            unknownLane(top: top, height: 16, "no source shows the variant played")
-            endLane()
+            notLogged("Variant", "no source shows the variant played")
             return
         }
         // Rungs by rank (a ladder reads by step, not by bits per second); only real rates.
@@ -492,9 +497,7 @@ package struct SessionPicture {
         }
         points = points.filter { visible($0.0, $0.1) }
         guard !points.isEmpty else {
-            let top = lane("Throughput", height: 16)
-            unknownLane(top: top, height: 16, "not measured: no download with its size and timing")
-            endLane()
+            notLogged("Throughput", "not measured: no download with its size and timing")
             return
         }
         if points.count > Self.maxRequestBars {
@@ -538,9 +541,7 @@ package struct SessionPicture {
             points.append((t, ahead))
         }
         guard !points.isEmpty else {
-            let top = lane("Buffer", height: 16)
-            unknownLane(top: top, height: 16, "no source in this bundle logs the buffer level")
-            endLane()
+            notLogged("Buffer", "no source in this bundle logs the buffer level")
             return
         }
         if points.count > Self.maxRequestBars {
@@ -587,9 +588,7 @@ package struct SessionPicture {
             bars.append(Bar(start: t, end: end, style: style, tip: tip))
         }
         guard !bars.isEmpty else {
-            let top = lane("Requests", height: 16)
-            unknownLane(top: top, height: 16, "no request of the player's logged in this stretch")
-            endLane()
+            notLogged("Requests", "no request of the player's logged in this stretch")
             return
         }
         let rowHeight = 7.0

@@ -144,16 +144,18 @@ import Testing
         #expect(overview.contains(#"class="stalled-open""#), "the access log's stall count: time and length unknown")
     }
 
+    /// A short, quiet session: two segments, no finding.
+    static let quietScript = """
+        0.000 play
+        0.020 multivariant https://h.example/master.m3u8 200 0.10
+        0.300 segment https://h.example/v20/s1.ts 200 0.4 dur=6 bytes=1500000
+        0.800 initial-ltku variant=20M
+        6.000 segment https://h.example/v20/s2.ts 200 0.4 dur=6 bytes=1500000
+        """
+
     /// Near miss: a short session without findings gets the overview only.
     @Test func aQuietSessionHasNoCloseUp() throws {
-        let script = """
-            0.000 play
-            0.020 multivariant https://h.example/master.m3u8 200 0.10
-            0.300 segment https://h.example/v20/s1.ts 200 0.4 dur=6 bytes=1500000
-            0.800 initial-ltku variant=20M
-            6.000 segment https://h.example/v20/s2.ts 200 0.4 dur=6 bytes=1500000
-            """
-        let html = HTMLReporter(toolVersion: "t").render(Self.report(script))
+        let html = HTMLReporter(toolVersion: "t").render(Self.report(Self.quietScript))
         #expect(Self.pictures(html).count == 1)
         #expect(!html.contains("Close-up"))
         #expect(!html.contains(#"class="incident""#))

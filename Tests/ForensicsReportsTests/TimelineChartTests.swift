@@ -51,14 +51,9 @@ import Testing
 
     /// A short session's Mermaid axis counts fractions of a second (every tick read `+0 s`).
     @Test func aShortSessionsMermaidAxisHasFractions() throws {
-        let script = """
-            0.000 play
-            0.020 multivariant https://h.example/master.m3u8 200 0.10
-            0.300 segment https://h.example/v20/s1.ts 200 0.4 dur=6 bytes=1500000
-            0.800 initial-ltku variant=20M
-            6.000 segment https://h.example/v20/s2.ts 200 0.4 dur=6 bytes=1500000
-            """
-        let short = Analyzer().analyze(files: [("events.jsonl", Array(TimelineScript.compile(script).utf8))])
+        let short = Analyzer().analyze(files: [
+            ("events.jsonl", Array(TimelineScript.compile(SessionPictureTests.quietScript).utf8))
+        ])
         let markdown = MarkdownReporter(toolVersion: "t").render(short)
         #expect(markdown.contains("axisFormat +%s.%L s"))
         let long = MarkdownReporter(toolVersion: "t").render(try report("cdn-404-stall"))
