@@ -49,17 +49,20 @@ def copy_story(story, dst, host, new_id):
     if not os.path.isdir(src):
         shutil.copyfile(src, dst)
         return
-    os.makedirs(dst, exist_ok=True)
-    for f in sorted(os.listdir(src)):
-        with open(os.path.join(src, f), "rb") as fh:
-            data = fh.read()
-        if not f.endswith(".gz"):
-            for old in IDS:
-                data = data.replace(old.encode(), new_id.encode())
-            if host:
-                data = data.replace(story["host"].encode(), host.encode())
-        with open(os.path.join(dst, f), "wb") as fh:
-            fh.write(data)
+    # A bundle's subfolders too (cdn-slow-origin keeps its CDN logs in cloudfront/).
+    for folder, _, files in os.walk(src):
+        target = os.path.join(dst, os.path.relpath(folder, src))
+        os.makedirs(target, exist_ok=True)
+        for f in sorted(files):
+            with open(os.path.join(folder, f), "rb") as fh:
+                data = fh.read()
+            if not f.endswith(".gz"):
+                for old in IDS:
+                    data = data.replace(old.encode(), new_id.encode())
+                if host:
+                    data = data.replace(story["host"].encode(), host.encode())
+            with open(os.path.join(target, f), "wb") as fh:
+                fh.write(data)
 
 
 def problems_fleet(n, out, truth_path, seed, first):

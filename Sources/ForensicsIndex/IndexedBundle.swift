@@ -10,6 +10,10 @@ package struct IndexedBundle: Sendable, Hashable {
     package var file: String
     /// SHA-256 of the bundle's bytes (`BundleContentHash`): the same bundle is not analysed twice.
     package var contentHash: String
+    /// The bundle's files' sizes, times and inodes, hashed (`BundleContentHash.metadataKey`): the
+    /// first check of `--since-index` (the same key: not read again, not even hashed); empty when
+    /// unknown.
+    package var metadataKey = ""
     /// What analysed it (tool version and settings, hashed): a different analyzer analyses again.
     package var analyzer: String
     package var error: String?

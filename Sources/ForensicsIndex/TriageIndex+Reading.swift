@@ -91,14 +91,25 @@ extension TriageIndex {
 
     /// `{"a":"b",…}` as the index stores KPI provenance (keys and values are the tool's own
     /// words; anything else, from an index written elsewhere, is dropped).
+    /// The `kpi_provenance` column as `insert` writes it, `{"name":"source",…}`: names and sources
+    /// are enum raw values (no escapes), so the quoted strings are read in pairs and each pair
+    /// kept only when both are known values. Why not `JSONSerialization`: it was 9 % of a daily
+    /// `--since-index` run (once per session of the fleet).
     static func provenance(_ text: String) -> [KPIs.Measure: KPIs.Source] {
-        guard let data = text.data(using: .utf8),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
-        else { return [:] }
         var out: [KPIs.Measure: KPIs.Source] = [:]
-        for (key, value) in object {
-            guard let measure = KPIs.Measure(rawValue: key), let source = KPIs.Source(rawValue: value) else { continue }
-            out[measure] = source
+        var key: Substring?
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "\""), let close = rest[rest.index(after: open)...].firstIndex(of: "\"") {
+            let string = rest[rest.index(after: open)..<close]
+            rest = rest[rest.index(after: close)...]
+            guard let name = key else {
+                key = string
+                continue
+            }
+            key = nil
+            if let measure = KPIs.Measure(rawValue: String(name)), let source = KPIs.Source(rawValue: String(string)) {
+                out[measure] = source
+            }
         }
         return out
     }

@@ -82,6 +82,16 @@ public final class TriageIndex: Sendable {
         package var analyzer: String
         /// Whether the run that stored it wrote its reports (a bundle with an error has none).
         package var hasReports = true
+        /// Its files' sizes, times and inodes when it was stored (empty: unknown).
+        package var metadataKey = ""
+    }
+
+    /// Records that a bundle reused unchanged (same content) now has these files' metadata, so
+    /// the next run's first check passes without hashing it.
+    package func updateMetadataKey(_ key: String, of file: String) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE bundles SET metadata_key = ? WHERE file = ?", arguments: [key, file])
+        }
     }
 
     /// Every bundle in the index, by report file name (the key).
@@ -89,10 +99,11 @@ public final class TriageIndex: Sendable {
         try queue.read { db in
             var out: [String: Known] = [:]
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT file, name, content_hash, analyzer, error IS NULL FROM bundles")
+                db, sql: "SELECT file, name, content_hash, analyzer, error IS NULL, metadata_key FROM bundles")
             while let row = try rows.next() {
                 let known = Known(
-                    file: row[0], name: row[1], contentHash: row[2], analyzer: row[3], hasReports: row[4])
+                    file: row[0], name: row[1], contentHash: row[2], analyzer: row[3], hasReports: row[4],
+                    metadataKey: row[5])
                 out[known.file] = known
             }
             return out
@@ -106,13 +117,14 @@ public final class TriageIndex: Sendable {
             try db.execute(
                 sql: """
                     INSERT INTO bundles (file, name, content_hash, analyzer, error, skipped, incomplete,
-                      verdict, could_not_judge, input_problems, session_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                      verdict, could_not_judge, input_problems, session_count, metadata_key)
+                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     bundle.file, bundle.name, bundle.contentHash, bundle.analyzer, bundle.error, bundle.skipped,
                     bundle.incomplete, bundle.verdict?.rawValue,
                     bundle.couldNotJudge.isEmpty ? nil : bundle.couldNotJudge.joined(separator: "\n"),
-                    bundle.inputProblems, bundle.sessions.count,
+                    bundle.inputProblems, bundle.sessions.count, bundle.metadataKey,
                 ])
             for session in bundle.sessions { try Self.insert(session, of: bundle.file, db) }
         }

@@ -24,7 +24,8 @@ enum TriageIndexSchema {
           verdict TEXT,
           could_not_judge TEXT,
           input_problems INTEGER NOT NULL,
-          session_count INTEGER NOT NULL)
+          session_count INTEGER NOT NULL,
+          metadata_key TEXT NOT NULL DEFAULT '')
         """,
         "CREATE INDEX bundles_by_content ON bundles(content_hash, analyzer)",
         """

@@ -121,7 +121,7 @@ public struct TriageRunner: Sendable {
             "narrowing \(narrowing.sessionPrefix ?? "-") \(narrowing.since.map { String($0.secondsSince1970) } ?? "-") \(narrowing.until.map { String($0.secondsSince1970) } ?? "-") \(narrowing.minimumSeverity?.rawValue ?? "-")"
         )
         let digest = SHA256.hash(data: Array(parts.joined(separator: "\n").utf8))
-        return digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return BundleContentHash.hex(digest.prefix(16))
     }
 
     /// Triages every bundle of `directory` (of this run's shard) into `index`, handing each
@@ -183,14 +183,26 @@ public struct TriageRunner: Sendable {
                         progress?(results.doneCount, names.count)
                         continue
                     }
-                    let hash = (try? BundleContentHash.of(path: path, limits: analyzer.ingestor.limits)) ?? "unreadable"
-                    if let old = known[file], old.contentHash == hash, old.name == name, old.analyzer == fingerprint,
-                        !old.hasReports || store.exists(file)
-                    {
+                    // First check: the files' sizes, times and inodes, without reading them; the
+                    // content hash only when they changed (a touched file may hold the same bytes).
+                    let limits = analyzer.ingestor.limits
+                    let metadata = (try? BundleContentHash.metadataKey(path: path, limits: limits)) ?? ""
+                    let old = known[file].flatMap { k in
+                        k.name == name && k.analyzer == fingerprint && (!k.hasReports || store.exists(file)) ? k : nil
+                    }
+                    if let old, !metadata.isEmpty, old.metadataKey == metadata {
+                        results.finish(reused: true)
+                        progress?(results.doneCount, names.count)
+                        continue
+                    }
+                    let hash = (try? BundleContentHash.of(path: path, limits: limits)) ?? "unreadable"
+                    if let old, old.contentHash == hash {
+                        if !metadata.isEmpty { try index.updateMetadataKey(metadata, of: file) }
                         results.finish(reused: true)
                     } else {
                         if known[file] != nil { store.remove(file) }
                         var bundle = IndexedBundle(name: name, file: file, contentHash: hash, analyzer: fingerprint)
+                        bundle.metadataKey = metadata
                         do {
                             let whole =
                                 try serverStore.map { try analyzer.analyze(path: path, serverStore: $0) }
@@ -206,6 +218,7 @@ public struct TriageRunner: Sendable {
                                 bundle = IndexedBundle(
                                     name: name, file: file, contentHash: hash, analyzer: fingerprint, report: report,
                                     redactor: redactor)
+                                bundle.metadataKey = metadata
                             }
                         } catch {
                             bundle.error = "\(error)"

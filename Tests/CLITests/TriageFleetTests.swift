@@ -189,6 +189,18 @@ import Testing
         #expect(again.stderr.contains("; 0 analysed, 45 unchanged since the index, 1 removed"), "\(again.stderr)")
         #expect(!FileManager.default.fileExists(atPath: reports.appendingPathComponent(goneName + ".md").path))
 
+        // A file touched but not changed (the same bytes, new times) fails the first check and
+        // passes the content hash: nothing is analysed again.
+        let files = FileManager.default.enumerator(at: fleet.bundles, includingPropertiesForKeys: [.isRegularFileKey])
+        let touched = try #require(
+            (files?.allObjects as? [URL])?.sorted { $0.path < $1.path }.first {
+                (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+            })
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: touched.path)
+        let afterTouch = try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path, "--since-index"])
+        #expect(
+            afterTouch.stderr.contains("; 0 analysed, 45 unchanged since the index, 0 removed"), "\(afterTouch.stderr)")
+
         // Other analyzer settings analyse everything again.
         let config = fleet.root.appendingPathComponent("rules.yml")
         try "rules:\n  slow-startup:\n    severity: error\n".write(to: config, atomically: true, encoding: .utf8)

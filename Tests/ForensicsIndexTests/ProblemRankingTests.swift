@@ -35,3 +35,20 @@ import Testing
         #expect([b, a].sorted(by: ProblemGroup.byHarm).map(\.key.ruleID) == ["segment-errors", "stall"])
     }
 }
+
+/// The KPI provenance column reads back as `insert` writes it; anything else reads as nothing.
+@Suite struct ProvenanceColumnTests {
+    @Test func readsBackWhatWasWritten() {
+        var k = KPIs()
+        k.provenance[.startupTime] = .timeline
+        k.provenance[.playingTime] = .accessLog
+        let text = "{" + k.provenanceByName.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",") + "}"
+        #expect(TriageIndex.provenance(text) == k.provenance)
+    }
+
+    @Test func nearMissUnknownOrBrokenTextGivesNoSource() {
+        #expect(TriageIndex.provenance("").isEmpty)
+        #expect(TriageIndex.provenance(#"{"startup_time":"nowhere","x":"timeline"}"#).isEmpty)
+        #expect(TriageIndex.provenance(#"{"startup_time":"#).isEmpty)
+    }
+}

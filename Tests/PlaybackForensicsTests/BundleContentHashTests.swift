@@ -26,6 +26,28 @@ import Testing
         #expect(try BundleContentHash.of(path: dir) != edited)
     }
 
+    /// The metadata key (incremental triage's first check) reads no byte: it stays while nothing
+    /// is touched, and a rewrite of the same bytes changes it while the content hash stays.
+    @Test func theMetadataKeyChangesWithTheFilesNotOnlyTheirBytes() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let key = try BundleContentHash.metadataKey(path: dir)
+        let hash = try BundleContentHash.of(path: dir)
+        #expect(key.count == 64 && key != hash)
+        #expect(try BundleContentHash.metadataKey(path: dir) == key, "nothing touched: the same key")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_790_000_000)], ofItemAtPath: dir + "/errors.log")
+        let touched = try BundleContentHash.metadataKey(path: dir)
+        #expect(touched != key, "new times: the first check fails")
+        #expect(try BundleContentHash.of(path: dir) == hash, "and the content hash confirms nothing changed")
+        // Near miss: a file replaced by one of the same bytes and times is another inode.
+        try FileManager.default.removeItem(atPath: dir + "/errors.log")
+        try "b\n".write(toFile: dir + "/errors.log", atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_790_000_000)], ofItemAtPath: dir + "/errors.log")
+        #expect(try BundleContentHash.metadataKey(path: dir) != touched)
+    }
+
     /// A bundle that is a link inside the fleet directory is hashed by its target's bytes: an edit
     /// of the same size is seen (it was hashed by the target's size alone).
     @Test func aLinkedBundleIsHashedByItsTarget() throws {
