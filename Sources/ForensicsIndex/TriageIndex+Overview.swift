@@ -112,7 +112,8 @@ extension TriageIndex {
 
     /// Sessions worst first: worst severity, then findings at warning or above, then stall time,
     /// then bundle name and session id.
-    package func forEachRankedSession(_ body: (RankedSession) throws -> Void) throws {
+    /// `limit`: the worst that many only (the HTML page's list: the rest is never read).
+    package func forEachRankedSession(limit: Int? = nil, _ body: (RankedSession) throws -> Void) throws {
         try queue.read { db in
             let rows = try Row.fetchCursor(
                 db,
@@ -123,7 +124,8 @@ extension TriageIndex {
                     ORDER BY CASE s.worst_severity WHEN 'critical' THEN 3 WHEN 'error' THEN 2 WHEN 'warning' THEN 1
                       WHEN 'info' THEN 0 ELSE -1 END DESC, s.serious_findings DESC, coalesce(s.stall_duration, 0) DESC,
                       b.name, s.session_id, s.bundle, s.ordinal
-                    """)
+                    LIMIT ?
+                    """, arguments: [limit ?? -1])
             while let row = try rows.next() {
                 let k = Self.kpis(row, from: 6)
                 try body(

@@ -89,25 +89,26 @@ extension TriageIndex {
         return k
     }
 
-    /// `{"a":"b",…}` as the index stores KPI provenance (keys and values are the tool's own
-    /// words; anything else, from an index written elsewhere, is dropped).
     /// The `kpi_provenance` column as `insert` writes it, `{"name":"source",…}`: names and sources
     /// are enum raw values (no escapes), so the quoted strings are read in pairs and each pair
     /// kept only when both are known values. Why not `JSONSerialization`: it was 9 % of a daily
     /// `--since-index` run (once per session of the fleet).
     static func provenance(_ text: String) -> [KPIs.Measure: KPIs.Source] {
         var out: [KPIs.Measure: KPIs.Source] = [:]
-        var key: Substring?
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "\""), let close = rest[rest.index(after: open)...].firstIndex(of: "\"") {
-            let string = rest[rest.index(after: open)..<close]
-            rest = rest[rest.index(after: close)...]
+        let bytes = Array(text.utf8)
+        var key: String?
+        var i = 0
+        while let open = bytes[i...].firstIndex(of: UInt8(ascii: "\"")),
+            let close = bytes[(open + 1)...].firstIndex(of: UInt8(ascii: "\""))
+        {
+            let string = String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
+            i = close + 1
             guard let name = key else {
                 key = string
                 continue
             }
             key = nil
-            if let measure = KPIs.Measure(rawValue: String(name)), let source = KPIs.Source(rawValue: String(string)) {
+            if let measure = KPIs.Measure(rawValue: name), let source = KPIs.Source(rawValue: string) {
                 out[measure] = source
             }
         }

@@ -35,7 +35,7 @@ package struct HTMLReporter: Sendable {
         // Severity marks as coloured shapes of the page's own font: a machine without an emoji
         // font (a server, a CI runner) showed the Markdown's emoji as empty boxes.
         for (emoji, severity) in [("🟥", "critical"), ("🔴", "error"), ("🟠", "warning"), ("🔵", "info")] {
-            body = body.replacingOccurrences(
+            body = body.replacingBytes(
                 of: emoji, with: "<span class=\"sev sev-\(severity)\">\(severity == "critical" ? "■" : "●")</span>")
         }
         return """

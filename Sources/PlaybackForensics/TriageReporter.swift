@@ -61,9 +61,8 @@ public struct TriageReporter: Sendable {
         try write("| # | Bundle | Session | Worst | Top finding | Startup | Stalls |\n")
         try write("| --- | --- | --- | --- | --- | --- | --- |\n")
         var rank = 0
-        try index.forEachRankedSession { r in
+        try index.forEachRankedSession(limit: sessionLimit) { r in
             rank += 1
-            if let sessionLimit, rank > sessionLimit { return }
             let k = r.kpis
             try write(
                 "| \(rank) | [\(text.escape(r.bundle))](bundles/\(r.file).\(links)) | \(text.escape(r.sessionID)) | \(r.worst?.rawValue ?? "—") | "
@@ -71,9 +70,10 @@ public struct TriageReporter: Sendable {
             )
         }
         var out = [""]
-        if let sessionLimit, rank > sessionLimit {
+        if let sessionLimit, c.sessions > sessionLimit {
             out += [
-                "The other \(rank - sessionLimit) sessions are in index.md and triage.json (`sessions_ranked`).", "",
+                "The other \(c.sessions - sessionLimit) sessions are in index.md and triage.json (`sessions_ranked`).",
+                "",
             ]
         }
         out += ["## Findings per rule and severity", ""]
