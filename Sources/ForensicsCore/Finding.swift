@@ -142,6 +142,11 @@ public enum DetailValue: Sendable, Hashable {
 }
 
 extension Finding {
+    /// Most severe first, then `reportOrder`: how reports and the index list a session's findings.
+    public static func severityFirst(_ a: Finding, _ b: Finding) -> Bool {
+        a.severity != b.severity ? a.severity > b.severity : reportOrder(a, b)
+    }
+
     /// Start time (findings without one last), then rule id, then title.
     public static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
         let ta = a.start?.secondsSince1970 ?? .infinity

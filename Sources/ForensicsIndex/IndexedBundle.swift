@@ -157,9 +157,7 @@ extension IndexedSession {
         utc = session.timeBasis == .utc
         played = session.isPlaybackAttempt
         client = ClientInfo(session, redact: redactor.redact)
-        let ordered = result.findings.sorted {
-            $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
-        }
+        let ordered = result.findings.sorted(by: Finding.severityFirst)
         worst = ordered.first?.severity
         topRule = ordered.first?.ruleID
         topFinding = ordered.first.map { redactor.redact($0.title) }

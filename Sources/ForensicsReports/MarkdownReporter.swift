@@ -65,19 +65,14 @@ package struct MarkdownReporter: Sendable {
         // rows worst first.
         var used = MarkdownAnchor.Used()
         let anchors = full.map { used.next(sessionAnchor($0.session)) }
-        func worst(_ r: AnalysisReport.SessionResult) -> Finding? {
-            r.findings.sorted {
-                $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
-            }.first
-        }
         let order = full.indices.sorted { a, b in
-            let (x, y) = (worst(full[a])?.severity.rank ?? -1, worst(full[b])?.severity.rank ?? -1)
+            let (x, y) = (ReportLimits.worst(full[a])?.rank ?? -1, ReportLimits.worst(full[b])?.rank ?? -1)
             return x != y ? x > y : a < b
         }
         for (n, i) in order.enumerated() {
             let r = full[i]
             let s = r.session
-            let worst = worst(r)
+            let worst = r.findings.min(by: Finding.severityFirst)
             let finding = worst.map { "\(Self.icon($0.severity)) \(text.escape($0.title, limit: 160))" } ?? "none"
             var length = "unknown"
             if let a = s.start, let b = s.end { length = NumberFormat.seconds(b - a) }
@@ -271,9 +266,7 @@ package struct MarkdownReporter: Sendable {
     /// session without findings is never called an all-clear.
     func verdict(_ r: AnalysisReport.SessionResult, judgedAll: Bool = true) -> String {
         let k = r.session.kpis
-        let serious = r.findings.filter { $0.severity >= .warning }.sorted {
-            $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
-        }
+        let serious = r.findings.filter { $0.severity >= .warning }.sorted(by: Finding.severityFirst)
         var basics: [String] = []
         if let t = k.startupTime { basics.append("startup \(NumberFormat.seconds(t))") }
         basics.append(Self.count(k.stallCount, "stall", "stalls"))
@@ -352,9 +345,7 @@ package struct MarkdownReporter: Sendable {
             out.append("")
             return out
         }
-        let ordered = r.findings.sorted {
-            $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
-        }
+        let ordered = r.findings.sorted(by: Finding.severityFirst)
         if ordered.count > ReportLimits.findingsPerSession {
             var byRule: [String: Int] = [:]
             for f in ordered.dropFirst(ReportLimits.findingsPerSession) { byRule[f.ruleID, default: 0] += 1 }

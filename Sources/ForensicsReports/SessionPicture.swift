@@ -110,10 +110,12 @@ package struct SessionPicture {
         self.window = window
         self.incidents = incidents
         self.redactor = redactor
+        let last = session.end
         origin = session.start ?? Timestamp(0)
         from = window?.lowerBound ?? origin
-        let end = window?.upperBound ?? session.end ?? from
+        let end = window?.upperBound ?? last ?? from
         to = end - from < 0.001 ? from + 0.001 : end
+        sessionEnd = last ?? to
     }
 
     /// Log text as drawn: cleaned (it already was, in the pipeline; a picture never relies on it).
@@ -127,6 +129,8 @@ package struct SessionPicture {
     /// The session's start (times are drawn as seconds since it), and the drawn window. Stored:
     /// `Session.start` walks the timeline, and every mark asks for its x.
     let origin: Timestamp
+    /// The session's last time (`Session.end`), or the window's end.
+    let sessionEnd: Timestamp
     let from: Timestamp
     let to: Timestamp
     var span: Double { to - from }
@@ -312,7 +316,7 @@ package struct SessionPicture {
         let mid = top + h / 2
         let a = session.analysis
         let hasPlayer = session.entries.contains { $0.record.playerEvent != nil }
-        let end = session.end ?? to
+        let end = sessionEnd
         if !hasPlayer {
             unknownLane(top: top, height: h, "no source in this bundle logs the player's state")
             // A console or error log can still say that playback failed, and when.
@@ -424,7 +428,7 @@ package struct SessionPicture {
             guard rungs.count > 1, let i = rank[rate] else { return top + h / 2 }
             return top + h - 4 - Double(i) / Double(rungs.count - 1) * (h - 8)
         }
-        let end = failedAt ?? session.end ?? to
+        let end = failedAt ?? sessionEnd
         // One step per stretch of the axis (the last rate in it): thousands of switches draw at
         // most a few hundred lines, and only those in the window.
         var steps: [(start: Timestamp, end: Timestamp, rate: Double)] = []
@@ -669,9 +673,8 @@ package struct SessionPicture {
 
     /// Each finding on a row of its own, coloured by severity, named by its rule.
     private mutating func findingLane() {
-        let timed = findings.filter { f in f.start.map { visible($0, f.end ?? $0) } ?? false }.sorted {
-            $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1)
-        }
+        let timed = findings.filter { f in f.start.map { visible($0, f.end ?? $0) } ?? false }.sorted(
+            by: Finding.severityFirst)
         let untimed = findings.filter { $0.start == nil }.count
         if untimed > 0 {
             notes.append(

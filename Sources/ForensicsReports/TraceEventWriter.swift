@@ -70,13 +70,6 @@ package struct TraceEventWriter: Sendable {
         try write("\n]}\n")
     }
 
-    /// The whole trace as one text (tests, small exports).
-    package func trace(_ sessions: [(session: Session, findings: [Finding])]) -> String {
-        var out = ""
-        trace(sessions) { out += $0 }
-        return out
-    }
-
     /// Microseconds after the origin.
     func micros(_ t: Timestamp, _ origin: Timestamp) -> Double { ((t - origin) * 1_000_000).rounded() }
 

@@ -77,6 +77,16 @@ package enum ExampleFixtures {
         ]
     }
 
+    /// One error-log row of a live playlist that stopped advancing (-12888) at 40 s: a near miss
+    /// for the console rules (a stall cause, neither a parse error nor a start point).
+    package static func staleLivePlaylistRow() -> RuleExample.File {
+        errorLog([
+            errorRow(
+                at: 40, uri: "https://cdn.example.com/live/v5/index.m3u8", status: -12888,
+                comment: "Playlist File unchanged for longer than 1.5 * target duration")
+        ])
+    }
+
     /// One `log show` line (default style, UTC) `at` seconds after the base time.
     package static func consoleLine(
         at seconds: Double, process: String = "Player", level: String = "Error", _ message: String, anchor: Bool = false

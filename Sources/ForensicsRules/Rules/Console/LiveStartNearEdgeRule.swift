@@ -44,13 +44,7 @@ package struct LiveStartNearEdgeRule: Rule {
         nonTriggeringExamples: [
             RuleExample(
                 "near miss: a live playlist that stopped changing (-12888) is a stall cause, not a start point",
-                files: [
-                    ExampleFixtures.errorLog([
-                        ExampleFixtures.errorRow(
-                            at: 40, uri: "https://cdn.example.com/live/v5/index.m3u8", status: -12888,
-                            comment: "Playlist File unchanged for longer than 1.5 * target duration")
-                    ])
-                ]),
+                files: [ExampleFixtures.staleLivePlaylistRow()]),
             RuleExample(
                 "near miss: restarted 12 s from the end with a 3-s target duration (three target durations is 9 s)",
                 files: [

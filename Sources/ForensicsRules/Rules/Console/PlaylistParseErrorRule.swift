@@ -40,13 +40,7 @@ package struct PlaylistParseErrorRule: Rule {
         nonTriggeringExamples: [
             RuleExample(
                 "near miss: a live playlist that stopped changing (-12888) is no parse error",
-                files: [
-                    ExampleFixtures.errorLog([
-                        ExampleFixtures.errorRow(
-                            at: 40, uri: "https://cdn.example.com/live/v5/index.m3u8", status: -12888,
-                            comment: "Playlist File unchanged for longer than 1.5 * target duration")
-                    ])
-                ]),
+                files: [ExampleFixtures.staleLivePlaylistRow()]),
             RuleExample(
                 "near miss: a segment 404",
                 files: [
