@@ -73,6 +73,13 @@ public struct ProxyEvent: Hashable, Sendable, Codable {
     public var requestPath: Int?
     /// The origin URL of the player request this entry belongs to.
     public var requestURL: String?
+    /// How many later entries of the same progress run were folded into this one (0: none).
+    /// A download logs one line per 16 KiB chunk; a run of them is kept as its first entry, which
+    /// counts the middle ones (and, for `network-data` and `download-data`, carries their bytes:
+    /// the largest running total, the sum of chunks), and its last entry, kept as it was.
+    public var foldedEntries = 0
+    /// The line of the last entry folded into this one.
+    public var foldedThroughLine: Int?
 
     public init(kind: Kind, tag: String, message: String) {
         self.kind = kind
@@ -84,6 +91,18 @@ public struct ProxyEvent: Hashable, Sendable, Codable {
 }
 
 extension ProxyEvent {
+    /// The download module logs every chunk twice (1.1.x–3.x): `Receive data - Begin` before it
+    /// hands the chunk on and `Receive data - End` after. The End line is the same chunk again, so
+    /// it must not be counted as more bytes received.
+    public var isChunkEndEcho: Bool {
+        guard kind == .downloadData else { return false }
+        var bytes = message.utf8.makeIterator()
+        for expected in "receive data - end".utf8 {
+            guard let b = bytes.next(), (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) == expected else { return false }
+        }
+        return true
+    }
+
     /// The proxy's request to the origin failed: an HTTP error status, a rejected response, or a
     /// network error other than a cancellation (-999).
     public var isOriginFailure: Bool {

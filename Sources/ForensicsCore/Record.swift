@@ -101,7 +101,9 @@ public struct Record: Sendable {
         case .errorLog(let e, let uri):
             return "error log: \(e.shortText) \(uri ?? "")"
         case .proxy(let p):
-            return "proxy \(p.tag): \(p.message)"
+            guard p.foldedEntries > 0 else { return "proxy \(p.tag): \(p.message)" }
+            let through = p.foldedThroughLine.map { " through line \($0)" } ?? ""
+            return "proxy \(p.tag): \(p.message) (and \(p.foldedEntries) more like it\(through))"
         case .console(let c):
             let first =
                 c.text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)

@@ -116,6 +116,8 @@ package enum RecordJSON {
                         ("content_length", int64(e.contentLength)), ("byte_range", range(e.range)),
                         ("error", error(e.error)),
                         ("message", .string(e.message)),
+                        ("folded_entries", .optional(e.foldedEntries > 0 ? e.foldedEntries : nil)),
+                        ("folded_through_line", .optional(e.foldedThroughLine)),
                     ])
                 )
             ]

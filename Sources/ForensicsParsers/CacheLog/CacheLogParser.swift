@@ -32,6 +32,8 @@ package struct CacheLogParser {
         var sawError = false
         var stalled = false
         var rendering = false
+        var linker = CacheLogPathLinker()
+        var fold = CacheLogChatterFold()
         func flush(_ pending: inout CacheLogPendingEntry, into result: inout ParseResult) {
             guard pending.isOpen else { return }
             defer { pending.close() }
@@ -72,8 +74,13 @@ package struct CacheLogParser {
                 case .console: version.observeURLsAndErrors(text)
                 }
             }
-            if case .proxy(let e, _) = classified, e.error != nil { sawError = true }
-            var record = CacheLogClassifier.record(for: classified, line: pending.line, time: pending.time, file: file)
+            var linked = classified
+            if case .proxy(var e, let hadPointer) = classified {
+                if e.error != nil { sawError = true }
+                linker.link(&e)
+                linked = .proxy(e, hadPointer: hadPointer)
+            }
+            var record = CacheLogClassifier.record(for: linked, line: pending.line, time: pending.time, file: file)
             // ijkplayer's buffering start and end are the session's stalls (a repeated start while
             // stalled — the player's message and the app's load-state line — is one stall).
             if case .console(let line) = classified, let signal = ConsoleLineClassifier.playbackSignal(line) {
@@ -94,7 +101,7 @@ package struct CacheLogParser {
                     break
                 }
             }
-            result.records.append(record)
+            fold.append(record, to: &result.records)
         }
         let file = file
         let maxEntryLines = maxEntryLines
@@ -135,13 +142,14 @@ package struct CacheLogParser {
             }
         } catch is CacheLogRecordLimitReached {}
         flush(&pending, into: &result)
+        fold.close(&result.records)
         if earliest.isFinite { version.observe(date: String(Timestamp(earliest).iso8601.prefix(10))) }
         version.applyDate()
         // A pass over every record copies each event: only when some entry carries an error.
         if sawError { CacheLogErrorMeanings.apply(version, to: &result.records) }
         result.producer = version.summary
         result.libraryVersion = version
-        CacheLogPathLinker.link(&result.records)
+        linker.finish(&result.records)
         for record in result.records {
             guard let event = record.proxyEvent, event.kind == .generic, event.tag.hasPrefix("KTVHC"),
                 !CacheLogClassifier.knownUntypedTags.contains(event.tag)

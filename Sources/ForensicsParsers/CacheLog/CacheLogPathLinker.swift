@@ -13,74 +13,82 @@ import ForensicsCore
 /// (the network source's fresh data request, download callbacks) join the most recent path, as
 /// the library logs one request's chain synchronously. The path's session id and origin URL are
 /// then given to all its entries, which is how proxy records find their playback session.
-enum CacheLogPathLinker {
-    static func link(_ records: inout [Record]) {
-        var live: [String: Int] = [:]
-        var sessionOfPath: [Int: String] = [:]
-        var urlOfPath: [Int: String] = [:]
-        var nextPath = 0
-        var current: Int?
-        var awaitingDataRequest: Int?
-        var awaitingAccept: Int?
-        // Each entry's path, written back once at the end: re-boxing every event twice (its path
-        // here, its URL and session below) was most of linking's cost.
-        var pathOf = [Int](repeating: 0, count: records.count)
-        for i in records.indices {
-            guard case .proxy(let e) = records[i].payload else { continue }
-            if e.kind == .alloc || e.kind == .dealloc {
-                if let p = e.pointer { live[p] = nil }
-                continue
-            }
-            if e.kind == .appMarker || e.kind == .errorDump || e.tag.hasPrefix("KTVHCHTTPServer") { continue }
-            var path: Int?
-            if e.kind == .connectionRequest {
-                guard !isPing(e.url) else { continue }
+///
+/// It runs as entries are read (`link(_:)` on each event, in log order, before any is folded by
+/// `CacheLogChatterFold`), so a path is decided by every entry exactly as logged; `finish(_:)`
+/// then gives each path's session and URL to the records, known only once the path is complete.
+struct CacheLogPathLinker {
+    private var live: [String: Int] = [:]
+    private var sessionOfPath: [Int: String] = [:]
+    private var urlOfPath: [Int: String] = [:]
+    private var nextPath = 0
+    private var current: Int?
+    private var awaitingDataRequest: Int?
+    private var awaitingAccept: Int?
+
+    /// Puts the event on its request path (`requestPath`), if it belongs to one.
+    mutating func link(_ e: inout ProxyEvent) {
+        if e.kind == .alloc || e.kind == .dealloc {
+            if let p = e.pointer { live[p] = nil }
+            return
+        }
+        if e.kind == .appMarker || e.kind == .errorDump || e.tag.hasPrefix("KTVHCHTTPServer") { return }
+        var path: Int?
+        if e.kind == .connectionRequest {
+            guard !Self.isPing(e.url) else { return }
+            nextPath += 1
+            path = nextPath
+            awaitingDataRequest = path
+            awaitingAccept = path
+            if let url = e.url.flatMap(Self.originalURL(inProxyPath:)) { urlOfPath[nextPath] = url }
+        } else if e.kind == .acceptRequest {
+            if let waiting = awaitingAccept {
+                path = waiting
+            } else {
                 nextPath += 1
                 path = nextPath
                 awaitingDataRequest = path
-                awaitingAccept = path
-                if let url = e.url.flatMap(originalURL(inProxyPath:)) { urlOfPath[nextPath] = url }
-            } else if e.kind == .acceptRequest {
-                if let waiting = awaitingAccept {
-                    path = waiting
-                } else {
-                    nextPath += 1
-                    path = nextPath
-                    awaitingDataRequest = path
-                }
-                awaitingAccept = nil
-                if let p = path, let url = e.url { urlOfPath[p] = url }
-            } else if e.kind == .dataRequest, let waiting = awaitingDataRequest {
-                path = waiting
-                awaitingDataRequest = nil
-                awaitingAccept = nil
-                if urlOfPath[waiting] == nil, let url = e.url { urlOfPath[waiting] = url }
-            } else if let p = e.pointer, let known = live[p] {
-                path = known
-            } else if let known = e.references.lazy.compactMap({ live[$0] }).first {
-                path = known
-            } else {
-                path = current
             }
-            guard let path else { continue }
-            current = path
-            // Shared objects (the download singleton, a URL's cache unit) belong to no one request.
-            if let p = e.pointer, !Self.sharedTags.contains(e.tag) { live[p] = path }
-            for r in e.references where live[r] == nil { live[r] = path }
-            if let session = e.playbackSessionID, sessionOfPath[path] == nil { sessionOfPath[path] = session }
-            pathOf[i] = path
+            awaitingAccept = nil
+            if let p = path, let url = e.url { urlOfPath[p] = url }
+        } else if e.kind == .dataRequest, let waiting = awaitingDataRequest {
+            path = waiting
+            awaitingDataRequest = nil
+            awaitingAccept = nil
+            if urlOfPath[waiting] == nil, let url = e.url { urlOfPath[waiting] = url }
+        } else if let p = e.pointer, let known = live[p] {
+            path = known
+        } else if let known = Self.firstLive(e.references, in: live) {
+            path = known
+        } else {
+            path = current
         }
+        guard let path else { return }
+        current = path
+        // Shared objects (the download singleton, a URL's cache unit) belong to no one request.
+        if let p = e.pointer, !Self.sharedTags.contains(e.tag) { live[p] = path }
+        for r in e.references where live[r] == nil { live[r] = path }
+        if let session = e.playbackSessionID, sessionOfPath[path] == nil { sessionOfPath[path] = session }
+        e.requestPath = path
+    }
+
+    static func firstLive(_ references: [String], in live: [String: Int]) -> Int? {
+        for r in references { if let path = live[r] { return path } }
+        return nil
+    }
+
+    /// Gives every record on a path the path's origin URL and playback session.
+    func finish(_ records: inout [Record]) {
         // Paths are numbered from 1: none was opened, so no entry has one.
         guard nextPath > 0 else { return }
-        for i in records.indices where pathOf[i] != 0 {
-            guard case .proxy(var e) = records[i].payload else { continue }
-            let path = pathOf[i]
-            e.requestPath = path
+        for i in records.indices {
+            guard case .proxy(var e) = records[i].payload, let path = e.requestPath else { continue }
             e.requestURL = urlOfPath[path]
             if records[i].sessionID == nil, let session = sessionOfPath[path] {
                 records[i].sessionID = session
                 e.playbackSessionID = session
             }
+            // One re-boxing per linked record, here: the path was set before the record was made.
             records[i].payload = .proxy(e)
         }
     }

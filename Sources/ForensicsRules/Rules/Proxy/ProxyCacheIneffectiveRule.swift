@@ -205,6 +205,42 @@ package struct ProxyCacheIneffectiveRule: Rule {
                         """)
                 ]),
             RuleExample(
+                "near miss: every chunk logged at its Begin and again at its End, then the next range",
+                files: [
+                    .init(
+                        "KTVHTTPCache.log",
+                        """
+                        2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        headers : {
+                            Range = "bytes=0-1048575";
+                        }
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin
+                        Length : 524288
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - End
+                        Length : 524288
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin
+                        Length : 524288
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        2026-11-21 10:00:02 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - End
+                        Length : 524288
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        2026-11-21 10:00:03 +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        headers : {
+                            Range = "bytes=1048576-2097151";
+                        }
+                        2026-11-21 10:00:04 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin
+                        Length : 1048576
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        2026-11-21 10:00:04 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - End
+                        Length : 1048576
+                        URL : https://media.example.com/vod/clip-042.mp4
+                        """)
+                ]),
+            RuleExample(
                 "near miss: four failed attempts that received nothing",
                 files: [
                     .init(

@@ -6,7 +6,8 @@ import ForensicsCore
 /// the start of its `Range`. What it received comes from whichever the log shows, largest wins:
 /// the network source's running total (`Receive data : chunk, total, …`; tied to the download by
 /// the data request both name, or — 1.0.x logs no pointers — to the latest download), the
-/// download module's chunks for that URL, or a completion without error of a known range. A
+/// download module's chunks for that URL (each counted at its `Begin` line only: its `End` line is
+/// the same chunk), or a completion without error of a known range. A
 /// download with none of these received an unknown amount and is left out, never counted as whole.
 enum ProxyDownloads {
     struct Download {
@@ -67,7 +68,8 @@ enum ProxyDownloads {
                 }
                 downloads[d].receive(atLeast: max(0, bytes), at: i)
             case .downloadData:
-                guard let len = e.contentLength, len > 0,
+                // Each chunk is logged at its Begin and again at its End: count it once.
+                guard !e.isChunkEndEcho, let len = e.contentLength, len > 0,
                     let d = downloads.lastIndex(where: { e.url == nil || $0.url == e.url })
                 else { continue }
                 let total = chunkTotals[d, default: 0].addingReportingOverflow(len)
