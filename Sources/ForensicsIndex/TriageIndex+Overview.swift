@@ -176,18 +176,23 @@ extension TriageIndex {
     ]
 
     /// How many sessions measured a KPI, and its nearest-rank percentiles (p in 0…100).
+    ///
+    /// One sorted pass per KPI, reading the ranks as they go by: a query per percentile (an
+    /// `OFFSET`, each sorting the whole column again) was over a third of writing the overview.
     package func distribution(_ column: String, percentiles: [Double]) throws -> (count: Int, values: [Double?]) {
         guard Self.kpiColumns.contains(column) else { return (0, percentiles.map { _ in nil }) }
         return try queue.read { db in
             let n = try Int.fetchOne(db, sql: "SELECT count(\(column)) FROM sessions") ?? 0
-            let values = try percentiles.map { p -> Double? in
-                guard n > 0 else { return nil }
-                let rank = min(max(Int((p / 100 * Double(n)).rounded(.up)), 1), n)
-                return try Double.fetchOne(
-                    db,
-                    sql:
-                        "SELECT \(column) FROM sessions WHERE \(column) IS NOT NULL ORDER BY \(column) LIMIT 1 OFFSET ?",
-                    arguments: [rank - 1])
+            guard n > 0 else { return (0, percentiles.map { _ in nil }) }
+            let ranks = percentiles.map { p in min(max(Int((p / 100 * Double(n)).rounded(.up)), 1), n) }
+            var values = [Double?](repeating: nil, count: ranks.count)
+            let last = ranks.max() ?? 0
+            var rank = 0
+            let cursor = try Double.fetchCursor(
+                db, sql: "SELECT \(column) FROM sessions WHERE \(column) IS NOT NULL ORDER BY \(column)")
+            while rank < last, let value = try cursor.next() {
+                rank += 1
+                for (i, r) in ranks.enumerated() where r == rank { values[i] = value }
             }
             return (n, values)
         }

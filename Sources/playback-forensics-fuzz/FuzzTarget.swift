@@ -56,7 +56,9 @@ enum FuzzTarget {
         }
     }
 
-    /// Writes the bytes as an earlier index and copies it into a fresh one, as `--since-index` does.
+    /// Writes the bytes as an earlier index and opens it both ways the tool does: copied into a
+    /// fresh one row by row (`triage merge`) and adopted in place (`--since-index`); each is then
+    /// brought up to date and reported.
     static func readAsTriageIndex(_ bytes: [UInt8]) {
         let directory = scratchPath + "-index"
         try? FileManager.default.removeItem(atPath: directory)
@@ -64,12 +66,24 @@ enum FuzzTarget {
             FileManager.default.createFile(atPath: directory + "/old.sqlite", contents: Data(bytes))
         else { return }
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        guard let index = try? TriageIndex(path: directory + "/new.sqlite") else { return }
-        guard (try? index.absorb(directory + "/old.sqlite", refuseClash: false)) != nil else { return }
+        if let index = try? TriageIndex(path: directory + "/new.sqlite"),
+            (try? index.absorb(directory + "/old.sqlite", refuseClash: false)) != nil
+        {
+            report(index)
+        }
+        if let adopted = try? TriageIndex.adopting(copyOf: directory + "/old.sqlite", at: directory + "/adopted.sqlite")
+        {
+            report(adopted)
+        }
+    }
+
+    static func report(_ index: TriageIndex) {
+        _ = try? index.knownBundles()
         _ = try? index.updateProblems()
         let reporter = TriageReporter(redactor: Redactor())
         _ = try? reporter.markdown(index) { _ in }
         _ = try? reporter.json(index) { _ in }
+        _ = try? reporter.html(index)
         try? index.close()
     }
 

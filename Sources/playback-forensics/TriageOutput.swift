@@ -98,9 +98,12 @@ enum TriageOutput {
     /// to be moved into place by `commit` when the run is done.
     static func openNewIndex(_ output: String, carryOver: Bool) throws -> TriageIndex {
         removeNewIndex(output)
-        let index = try TriageIndex(path: output + "/" + newIndexName)
-        if carryOver { _ = try index.absorb(output + "/" + indexName, refuseClash: false) }
-        return index
+        // The earlier index is copied and made safe in place (`TriageIndex.adopting`), not
+        // carried over row by row: the same rows, at the cost of a file copy.
+        if carryOver {
+            return try TriageIndex.adopting(copyOf: output + "/" + indexName, at: output + "/" + newIndexName)
+        }
+        return try TriageIndex(path: output + "/" + newIndexName)
     }
 
     /// Moves the finished index into place whole (rename replaces the old file, never writes into it).

@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+
+extension TriageIndex {
+    /// Opens a byte copy of an earlier index at `path`, made safe in place, for a run to bring up
+    /// to date (`--since-index`): what `absorb` makes of it in a fresh file, without copying every
+    /// row through SQL.
+    ///
+    /// Why: carrying the rows over (`absorb`) re-inserted every row of every table and rebuilt
+    /// every index, a quarter of a daily run that analyses 1 % of the fleet (issue 36). A byte
+    /// copy costs a read and a write of the file.
+    ///
+    /// The earlier file is untrusted input, as for `absorb`. It must be a regular file (a link is
+    /// not followed); only the copy is opened. Before any row is read, everything in the copy's
+    /// schema that this tool does not create — triggers, views, other tables and indexes — is
+    /// dropped, so nothing it carries ever runs; a table of ours in another shape (or a view in
+    /// its place) refuses the file, as does another schema version. Then the rows are held to
+    /// the types `absorb` casts them to: a value of another storage class is cast to its
+    /// column's declared type, a NULL where the schema forbids one refuses the file, and a bundle
+    /// row naming a report file that is not a plain name refuses it. The derived tables
+    /// (`problems`, `problem_examples`) and every `meta` row but the schema version are emptied,
+    /// as a fresh file would have them.
+    package static func adopting(copyOf earlier: String, at path: String) throws -> TriageIndex {
+        do {
+            try RegularFileCopy.copy(earlier, to: path)
+            let queue = try DatabaseQueue(path: path, configuration: configuration(label: "triage-index-adopt"))
+            do {
+                try queue.writeWithoutTransaction { db in try makeSafe(db) }
+                try queue.close()
+            } catch {
+                try? queue.close()
+                throw error
+            }
+        } catch let error as IndexError {
+            unlink(path)
+            throw IndexError(description: "\(earlier) is not a triage index this tool can use: \(error.description)")
+        } catch {
+            unlink(path)
+            throw IndexError(description: "\(earlier) is not a triage index this tool can use: \(describe(error))")
+        }
+        return try TriageIndex(path: path)
+    }
+
+    /// What this tool's schema holds, read from a fresh in-memory index: `type`, `name` → `sql`.
+    static func ownSchema() throws -> [String: String?] {
+        let fresh = try DatabaseQueue()
+        return try fresh.write { db in
+            for statement in TriageIndexSchema.statements { try db.execute(sql: statement) }
+            var own: [String: String?] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master") {
+                let type: String = row[0]
+                let name: String = row[1]
+                own[type + " " + name] = row[2] as String?
+            }
+            return own
+        }
+    }
+
+    static func makeSafe(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA trusted_schema = OFF")
+        let own = try ownSchema()
+        // Read as text whatever sqlite_master holds: only names and SQL, never a row of a table.
+        var objects: [(type: String, name: String, sql: String?)] = []
+        for row in try Row.fetchAll(
+            db, sql: "SELECT CAST(type AS TEXT), CAST(name AS TEXT), CAST(sql AS TEXT) FROM sqlite_master")
+        {
+            objects.append(((row[0] as String?) ?? "", (row[1] as String?) ?? "", row[2] as String?))
+        }
+        // Our tables first: one in another shape (or a view by its name) refuses the file.
+        let present = Dictionary(objects.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for key in own.keys.sorted() where key.hasPrefix("table ") {
+            let name = String(key.dropFirst("table ".count))
+            guard let found = present[name] else { throw IndexError(description: "it has no table \(name)") }
+            guard found.type == "table", found.sql == own[key] ?? nil else {
+                throw IndexError(
+                    description: "its \(name) is not the table this tool creates (a \(found.type) of another shape)")
+            }
+        }
+        // The schema version before any other difference: another version differs by design.
+        let version = try String.fetchOne(
+            db, sql: "SELECT CAST(value AS TEXT) FROM meta WHERE key = 'schema_version' LIMIT 1")
+        guard version == String(TriageIndexSchema.version) else {
+            throw IndexError(
+                description:
+                    "it is a triage index of schema \((version ?? "unknown").prefix(20)), this tool writes schema \(TriageIndexSchema.version): triage into a new directory"
+            )
+        }
+        // Everything else goes: triggers (before any write), views, foreign indexes and tables.
+        let order = ["trigger": 0, "view": 1, "index": 2, "table": 3]
+        // SQLite's own tables (statistics, sequences) only steer plans and cannot all be dropped;
+        // an automatic index goes with its table.
+        let foreign = objects.filter { object in
+            if object.name.hasPrefix("sqlite_") { return false }
+            guard let sql = own[object.type + " " + object.name] else { return true }
+            return sql != object.sql
+        }.sorted { (order[$0.type] ?? 4, $0.name) < (order[$1.type] ?? 4, $1.name) }
+        for object in foreign {
+            guard let kind = ["trigger": "TRIGGER", "view": "VIEW", "index": "INDEX", "table": "TABLE"][object.type]
+            else {
+                throw IndexError(description: "its schema holds a \(object.type.prefix(20)) this tool cannot remove")
+            }
+            // An index of ours that differs is dropped here and made again below.
+            try db.execute(
+                sql: "DROP \(kind) IF EXISTS \"\(object.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+        }
+        for statement in TriageIndexSchema.statements where statement.hasPrefix("CREATE INDEX ") {
+            try db.execute(
+                sql: statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+        }
+        try db.inTransaction {
+            for table in TriageIndexSchema.bundleTables { try holdToTypes(table, db) }
+            let unsafe = try String.fetchOne(
+                db, sql: "SELECT CAST(file AS TEXT) FROM bundles WHERE NOT \(safeFileSQL("file")) LIMIT 1")
+            if let unsafe {
+                throw IndexError(
+                    description: "a bundle row names the report file '\(unsafe.prefix(80))', which is not a plain name")
+            }
+            try db.execute(sql: "DELETE FROM problem_examples")
+            try db.execute(sql: "DELETE FROM problems")
+            try db.execute(sql: "DELETE FROM meta WHERE key <> 'schema_version'")
+            return .commit
+        }
+    }
+
+    /// Casts every value of `table` held as another storage class than its column's declared
+    /// type (what `absorb`'s `CAST` does on the way in); a NULL in a NOT NULL column refuses.
+    static func holdToTypes(_ table: String, _ db: Database) throws {
+        let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { row in
+            (
+                name: (row["name"] as String?) ?? "", type: ((row["type"] as String?) ?? "").uppercased(),
+                notNull: ((row["notnull"] as Int?) ?? 0) != 0
+            )
+        }
+        let storage = ["TEXT": "text", "INTEGER": "integer", "REAL": "real"]
+        var wrong: [String] = []
+        var casts: [String] = []
+        for c in columns {
+            let quoted = "\"\(c.name)\""
+            let expected = storage[c.type]
+            if let expected { casts.append("\(quoted) = CAST(\(quoted) AS \(c.type))") }
+            // One test a column. `typeof`, not `IS NULL`: SQLite folds `IS NULL` on a NOT NULL
+            // column to false, whatever the file holds.
+            switch (expected, c.notNull) {
+            case (let type?, true): wrong.append("typeof(\(quoted)) <> '\(type)'")
+            case (let type?, false): wrong.append("typeof(\(quoted)) NOT IN ('\(type)', 'null')")
+            case (nil, true): wrong.append("typeof(\(quoted)) = 'null'")
+            case (nil, false): break
+            }
+        }
+        guard !wrong.isEmpty else { return }
+        // One scan finds nothing to do in an index this tool wrote.
+        guard
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(wrong.joined(separator: " OR ")))")
+                == true
+        else { return }
+        for c in columns where c.notNull {
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE typeof(\"\(c.name)\") = 'null')")
+                == true
+            {
+                throw IndexError(description: "its \(table).\(c.name) holds a NULL")
+            }
+        }
+        if !casts.isEmpty { try db.execute(sql: "UPDATE \(table) SET \(casts.joined(separator: ", "))") }
+    }
+}
