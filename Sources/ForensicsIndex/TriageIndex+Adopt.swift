@@ -137,7 +137,7 @@ extension TriageIndex {
         for c in columns {
             let quoted = "\"\(c.name)\""
             let expected = storage[c.type]
-            if let expected { casts.append("\(quoted) = CAST(\(quoted) AS \(c.type))") }
+            if expected != nil { casts.append("\(quoted) = CAST(\(quoted) AS \(c.type))") }
             // One test a column. `typeof`, not `IS NULL`: SQLite folds `IS NULL` on a NOT NULL
             // column to false, whatever the file holds.
             switch (expected, c.notNull) {

@@ -19,64 +19,69 @@ package indirect enum JSONOut: Sendable {
     }
 
     package func render() -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(into: &out, indent: 0)
-        out += "\n"
-        return out
+        out.append(0x0A)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The value's text as it appears nested `indent` levels deep (no newline after it): what a
     /// writer that streams a long array one element at a time emits per element.
     package func text(indent: Int) -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(into: &out, indent: indent)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    func write(into out: inout String, indent: Int) {
+    /// Written as bytes: appending to a `String` piece by piece (each append checking capacity
+    /// and ASCII-ness) was 200 instructions per byte of a triage overview.
+    func write(into out: inout [UInt8], indent: Int) {
         switch self {
         case .object(let pairs):
             guard !pairs.isEmpty else {
-                out += "{}"
+                out.append(contentsOf: "{}".utf8)
                 return
             }
-            // Indentation is built only for containers (it was built for every scalar too).
-            let pad = String(repeating: "  ", count: indent + 1)
-            let closePad = String(repeating: "  ", count: indent)
-            out += "{\n"
+            out.append(contentsOf: "{\n".utf8)
             for (i, (k, v)) in pairs.enumerated() {
-                out += pad
+                JSONOut.pad(&out, indent + 1)
                 JSONOut.appendQuoted(k, to: &out)
-                out += ": "
+                out.append(contentsOf: ": ".utf8)
                 v.write(into: &out, indent: indent + 1)
-                out += i + 1 < pairs.count ? ",\n" : "\n"
+                if i + 1 < pairs.count { out.append(0x2C) }
+                out.append(0x0A)
             }
-            out += closePad + "}"
+            JSONOut.pad(&out, indent)
+            out.append(0x7D)
         case .array(let items):
             guard !items.isEmpty else {
-                out += "[]"
+                out.append(contentsOf: "[]".utf8)
                 return
             }
-            let pad = String(repeating: "  ", count: indent + 1)
-            let closePad = String(repeating: "  ", count: indent)
-            out += "[\n"
+            out.append(contentsOf: "[\n".utf8)
             for (i, v) in items.enumerated() {
-                out += pad
+                JSONOut.pad(&out, indent + 1)
                 v.write(into: &out, indent: indent + 1)
-                out += i + 1 < items.count ? ",\n" : "\n"
+                if i + 1 < items.count { out.append(0x2C) }
+                out.append(0x0A)
             }
-            out += closePad + "]"
+            JSONOut.pad(&out, indent)
+            out.append(0x5D)
         case .string(let s):
             JSONOut.appendQuoted(s, to: &out)
         case .number(let d):
-            out += JSONOut.number(d)
+            out.append(contentsOf: JSONOut.number(d).utf8)
         case .integer(let i):
-            out += String(i)
+            out.append(contentsOf: String(i).utf8)
         case .bool(let b):
-            out += b ? "true" : "false"
+            out.append(contentsOf: (b ? "true" : "false").utf8)
         case .null:
-            out += "null"
+            out.append(contentsOf: "null".utf8)
         }
+    }
+
+    static func pad(_ out: inout [UInt8], _ levels: Int) {
+        out.append(contentsOf: repeatElement(0x20, count: 2 * max(0, levels)))
     }
 
     static func number(_ d: Double) -> String {
@@ -85,33 +90,45 @@ package indirect enum JSONOut: Sendable {
         return NumberFormat.trimmed(d, decimals: 6)
     }
 
-    /// Appends `s` as a JSON string literal. Most strings need no escape at all: those are
-    /// copied whole after one pass over their bytes.
-    static func appendQuoted(_ s: String, to out: inout String) {
-        if !needsEscape(s) {
-            out += "\""
-            out += s
-            out += "\""
-            return
-        }
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
+    /// Appends `s` as a JSON string literal: runs without escapes are copied whole.
+    static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        var s = s  // withUTF8 needs a var; a native string is not copied
+        s.withUTF8 { b in
+            var start = 0
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                var length = 1
+                var escape: String?
+                switch c {
+                case 0x22: escape = "\\\""
+                case 0x5C: escape = "\\\\"
+                case 0x0A: escape = "\\n"
+                case 0x0D: escape = "\\r"
+                case 0x09: escape = "\\t"
+                case 0x00..<0x20:
+                    let hex = String(c, radix: 16)
+                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                case 0xE2 where i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9):
+                    // U+2028 and U+2029: JSON allows them raw, JavaScript string literals do not.
+                    escape = b[i + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    length = 3
+                default:
+                    break
                 }
+                guard let escape else {
+                    i += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+                out.append(contentsOf: escape.utf8)
+                i += length
+                start = i
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<b.count]))
         }
-        out += "\""
+        out.append(0x22)
     }
 
     /// A control character, a quote, a backslash, or U+2028/U+2029 (bytes E2 80 A8/A9), which

@@ -207,30 +207,30 @@ package enum RecordJSON {
 extension JSONOut {
     /// One line, no spaces: a JSON Lines record.
     package func renderLine() -> String {
-        var out = ""
+        var out: [UInt8] = []
         writeCompact(into: &out)
-        out += "\n"
-        return out
+        out.append(0x0A)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    func writeCompact(into out: inout String) {
+    func writeCompact(into out: inout [UInt8]) {
         switch self {
         case .object(let pairs):
-            out += "{"
+            out.append(0x7B)
             for (i, (k, v)) in pairs.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(0x2C) }
                 JSONOut.appendQuoted(k, to: &out)
-                out += ":"
+                out.append(0x3A)
                 v.writeCompact(into: &out)
             }
-            out += "}"
+            out.append(0x7D)
         case .array(let items):
-            out += "["
+            out.append(0x5B)
             for (i, v) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(0x2C) }
                 v.writeCompact(into: &out)
             }
-            out += "]"
+            out.append(0x5D)
         default:
             write(into: &out, indent: 0)
         }

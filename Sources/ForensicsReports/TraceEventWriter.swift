@@ -52,19 +52,20 @@ package struct TraceEventWriter: Sendable {
         let clocks = [TimeBasis.utc, .deviceLocalZoneUnknown].compactMap { basis in
             origins[basis].map { JSONOut.object([("time_basis", .string(basis.label)), ("origin", .time($0, basis))]) }
         }
-        var head = ""
+        var head: [UInt8] = []
         JSONOut.object([
             ("tool", .string("playback-forensics")), ("origins", .array(clocks)),
         ]).writeCompact(into: &head)
-        try write("{\"displayTimeUnit\":\"ms\",\"otherData\":\(head),\"traceEvents\":[\n")
+        try write(
+            "{\"displayTimeUnit\":\"ms\",\"otherData\":\(String(decoding: head, as: UTF8.self)),\"traceEvents\":[\n")
         var first = true
         for (n, item) in sessions.enumerated() {
             guard let origin = origins[item.session.timeBasis] else { continue }
             for event in session(item.session, findings: item.findings, pid: n + 1, origin: origin) {
-                var line = first ? "" : ",\n"
+                var line: [UInt8] = first ? [] : Array(",\n".utf8)
                 first = false
                 event.writeCompact(into: &line)
-                try write(line)
+                try write(String(decoding: line, as: UTF8.self))
             }
         }
         try write("\n]}\n")
