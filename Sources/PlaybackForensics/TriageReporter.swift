@@ -13,7 +13,47 @@ public struct TriageReporter: Sendable {
     /// The same redactor as the run's (`--no-redact` must hold for the overview too).
     public var redactor: Redactor
 
+    /// The index's aggregates, read once for all the overview's files (`readSummary`); nil reads
+    /// them from the index each time.
+    public var summary: Summary?
+
     public init(redactor: Redactor = Redactor()) { self.redactor = redactor }
+
+    /// What every overview file shows besides the ranked sessions: counts, problems, findings per
+    /// rule, KPI distributions and failures by host. Why: `index.md`, `triage.json` and
+    /// `index.html` each queried them again, and the KPI distributions alone sort every session
+    /// once per KPI.
+    public struct Summary: Sendable {
+        var counts: TriageIndex.Counts
+        var problems: [ProblemGroup]
+        var ruleCounts: [(rule: String, counts: [Severity: Int])]
+        var distributions: [String: (count: Int, values: [Double?])]
+        var failures: [(host: String, status: String, count: Int, sessions: Int)]
+    }
+
+    /// Reads the summary once; the reporter then writes every file from it. Take it after the
+    /// index's last change.
+    public mutating func readSummary(_ index: TriageIndex) throws {
+        var distributions: [String: (count: Int, values: [Double?])] = [:]
+        for name in TriageIndex.kpiColumns {
+            distributions[name] = try index.distribution(name, percentiles: Self.percentiles)
+        }
+        summary = Summary(
+            counts: try index.counts(), problems: try index.problems(), ruleCounts: try index.ruleCounts(),
+            distributions: distributions, failures: try index.failuresByHost())
+    }
+
+    func counts(_ index: TriageIndex) throws -> TriageIndex.Counts { try summary?.counts ?? index.counts() }
+    func problems(_ index: TriageIndex) throws -> [ProblemGroup] { try summary?.problems ?? index.problems() }
+    func ruleCounts(_ index: TriageIndex) throws -> [(rule: String, counts: [Severity: Int])] {
+        try summary?.ruleCounts ?? index.ruleCounts()
+    }
+    func distribution(_ index: TriageIndex, _ name: String) throws -> (count: Int, values: [Double?]) {
+        try summary?.distributions[name] ?? index.distribution(name, percentiles: Self.percentiles)
+    }
+    func failuresByHost(_ index: TriageIndex) throws -> [(host: String, status: String, count: Int, sessions: Int)] {
+        try summary?.failures ?? index.failuresByHost()
+    }
 
     static let percentiles: [Double] = [50, 90, 99]
 
@@ -41,7 +81,7 @@ public struct TriageReporter: Sendable {
         _ index: TriageIndex, sessionLimit: Int? = nil, links: String = "md", write: (String) throws -> Void
     ) throws {
         let text = MarkdownText(redactor: redactor)
-        let c = try index.counts()
+        let c = try counts(index)
         var skipped: [String] = []
         try index.forEachBundle(.skipped) { if skipped.count < 5 { skipped.append(text.escape($0.name)) } }
         try write("# Triage\n\n")
@@ -55,7 +95,7 @@ public struct TriageReporter: Sendable {
                     : " · \(c.skipped) other file\(c.skipped == 1 ? "" : "s") skipped (\(skipped.joined(separator: ", "))\(c.skipped > 5 ? ", …" : ""))")
                 + "\n\n")
         try write(
-            problemsMarkdown(try index.problems(), sessions: c.sessions, text: text, links: links).joined(
+            problemsMarkdown(try problems(index), sessions: c.sessions, text: text, links: links).joined(
                 separator: "\n") + "\n")
         try write("## Sessions, worst first\n\n")
         try write("| # | Bundle | Session | Worst | Top finding | Startup | Stalls |\n")
@@ -79,7 +119,7 @@ public struct TriageReporter: Sendable {
         out += ["## Findings per rule and severity", ""]
         out.append("| Rule | critical | error | warning | info |")
         out.append("| --- | --- | --- | --- | --- |")
-        for (rule, c) in try index.ruleCounts() {
+        for (rule, c) in try ruleCounts(index) {
             out.append(
                 "| `\(rule)` | \(c[.critical] ?? 0) | \(c[.error] ?? 0) | \(c[.warning] ?? 0) | \(c[.info] ?? 0) |")
         }
@@ -87,12 +127,12 @@ public struct TriageReporter: Sendable {
         out.append("| KPI | sessions | median | p90 | p99 |")
         out.append("| --- | --- | --- | --- | --- |")
         for name in TriageIndex.kpiColumns {
-            let d = try index.distribution(name, percentiles: Self.percentiles)
+            let d = try distribution(index, name)
             func f(_ v: Double?) -> String { v.map { NumberFormat.trimmed($0, decimals: 3) } ?? "—" }
             out.append("| \(name) | \(d.count) | " + d.values.map(f).joined(separator: " | ") + " |")
         }
         out += ["", "## Errors by CDN host and status", ""]
-        let fails = try index.failuresByHost()
+        let fails = try failuresByHost(index)
         if fails.isEmpty {
             out.append("No failed requests.")
         } else {
@@ -266,7 +306,7 @@ public struct TriageReporter: Sendable {
         try field("schema_version", .integer(JSONReporter.schemaVersion))
         let tool = JSONReporter.tool(version: ToolInfo.version)
         try field(tool.0, tool.1)
-        try array("problems") { emit in for p in try index.problems() { try emit(problemJSON(p)) } }
+        try array("problems") { emit in for p in try problems(index) { try emit(problemJSON(p)) } }
         try array("bundles") { emit in
             try index.forEachBundle { b in
                 try emit(
@@ -292,7 +332,7 @@ public struct TriageReporter: Sendable {
         try field(
             "counts",
             .array(
-                try index.ruleCounts().map { rule, c in
+                try ruleCounts(index).map { rule, c in
                     .object(
                         [("rule_id", .string(rule))] + Severity.allCases.map { ($0.rawValue, .integer(c[$0] ?? 0)) })
                 }))
@@ -300,7 +340,7 @@ public struct TriageReporter: Sendable {
             "kpi_distributions",
             .object(
                 try TriageIndex.kpiColumns.map { name in
-                    let d = try index.distribution(name, percentiles: Self.percentiles)
+                    let d = try distribution(index, name)
                     return (
                         name,
                         .object(
@@ -311,7 +351,7 @@ public struct TriageReporter: Sendable {
         try field(
             "errors_by_host",
             .array(
-                try index.failuresByHost().map { f in
+                try failuresByHost(index).map { f in
                     .object([
                         ("host", .string(f.host)), ("status", .string(f.status)), ("count", .integer(f.count)),
                         ("sessions", .integer(f.sessions)),

@@ -212,8 +212,9 @@ enum TriageOutput {
     /// `index.md`, `triage.json` and `index.html` (and the ranked sessions as JSON Lines on
     /// stdout), read from the index as they are written.
     static func writeOverview(_ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool) throws {
-        let reporter = TriageReporter(redactor: redactor)
+        var reporter = TriageReporter(redactor: redactor)
         do {
+            try reporter.readSummary(index)
             try ReportFile.streaming(to: output + "/index.md") { write in try reporter.markdown(index, write: write) }
             try ReportFile.streaming(to: output + "/triage.json") { write in try reporter.json(index, write: write) }
             try ReportFile.write(try reporter.html(index), to: output + "/index.html")
