@@ -111,9 +111,7 @@ def main():
         import duckdb  # noqa: F401
     except ImportError:
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "duckdb"], check=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "playback-forensics"], cwd=REPO, check=True,
-                   stdout=subprocess.DEVNULL)
-    tool = os.path.join(REPO, ".build", "release", "playback-forensics")
+    tool = bench_cli.binary(REPO)
     report = os.path.join(out, "report.json")
     ours = timed([tool, "analyze", bundle, "--cdn-logs", day, "--report", "json", "--output", report,
                   "--max-decompressed-size", "4G"], runs)

@@ -82,9 +82,7 @@ def timed(cmd, shell=False):
 def main():
     out, events, runs = bench_cli.arguments(".build-bench/console", "events", int, 400_000)
     path = generate(out, events)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "playback-forensics"], cwd=REPO, check=True,
-                   stdout=subprocess.DEVNULL)
-    tool = os.path.join(REPO, ".build", "release", "playback-forensics")
+    tool = bench_cli.binary(REPO)
     commands = [
         ("playback-forensics", "analyze console.ndjson (whole analysis, JSON report)",
          ([tool, "analyze", path, "--report", "json", "--output", os.path.join(out, "report.json")], False)),

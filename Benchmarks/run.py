@@ -13,10 +13,11 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 INPUTS = os.path.join(ROOT, ".build-bench", "inputs-%d-%d" % (MB, BUNDLES))
 # BENCH_BIN_DIR measures another build's binaries against the same peers (a "before" column).
 BIN = os.environ.get("BENCH_BIN_DIR") or subprocess.run(
-    ["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-static-executable", "--scratch-path",
-     ".build-static", "--show-bin-path"],
+    ["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-static-executable", "--build-path",
+     ".build/static", "--show-bin-path"],
     cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
-CLI = os.path.join(BIN, "playback-forensics")
+# BENCH_CLI: the binary as installed (run.sh installs it with Scripts/install.sh: static, stripped).
+CLI = os.environ.get("BENCH_CLI") or os.path.join(BIN, "playback-forensics")
 BENCH = os.path.join(BIN, "playback-forensics-bench")
 
 if not os.path.isdir(os.path.join(INPUTS, "fleet")):
@@ -313,15 +314,32 @@ if shutil.which("valgrind") and os.environ.get("BENCH_CALLGRIND", "1") != "0":
         row("instructions, start-up (--version)", "ours %.2f M vs /bin/true %.2f M" % (
             ours_v / 1e6, instructions(["/bin/true"]) / 1e6))
 
-# Memory of `analyze` against the size of the dump: the 20 MB dump and this run's (issue 18:
-# at most 150 MiB at 200 MB, and at most 1.5× the 20 MB figure).
-SMALL_DUMP = os.path.join(ROOT, ".build-bench", "inputs-20-40", "metrics.jsonl")
-if os.path.exists(SMALL_DUMP) and MB != 20:
-    small_rss = peak_rss([CLI, "analyze", SMALL_DUMP] + WHOLE)
-    big_rss = peak_rss([CLI, "analyze", path("metrics.jsonl")] + WHOLE)
-    row("analyze peak RSS, 20 MB vs %d MB dump" % MB,
-        "%.0f MiB vs %.0f MiB = %.1f×" % (small_rss / 1024, big_rss / 1024, big_rss / small_rss),
-        "<= 150 MiB, <= 1.5×", "yes" if big_rss <= 150 * 1024 and big_rss <= 1.5 * small_rss else "no")
+# Memory of `analyze` against the size of the input, whole files (issue 36: at most 150 MiB at
+# 200 MB, and at most 1.5× the 20 MB figure), for both large inputs.
+SMALL_INPUTS = os.path.join(ROOT, ".build-bench", "inputs-20-40")
+if MB != 20:
+    if not os.path.isdir(os.path.join(SMALL_INPUTS, "fleet")):
+        subprocess.run([PY, os.path.join(ROOT, "Benchmarks", "make_inputs.py"), SMALL_INPUTS, "20", "40"], check=True)
+    for name, what in [("metrics.jsonl", "metric dump"), ("KTVHTTPCache.log", "KTVHTTPCache log")]:
+        small_rss = peak_rss([CLI, "analyze", os.path.join(SMALL_INPUTS, name)] + WHOLE)
+        big_rss = peak_rss([CLI, "analyze", path(name)] + WHOLE)
+        row("analyze peak RSS, %s 20 MB vs %d MB, whole files" % (what, MB),
+            "%.0f MiB vs %.0f MiB = %.1f×" % (small_rss / 1024, big_rss / 1024, big_rss / small_rss),
+            "<= 150 MiB, <= 1.5×", "yes" if big_rss <= 150 * 1024 and big_rss <= 1.5 * small_rss else "no")
+
+# A daily triage (issue 36): 1 % of the bundles changed, --since-index, against a full run.
+# Three runs, each its own fleet; the median share is reported with that run's line.
+dailies = []
+for _ in range(3):
+    daily = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "daily_run.sh"), CLI, str(BUNDLES)],
+                           capture_output=True, text=True)
+    if daily.returncode == 0 and daily.stdout.strip():
+        line = daily.stdout.strip().splitlines()[-1]
+        dailies.append((float(line.split(" % of full")[0].rsplit("= ", 1)[1]), line))
+if dailies:
+    share, line = sorted(dailies)[len(dailies) // 2]
+    row("daily triage: --since-index with 1 %% changed vs a full run (%d bundles, median of %d)"
+        % (BUNDLES, len(dailies)), line.split(": ", 1)[1], "<= 3 %", "yes" if share <= 3 else "no")
 
 w = max(len(r[0]) for r in rows)
 v = max(len(r[1]) for r in rows)
