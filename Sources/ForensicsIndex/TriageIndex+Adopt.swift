@@ -18,8 +18,8 @@ extension TriageIndex {
     /// the types `absorb` casts them to: a value of another storage class is cast to its
     /// column's declared type, a NULL where the schema forbids one refuses the file, and a bundle
     /// row naming a report file that is not a plain name refuses it. The derived tables
-    /// (`problems`, `problem_examples`) and every `meta` row but the schema version are emptied,
-    /// as a fresh file would have them.
+    /// (`problems`, `problem_examples`) and every `meta` row but the schema version and the
+    /// overview's digest are emptied, as a fresh file would have them.
     package static func adopting(copyOf earlier: String, at path: String) throws -> TriageIndex {
         do {
             try RegularFileCopy.copy(earlier, to: path)
@@ -117,7 +117,9 @@ extension TriageIndex {
             }
             try db.execute(sql: "DELETE FROM problem_examples")
             try db.execute(sql: "DELETE FROM problems")
-            try db.execute(sql: "DELETE FROM meta WHERE key <> 'schema_version'")
+            // The overview's digest stays: it is only compared with the files on disk
+            // (`OverviewDigest`), so a forged one can only make an overview be written again.
+            try db.execute(sql: "DELETE FROM meta WHERE key NOT IN ('schema_version', 'overview_sha256')")
             return .commit
         }
     }

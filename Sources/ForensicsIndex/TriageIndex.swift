@@ -210,7 +210,10 @@ public final class TriageIndex: Sendable {
     }
 
     package func meta(_ key: String) throws -> String? {
-        try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+        // Read as text whatever was stored: an adopted index keeps `overview_sha256` from the old file.
+        try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT CAST(value AS TEXT) FROM meta WHERE key = ?", arguments: [key])
+        }
     }
 
     // MARK: Merging

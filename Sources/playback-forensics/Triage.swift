@@ -155,7 +155,9 @@ struct TriageRun: ParsableCommand {
             throw ExitCode(1)
         }
         if showProgress { Output.stderr("\n") }
-        try TriageOutput.writeOverview(index, to: output, redactor: runner.redactor, jsonLines: jsonLines)
+        try TriageOutput.updateOverview(
+            index, to: output, redactor: runner.redactor, jsonLines: jsonLines,
+            indexChanged: !sinceIndex || statistics.analyzed > 0 || statistics.removed > 0)
         let counts: TriageIndex.Counts
         var unreadable: [String] = []
         do {

@@ -102,7 +102,8 @@ struct TriageMerge: ParsableCommand {
             Output.stderr("playback-forensics: \(error)\n")
             throw ExitCode(1)
         }
-        try TriageOutput.writeOverview(index, to: output, redactor: Redactor(enabled: !noRedact), jsonLines: false)
+        try TriageOutput.updateOverview(
+            index, to: output, redactor: Redactor(enabled: !noRedact), jsonLines: false, indexChanged: true)
         do {
             try TriageOutput.commit(index, to: output)
         } catch {

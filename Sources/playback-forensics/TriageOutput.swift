@@ -211,6 +211,42 @@ enum TriageOutput {
 
     /// `index.md`, `triage.json` and `index.html` (and the ranked sessions as JSON Lines on
     /// stdout), read from the index as they are written.
+    /// The overview's files, in the order their digest is taken.
+    static func overviewFiles(_ output: String) -> [String] {
+        ["index.md", "triage.json", "index.html"].map { output + "/" + $0 }
+    }
+
+    /// Writes the overview, unless nothing in the index changed since the run that wrote it
+    /// (`indexChanged` false: no bundle analysed or removed) and the files are still exactly what
+    /// that run wrote (their digest is the one it kept in the index): then they are kept as they
+    /// are. Either way the digest of the files is kept in the index for the next run.
+    static func updateOverview(
+        _ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool, indexChanged: Bool
+    ) throws {
+        let files = overviewFiles(output)
+        let kept = try? index.meta(OverviewDigest.metaKey)
+        if !indexChanged, let kept, OverviewDigest.of(files: files) == kept {
+            if jsonLines { try writeJSONLines(index, redactor: redactor) }
+            return
+        }
+        try writeOverview(index, to: output, redactor: redactor, jsonLines: jsonLines)
+        do {
+            try index.setMeta(OverviewDigest.metaKey, OverviewDigest.of(files: files) ?? "")
+        } catch {
+            Output.stderr("playback-forensics: cannot record the overview in the index: \(error)\n")
+            throw ExitCode(1)
+        }
+    }
+
+    static func writeJSONLines(_ index: TriageIndex, redactor: Redactor) throws {
+        do {
+            try TriageReporter(redactor: redactor).jsonLines(index) { Output.stdout($0) }
+        } catch {
+            Output.stderr("playback-forensics: cannot read the index: \(error)\n")
+            throw ExitCode(1)
+        }
+    }
+
     static func writeOverview(_ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool) throws {
         var reporter = TriageReporter(redactor: redactor)
         do {

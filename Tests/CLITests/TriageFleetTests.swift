@@ -210,6 +210,41 @@ import Testing
         #expect(changed.stderr.contains("; 45 analysed, 0 unchanged since the index, 0 removed"), "\(changed.stderr)")
     }
 
+    /// A `--since-index` run that changed nothing keeps the overview it wrote (issue 36: writing
+    /// it was half of such a run); an overview file edited or deleted since is written again, and
+    /// any change to the index writes it again.
+    @Test func anUnchangedRunKeepsTheOverviewItWrote() throws {
+        let fleet = try Self.makeFleet(12, seed: 3)
+        defer { try? FileManager.default.removeItem(at: fleet.root) }
+        let out = fleet.output("keep")
+        #expect(try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path]).status == 0)
+        let names = ["index.md", "triage.json", "index.html"]
+        func url(_ name: String) -> URL { out.appendingPathComponent(name) }
+        func modified() throws -> [Date?] {
+            try names.map { try FileManager.default.attributesOfItem(atPath: url($0).path)[.modificationDate] as? Date }
+        }
+        let written = try names.map { try Data(contentsOf: url($0)) }
+        let dates = try modified()
+        Thread.sleep(forTimeInterval: 1.1)
+        let idle = try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path, "--since-index"])
+        #expect(idle.status == 0 && idle.stderr.contains("; 0 analysed"), "\(idle.stderr)")
+        #expect(try modified() == dates)
+        // Edited or deleted since: written again, as it was.
+        try Data("tampered".utf8).write(to: url("index.md"))
+        try FileManager.default.removeItem(at: url("index.html"))
+        let mended = try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path, "--since-index"])
+        #expect(mended.status == 0, "\(mended.stderr)")
+        #expect(try names.map { try Data(contentsOf: url($0)) } == written)
+        // Near miss: one more bundle changes the index, and the overview is written anew.
+        try Self.grow(fleet, by: 1, from: 12, seed: 3)
+        let afterMend = try modified()
+        Thread.sleep(forTimeInterval: 1.1)
+        let grown = try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path, "--since-index"])
+        #expect(grown.stderr.contains("; 1 analysed"), "\(grown.stderr)")
+        #expect(try modified().allSatisfy { d in !afterMend.contains(d) })
+        #expect(try Data(contentsOf: url("triage.json")) != written[1])
+    }
+
     @Test func shardAndMergeRefuseWhatTheyCannotDo() throws {
         for bad in ["0/4", "5/4", "a/b", "4", "1/0", "1/10001"] {
             let r = try CLIRunner.run(["triage", "SampleLogs", "--output", "/tmp/unused", "--shard", bad])
