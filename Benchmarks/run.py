@@ -22,7 +22,7 @@ BENCH = os.path.join(BIN, "playback-forensics-bench")
 
 if not os.path.isdir(os.path.join(INPUTS, "fleet")):
     subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "make_inputs.py"), INPUTS, str(MB), str(BUNDLES)],
-                   check=True)
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def path(name):
@@ -250,7 +250,8 @@ row("start-up: playback-forensics --version", "%.4f s (/bin/true %.4f s)" % (tim
 if shutil.which("valgrind") and os.environ.get("BENCH_CALLGRIND", "1") != "0":
     SMALL = os.path.join(ROOT, ".build-bench", "inputs-20-40")
     if not os.path.isdir(os.path.join(SMALL, "fleet")):
-        subprocess.run([PY, os.path.join(ROOT, "Benchmarks", "make_inputs.py"), SMALL, "20", "40"], check=True)
+        subprocess.run([PY, os.path.join(ROOT, "Benchmarks", "make_inputs.py"), SMALL, "20", "40"], check=True,
+                       stdout=subprocess.DEVNULL)
     STRIPPED = os.path.join(ROOT, ".build-bench", "stripped")
     os.makedirs(STRIPPED, exist_ok=True)
     for binary in (CLI, BENCH):
@@ -319,7 +320,8 @@ if shutil.which("valgrind") and os.environ.get("BENCH_CALLGRIND", "1") != "0":
 SMALL_INPUTS = os.path.join(ROOT, ".build-bench", "inputs-20-40")
 if MB != 20:
     if not os.path.isdir(os.path.join(SMALL_INPUTS, "fleet")):
-        subprocess.run([PY, os.path.join(ROOT, "Benchmarks", "make_inputs.py"), SMALL_INPUTS, "20", "40"], check=True)
+        subprocess.run([PY, os.path.join(ROOT, "Benchmarks", "make_inputs.py"), SMALL_INPUTS, "20", "40"], check=True,
+                       stdout=subprocess.DEVNULL)
     for name, what in [("metrics.jsonl", "metric dump"), ("KTVHTTPCache.log", "KTVHTTPCache log")]:
         small_rss = peak_rss([CLI, "analyze", os.path.join(SMALL_INPUTS, name)] + WHOLE)
         big_rss = peak_rss([CLI, "analyze", path(name)] + WHOLE)
