@@ -20,18 +20,6 @@ enum CacheLogClassifier {
         case console(ConsoleLine)
     }
 
-    static func record(for classified: Classified, line: Int, time: Timestamp?, file: String) -> Record {
-        let location = SourceLocation(file: file, line: line)
-        switch classified {
-        case .proxy(let event, _):
-            return Record(
-                time: time, location: location, format: .cacheLog, sessionID: event.playbackSessionID,
-                payload: .proxy(event))
-        case .console(let line):
-            return Record(time: time, location: location, format: .cacheLog, sessionID: nil, payload: .console(line))
-        }
-    }
-
     static func classify(_ entry: CacheLogEntry, fullText full: String) -> Classified {
         let body = entry.body
         if entry.orphan {

@@ -74,13 +74,21 @@ package struct CacheLogParser {
                 case .console: version.observeURLsAndErrors(text)
                 }
             }
-            var linked = classified
-            if case .proxy(var e, let hadPointer) = classified {
+            // The event is linked and boxed once: copying the enum that carries it (a large
+            // struct of strings) three times per entry was a fifth of reading a proxy log.
+            var record: Record
+            switch classified {
+            case .proxy(var e, _):
                 if e.error != nil { sawError = true }
                 linker.link(&e)
-                linked = .proxy(e, hadPointer: hadPointer)
+                record = Record(
+                    time: pending.time, location: SourceLocation(file: file, line: pending.line), format: .cacheLog,
+                    sessionID: e.playbackSessionID, payload: .proxy(e))
+            case .console(let line):
+                record = Record(
+                    time: pending.time, location: SourceLocation(file: file, line: pending.line), format: .cacheLog,
+                    sessionID: nil, payload: .console(line))
             }
-            var record = CacheLogClassifier.record(for: linked, line: pending.line, time: pending.time, file: file)
             // ijkplayer's buffering start and end are the session's stalls (a repeated start while
             // stalled — the player's message and the app's load-state line — is one stall).
             if case .console(let line) = classified, let signal = ConsoleLineClassifier.playbackSignal(line) {
