@@ -7,40 +7,15 @@ import Testing
 /// An earlier index (`--since-index`) or a shard's (`triage merge`) is untrusted input: its rows
 /// are copied into a fresh schema, and nothing it carries runs or survives (issue 30).
 @Suite struct IndexAbsorbTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pf-absorb-\(UUID().uuidString)")
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-    /// An index with one bundle row, then whatever `plant` does to it behind the tool's back.
-    func earlierIndex(_ name: String, plant: (Database) throws -> Void) throws -> String {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let index = try TriageIndex(path: path(name))
-        try index.close()
-        let queue = try DatabaseQueue(path: path(name))
-        try queue.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO bundles (file, name, content_hash, analyzer, error, skipped, incomplete, input_problems, session_count)
-                    VALUES ('a', 'a', 'h', 'x', NULL, 0, NULL, 0, 0)
-                    """)
-            try plant(db)
-        }
-        try queue.close()
-        return path(name)
-    }
+    let fixture = EarlierIndexFixture("pf-absorb")
 
     @Test func aPlantedTriggerNeitherRunsNorSurvives() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let old = try earlierIndex("old.sqlite") { db in
-            try db.execute(
-                sql: """
-                    CREATE TRIGGER forge AFTER INSERT ON bundles BEGIN
-                    INSERT INTO bundles (file, name, content_hash, analyzer, error, skipped, incomplete, input_problems, session_count)
-                    VALUES ('FORGED' || new.file, 'FORGED', 'x', 'x', NULL, 0, NULL, 0, 0); END
-                    """)
+        defer { fixture.remove() }
+        let old = try fixture.earlierIndex("old.sqlite") { db in
+            try EarlierIndexFixture.plantForgingTrigger(db)
             try db.execute(sql: "CREATE VIEW forged AS SELECT 1")
         }
-        let index = try TriageIndex(path: path("new.sqlite"))
+        let index = try TriageIndex(path: fixture.path("new.sqlite"))
         let meta = try index.absorb(old, refuseClash: false)
         #expect(meta["schema_version"] == String(TriageIndexSchema.version))
         #expect(try index.knownBundles().keys.sorted() == ["a"])
@@ -49,7 +24,7 @@ import Testing
         try index.store(bundle)
         #expect(try index.knownBundles().keys.sorted() == ["a", "b"])
         try index.close()
-        let check = try DatabaseQueue(path: path("new.sqlite"))
+        let check = try DatabaseQueue(path: fixture.path("new.sqlite"))
         let planted = try check.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('trigger', 'view')")
         }
@@ -57,38 +32,38 @@ import Testing
     }
 
     @Test func aViewInPlaceOfATableIsRefused() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let old = try earlierIndex("view.sqlite") { db in
+        defer { fixture.remove() }
+        let old = try fixture.earlierIndex("view.sqlite") { db in
             try db.execute(sql: "ALTER TABLE evidence RENAME TO evidence_old")
             try db.execute(sql: "CREATE VIEW evidence AS SELECT * FROM evidence_old")
         }
-        let index = try TriageIndex(path: path("new.sqlite"))
+        let index = try TriageIndex(path: fixture.path("new.sqlite"))
         #expect(throws: TriageIndex.IndexError.self) { try index.absorb(old) }
         // Near miss: the same index untouched is read.
-        let plain = try earlierIndex("plain.sqlite") { _ in }
-        let other = try TriageIndex(path: path("other.sqlite"))
+        let plain = try fixture.earlierIndex("plain.sqlite") { _ in }
+        let other = try TriageIndex(path: fixture.path("other.sqlite"))
         _ = try other.absorb(plain)
         #expect(try other.knownBundles().count == 1)
     }
 
     @Test func aLinkOrAForeignFileIsRefused() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let plain = try earlierIndex("plain.sqlite") { _ in }
-        try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: plain)
-        try Data("not a database".utf8).write(to: directory.appendingPathComponent("junk.sqlite"))
-        let index = try TriageIndex(path: path("new.sqlite"))
-        #expect(throws: TriageIndex.IndexError.self) { try index.absorb(path("link.sqlite")) }
-        #expect(throws: TriageIndex.IndexError.self) { try index.absorb(path("junk.sqlite")) }
+        defer { fixture.remove() }
+        let plain = try fixture.earlierIndex("plain.sqlite") { _ in }
+        try FileManager.default.createSymbolicLink(atPath: fixture.path("link.sqlite"), withDestinationPath: plain)
+        try Data("not a database".utf8).write(to: fixture.directory.appendingPathComponent("junk.sqlite"))
+        let index = try TriageIndex(path: fixture.path("new.sqlite"))
+        #expect(throws: TriageIndex.IndexError.self) { try index.absorb(fixture.path("link.sqlite")) }
+        #expect(throws: TriageIndex.IndexError.self) { try index.absorb(fixture.path("junk.sqlite")) }
     }
 
     @Test func anIndexOfAnotherSchemaVersionSaysSoBeforeAnyTableDifference() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { fixture.remove() }
         // A schema-3 index: its findings table lacks this version's columns.
-        let old = try earlierIndex("v3.sqlite") { db in
+        let old = try fixture.earlierIndex("v3.sqlite") { db in
             try db.execute(sql: "UPDATE meta SET value = '3' WHERE key = 'schema_version'")
             try db.execute(sql: "ALTER TABLE findings DROP COLUMN own_key")
         }
-        let index = try TriageIndex(path: path("new.sqlite"))
+        let index = try TriageIndex(path: fixture.path("new.sqlite"))
         defer { try? index.close() }
         #expect {
             try index.absorb(old, refuseClash: false)

@@ -8,28 +8,7 @@ import Testing
 /// as `absorb` (issue 30) — nothing the file carries runs or survives, its rows are held to this
 /// tool's types — at the cost of a file copy (issue 36).
 @Suite struct IndexAdoptTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pf-adopt-\(UUID().uuidString)")
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-    /// An index with one bundle row, then whatever `plant` does to it behind the tool's back.
-    func earlierIndex(_ name: String, plant: (Database) throws -> Void) throws -> String {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let index = try TriageIndex(path: path(name))
-        try index.setMeta("analyzer", "x")
-        try index.close()
-        let queue = try DatabaseQueue(path: path(name))
-        try queue.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO bundles (file, name, content_hash, analyzer, error, skipped, incomplete, input_problems, session_count)
-                    VALUES ('a', 'a', 'h', 'x', NULL, 0, NULL, 0, 0)
-                    """)
-            try plant(db)
-        }
-        try queue.close()
-        return path(name)
-    }
+    let fixture = EarlierIndexFixture("pf-adopt")
 
     func schemaObjects(_ file: String) throws -> [String] {
         let check = try DatabaseQueue(path: file)
@@ -40,21 +19,16 @@ import Testing
     }
 
     @Test func aPlantedTriggerViewAndTableNeitherRunNorSurvive() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let clean = try earlierIndex("clean.sqlite") { _ in }
-        let old = try earlierIndex("old.sqlite") { db in
-            try db.execute(
-                sql: """
-                    CREATE TRIGGER forge AFTER INSERT ON bundles BEGIN
-                    INSERT INTO bundles (file, name, content_hash, analyzer, error, skipped, incomplete, input_problems, session_count)
-                    VALUES ('FORGED' || new.file, 'FORGED', 'x', 'x', NULL, 0, NULL, 0, 0); END
-                    """)
+        defer { fixture.remove() }
+        let clean = try fixture.earlierIndex("clean.sqlite") { _ in }
+        let old = try fixture.earlierIndex("old.sqlite") { db in
+            try EarlierIndexFixture.plantForgingTrigger(db)
             try db.execute(sql: "CREATE VIEW forged AS SELECT 1")
             try db.execute(sql: "CREATE TABLE stash (secret TEXT PRIMARY KEY)")
             try db.execute(sql: "CREATE INDEX forged_names ON bundles(name)")
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('planted', 'x')")
         }
-        let index = try TriageIndex.adopting(copyOf: old, at: path("new.sqlite"))
+        let index = try TriageIndex.adopting(copyOf: old, at: fixture.path("new.sqlite"))
         #expect(try index.knownBundles().keys.sorted() == ["a"])
         var bundle = IndexedBundle(name: "b", file: "b", contentHash: "h2", analyzer: "x")
         bundle.error = "no files in it"
@@ -63,73 +37,73 @@ import Testing
         #expect(try index.meta("planted") == nil)
         try index.close()
         // What is left is exactly what this tool creates.
-        #expect(try schemaObjects(path("new.sqlite")) == schemaObjects(clean))
+        #expect(try schemaObjects(fixture.path("new.sqlite")) == schemaObjects(clean))
     }
 
     @Test func aViewInPlaceOfATableIsRefusedAndNothingIsLeft() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let old = try earlierIndex("view.sqlite") { db in
+        defer { fixture.remove() }
+        let old = try fixture.earlierIndex("view.sqlite") { db in
             try db.execute(sql: "ALTER TABLE evidence RENAME TO evidence_old")
             try db.execute(sql: "CREATE VIEW evidence AS SELECT * FROM evidence_old")
         }
         #expect {
-            try TriageIndex.adopting(copyOf: old, at: path("new.sqlite"))
+            try TriageIndex.adopting(copyOf: old, at: fixture.path("new.sqlite"))
         } throws: { "\($0)".contains("not the table this tool creates") }
-        #expect(!FileManager.default.fileExists(atPath: path("new.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: fixture.path("new.sqlite")))
         // Near miss: the same index untouched is adopted.
-        let plain = try earlierIndex("plain.sqlite") { _ in }
-        let other = try TriageIndex.adopting(copyOf: plain, at: path("other.sqlite"))
+        let plain = try fixture.earlierIndex("plain.sqlite") { _ in }
+        let other = try TriageIndex.adopting(copyOf: plain, at: fixture.path("other.sqlite"))
         #expect(try other.knownBundles().count == 1)
         try other.close()
     }
 
     @Test func aLinkOrAForeignFileIsRefused() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let plain = try earlierIndex("plain.sqlite") { _ in }
-        try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: plain)
-        try Data("not a database".utf8).write(to: directory.appendingPathComponent("junk.sqlite"))
+        defer { fixture.remove() }
+        let plain = try fixture.earlierIndex("plain.sqlite") { _ in }
+        try FileManager.default.createSymbolicLink(atPath: fixture.path("link.sqlite"), withDestinationPath: plain)
+        try Data("not a database".utf8).write(to: fixture.directory.appendingPathComponent("junk.sqlite"))
         #expect(throws: TriageIndex.IndexError.self) {
-            try TriageIndex.adopting(copyOf: path("link.sqlite"), at: path("new1.sqlite"))
+            try TriageIndex.adopting(copyOf: fixture.path("link.sqlite"), at: fixture.path("new1.sqlite"))
         }
         #expect(throws: TriageIndex.IndexError.self) {
-            try TriageIndex.adopting(copyOf: path("junk.sqlite"), at: path("new2.sqlite"))
+            try TriageIndex.adopting(copyOf: fixture.path("junk.sqlite"), at: fixture.path("new2.sqlite"))
         }
-        #expect(!FileManager.default.fileExists(atPath: path("new1.sqlite")))
-        #expect(!FileManager.default.fileExists(atPath: path("new2.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: fixture.path("new1.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: fixture.path("new2.sqlite")))
     }
 
     @Test func anIndexOfAnotherSchemaVersionSaysSo() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let old = try earlierIndex("v3.sqlite") { db in
+        defer { fixture.remove() }
+        let old = try fixture.earlierIndex("v3.sqlite") { db in
             try db.execute(sql: "UPDATE meta SET value = '3' WHERE key = 'schema_version'")
         }
         #expect {
-            try TriageIndex.adopting(copyOf: old, at: path("new.sqlite"))
+            try TriageIndex.adopting(copyOf: old, at: fixture.path("new.sqlite"))
         } throws: { "\($0)".contains("schema 3") && "\($0)".contains("triage into a new directory") }
     }
 
     /// A BLOB where text belongs is read as text (decoding it as a String would trap); a NULL
     /// where the schema forbids one, or a report file name that is not plain, refuses the file.
     @Test func rowsAreHeldToTheToolsTypes() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let blob = try earlierIndex("blob.sqlite") { db in
+        defer { fixture.remove() }
+        let blob = try fixture.earlierIndex("blob.sqlite") { db in
             try db.execute(sql: "UPDATE bundles SET name = CAST('a' AS BLOB), session_count = '0'")
         }
-        let index = try TriageIndex.adopting(copyOf: blob, at: path("new.sqlite"))
+        let index = try TriageIndex.adopting(copyOf: blob, at: fixture.path("new.sqlite"))
         #expect(try index.knownBundles()["a"]?.name == "a")
         try index.close()
-        let types = try DatabaseQueue(path: path("new.sqlite")).read { db in
+        let types = try DatabaseQueue(path: fixture.path("new.sqlite")).read { db in
             try Row.fetchOne(db, sql: "SELECT typeof(name), typeof(session_count) FROM bundles")
         }
         #expect(types?[0] as String? == "text" && types?[1] as String? == "integer")
-        let unsafe = try earlierIndex("unsafe.sqlite") { db in
+        let unsafe = try fixture.earlierIndex("unsafe.sqlite") { db in
             try db.execute(sql: "UPDATE bundles SET file = '../../etc/passwd'")
         }
         #expect {
-            try TriageIndex.adopting(copyOf: unsafe, at: path("new-unsafe.sqlite"))
+            try TriageIndex.adopting(copyOf: unsafe, at: fixture.path("new-unsafe.sqlite"))
         } throws: { "\($0)".contains("not a plain name") }
         // A NULL behind a NOT NULL: written with the constraint edited out of the schema text.
-        let null = try earlierIndex("null.sqlite") { db in
+        let null = try fixture.earlierIndex("null.sqlite") { db in
             try db.execute(sql: "PRAGMA writable_schema = ON")
             try db.execute(
                 sql:
@@ -147,7 +121,7 @@ import Testing
         }
         try edit.close()
         #expect {
-            try TriageIndex.adopting(copyOf: null, at: path("new-null.sqlite"))
+            try TriageIndex.adopting(copyOf: null, at: fixture.path("new-null.sqlite"))
         } throws: { "\($0)".contains("holds a NULL") }
     }
 }
