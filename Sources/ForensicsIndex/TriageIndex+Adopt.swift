@@ -85,12 +85,14 @@ extension TriageIndex {
                     "it is a triage index of schema \((version ?? "unknown").prefix(20)), this tool writes schema \(TriageIndexSchema.version): triage into a new directory"
             )
         }
-        // Everything else goes: triggers (before any write), views, foreign indexes and tables.
+        // Everything else goes: triggers (before any write), views, foreign indexes and tables —
+        // whatever their names: SQLite refuses to create a `sqlite_` name but loads one planted
+        // in the schema table. Only what SQLite makes itself stays: a table's automatic index
+        // (no SQL; it goes with its table) and the sequence table. What cannot be dropped
+        // refuses the file.
         let order = ["trigger": 0, "view": 1, "index": 2, "table": 3]
-        // SQLite's own tables (statistics, sequences) only steer plans and cannot all be dropped;
-        // an automatic index goes with its table.
         let foreign = objects.filter { object in
-            if object.name.hasPrefix("sqlite_") { return false }
+            if Self.isSQLiteOwn(object) { return false }
             guard let sql = own[object.type + " " + object.name] else { return true }
             return sql != object.sql
         }.sorted { (order[$0.type] ?? 4, $0.name) < (order[$1.type] ?? 4, $1.name) }
@@ -100,12 +102,33 @@ extension TriageIndex {
                 throw IndexError(description: "its schema holds a \(object.type.prefix(20)) this tool cannot remove")
             }
             // An index of ours that differs is dropped here and made again below.
-            try db.execute(
-                sql: "DROP \(kind) IF EXISTS \"\(object.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            do {
+                try db.execute(
+                    sql: "DROP \(kind) IF EXISTS \"\(object.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            } catch {
+                throw IndexError(
+                    description: "its schema holds a \(object.type) '\(object.name.prefix(60))' that cannot be removed")
+            }
         }
         for statement in TriageIndexSchema.statements where statement.hasPrefix("CREATE INDEX ") {
             try db.execute(
                 sql: statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+        }
+        // What is left must be exactly this tool's schema (and SQLite's own objects).
+        for row in try Row.fetchAll(
+            db, sql: "SELECT CAST(type AS TEXT), CAST(name AS TEXT), CAST(sql AS TEXT) FROM sqlite_master")
+        {
+            let object = ((row[0] as String?) ?? "", (row[1] as String?) ?? "", row[2] as String?)
+            guard Self.isSQLiteOwn(object) || own[object.0 + " " + object.1].map({ $0 == object.2 }) == true else {
+                throw IndexError(description: "its schema still holds the \(object.0) '\(object.1.prefix(60))'")
+            }
+        }
+        // The indexes are built again from the rows: a forged index (one that hides a row, or a
+        // duplicate key) is not trusted, and a duplicate key refuses the file.
+        do {
+            try db.execute(sql: "REINDEX")
+        } catch {
+            throw IndexError(description: "its rows repeat a key (\(describe(error)))")
         }
         try db.inTransaction {
             for table in TriageIndexSchema.bundleTables { try holdToTypes(table, db) }
@@ -115,10 +138,15 @@ extension TriageIndex {
                 throw IndexError(
                     description: "a bundle row names the report file '\(unsafe.prefix(80))', which is not a plain name")
             }
+            // A row that belongs to no bundle (written with foreign keys off) would be counted in
+            // the overview for ever: removing a bundle removes only its own rows.
+            if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
+                throw IndexError(description: "it holds rows that belong to no bundle")
+            }
             try db.execute(sql: "DELETE FROM problem_examples")
             try db.execute(sql: "DELETE FROM problems")
-            // The overview's digest stays: it is only compared with the files on disk
-            // (`OverviewDigest`), so a forged one can only make an overview be written again.
+            // The overview's digest stays: it is only compared with the files on disk and this
+            // run's settings (`OverviewDigest`); the page that can run code is always written.
             try db.execute(sql: "DELETE FROM meta WHERE key NOT IN ('schema_version', 'overview_sha256')")
             return .commit
         }
@@ -126,6 +154,12 @@ extension TriageIndex {
 
     /// Casts every value of `table` held as another storage class than its column's declared
     /// type (what `absorb`'s `CAST` does on the way in); a NULL in a NOT NULL column refuses.
+    /// SQLite's own objects: a table's automatic index (no SQL) and the sequence table.
+    static func isSQLiteOwn(_ object: (type: String, name: String, sql: String?)) -> Bool {
+        (object.type == "index" && object.name.hasPrefix("sqlite_autoindex_") && object.sql == nil)
+            || (object.type == "table" && object.name == "sqlite_sequence")
+    }
+
     static func holdToTypes(_ table: String, _ db: Database) throws {
         let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { row in
             (

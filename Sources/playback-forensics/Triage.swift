@@ -157,7 +157,8 @@ struct TriageRun: ParsableCommand {
         if showProgress { Output.stderr("\n") }
         try TriageOutput.updateOverview(
             index, to: output, redactor: runner.redactor, jsonLines: jsonLines,
-            indexChanged: !sinceIndex || statistics.analyzed > 0 || statistics.removed > 0)
+            indexChanged: !sinceIndex || statistics.analyzed > 0 || statistics.removed > 0,
+            settings: runner.analyzerFingerprint)
         let counts: TriageIndex.Counts
         var unreadable: [String] = []
         do {

@@ -103,7 +103,8 @@ struct TriageMerge: ParsableCommand {
             throw ExitCode(1)
         }
         try TriageOutput.updateOverview(
-            index, to: output, redactor: Redactor(enabled: !noRedact), jsonLines: false, indexChanged: true)
+            index, to: output, redactor: Redactor(enabled: !noRedact), jsonLines: false, indexChanged: true,
+            settings: (try? index.meta("analyzer")) ?? "")
         do {
             try TriageOutput.commit(index, to: output)
         } catch {

@@ -209,50 +209,51 @@ enum TriageOutput {
             })
     }
 
-    /// `index.md`, `triage.json` and `index.html` (and the ranked sessions as JSON Lines on
-    /// stdout), read from the index as they are written.
-    /// The overview's files, in the order their digest is taken.
-    static func overviewFiles(_ output: String) -> [String] {
-        ["index.md", "triage.json", "index.html"].map { output + "/" + $0 }
+    /// The overview files a run may keep as they are: `index.html`, the page that can run code
+    /// in a browser, is always written again (a planted page with a matching forged digest must
+    /// not survive a run).
+    static func keepableOverviewFiles(_ output: String) -> [String] {
+        ["index.md", "triage.json"].map { output + "/" + $0 }
     }
 
     /// Writes the overview, unless nothing in the index changed since the run that wrote it
-    /// (`indexChanged` false: no bundle analysed or removed) and the files are still exactly what
-    /// that run wrote (their digest is the one it kept in the index): then they are kept as they
-    /// are. Either way the digest of the files is kept in the index for the next run.
+    /// (`indexChanged` false: no bundle analysed or removed) and `index.md` and `triage.json` are
+    /// still exactly what a run with these `settings` (the analyzer fingerprint: tool version,
+    /// rules, redaction, narrowing) wrote: then those two are kept and only `index.html` is
+    /// written. The digest is kept in the index for the next run. An index edited by hand is not
+    /// noticed: delete `index.md` to have the overview written again.
     static func updateOverview(
-        _ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool, indexChanged: Bool
+        _ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool, indexChanged: Bool,
+        settings: String
     ) throws {
-        let files = overviewFiles(output)
+        let files = keepableOverviewFiles(output)
         let kept = try? index.meta(OverviewDigest.metaKey)
-        if !indexChanged, let kept, OverviewDigest.of(files: files) == kept {
-            if jsonLines { try writeJSONLines(index, redactor: redactor) }
-            return
-        }
-        try writeOverview(index, to: output, redactor: redactor, jsonLines: jsonLines)
+        let keep = !indexChanged && kept != nil && OverviewDigest.of(files: files, settings: settings) == kept
+        try writeOverview(index, to: output, redactor: redactor, jsonLines: jsonLines, onlyHTML: keep)
+        if keep { return }
         do {
-            try index.setMeta(OverviewDigest.metaKey, OverviewDigest.of(files: files) ?? "")
+            try index.setMeta(OverviewDigest.metaKey, OverviewDigest.of(files: files, settings: settings) ?? "")
         } catch {
             Output.stderr("playback-forensics: cannot record the overview in the index: \(error)\n")
             throw ExitCode(1)
         }
     }
 
-    static func writeJSONLines(_ index: TriageIndex, redactor: Redactor) throws {
-        do {
-            try TriageReporter(redactor: redactor).jsonLines(index) { Output.stdout($0) }
-        } catch {
-            Output.stderr("playback-forensics: cannot read the index: \(error)\n")
-            throw ExitCode(1)
-        }
-    }
-
-    static func writeOverview(_ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool) throws {
+    /// `index.md`, `triage.json` and `index.html` (or, `onlyHTML`, the page alone), and the
+    /// ranked sessions as JSON Lines on stdout, read from the index as they are written.
+    static func writeOverview(
+        _ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool, onlyHTML: Bool = false
+    ) throws {
         var reporter = TriageReporter(redactor: redactor)
         do {
             try reporter.readSummary(index)
-            try ReportFile.streaming(to: output + "/index.md") { write in try reporter.markdown(index, write: write) }
-            try ReportFile.streaming(to: output + "/triage.json") { write in try reporter.json(index, write: write) }
+            if !onlyHTML {
+                try ReportFile.streaming(to: output + "/index.md") { write in
+                    try reporter.markdown(index, write: write)
+                }
+                try ReportFile.streaming(to: output + "/triage.json") { write in try reporter.json(index, write: write)
+                }
+            }
             try ReportFile.write(try reporter.html(index), to: output + "/index.html")
             if jsonLines { try reporter.jsonLines(index) { Output.stdout($0) } }
         } catch {

@@ -43,5 +43,14 @@ struct EarlierIndexFixture {
                 """)
     }
 
+    /// `type name` of every object in a file's schema, sorted.
+    func schemaObjects(_ file: String) throws -> [String] {
+        let check = try DatabaseQueue(path: file)
+        defer { try? check.close() }
+        return try check.read { db in
+            try String.fetchAll(db, sql: "SELECT type || ' ' || name FROM sqlite_master ORDER BY 1")
+        }
+    }
+
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }

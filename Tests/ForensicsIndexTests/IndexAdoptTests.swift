@@ -10,14 +10,6 @@ import Testing
 @Suite struct IndexAdoptTests {
     let fixture = EarlierIndexFixture("pf-adopt")
 
-    func schemaObjects(_ file: String) throws -> [String] {
-        let check = try DatabaseQueue(path: file)
-        defer { try? check.close() }
-        return try check.read { db in
-            try String.fetchAll(db, sql: "SELECT type || ' ' || name FROM sqlite_master ORDER BY 1")
-        }
-    }
-
     @Test func aPlantedTriggerViewAndTableNeitherRunNorSurvive() throws {
         defer { fixture.remove() }
         let clean = try fixture.earlierIndex("clean.sqlite") { _ in }
@@ -37,7 +29,59 @@ import Testing
         #expect(try index.meta("planted") == nil)
         try index.close()
         // What is left is exactly what this tool creates.
-        #expect(try schemaObjects(fixture.path("new.sqlite")) == schemaObjects(clean))
+        #expect(try fixture.schemaObjects(fixture.path("new.sqlite")) == fixture.schemaObjects(clean))
+    }
+
+    /// SQLite refuses to create a `sqlite_` name but loads one planted in the schema table: such a
+    /// trigger is dropped like any other before a row is written, and never runs.
+    @Test func aTriggerWithSQLitesOwnPrefixIsDroppedToo() throws {
+        defer { fixture.remove() }
+        let old = try fixture.earlierIndex("sqlite-named.sqlite") { _ in }
+        let edit = try DatabaseQueue(path: old)
+        try edit.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            try db.execute(
+                sql: """
+                    INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES ('trigger', 'sqlite_forge',
+                    'problems', 0, 'CREATE TRIGGER sqlite_forge AFTER DELETE ON problems BEGIN UPDATE bundles SET file = ''x''; END')
+                    """)
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+        }
+        try edit.close()
+        #expect(try fixture.schemaObjects(old).contains("trigger sqlite_forge"))
+        let index = try TriageIndex.adopting(copyOf: old, at: fixture.path("new.sqlite"))
+        #expect(try index.knownBundles().keys.sorted() == ["a"])
+        try index.close()
+        #expect(try !fixture.schemaObjects(fixture.path("new.sqlite")).contains("trigger sqlite_forge"))
+    }
+
+    /// A row that belongs to no bundle (written with foreign keys off) refuses the file: it would
+    /// be counted in every overview, and no bundle's removal would ever take it away.
+    @Test func rowsOfNoBundleAreRefused() throws {
+        defer { fixture.remove() }
+        let old = try fixture.earlierIndex("orphan.sqlite") { _ in }
+        let edit = try DatabaseQueue(path: old)
+        try edit.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(
+                sql:
+                    "INSERT INTO failed_requests (bundle, session_ordinal, host, status, count) VALUES ('ghost', 0, 'h', '404', 1)"
+            )
+        }
+        try edit.close()
+        #expect {
+            try TriageIndex.adopting(copyOf: old, at: fixture.path("new.sqlite"))
+        } throws: { "\($0)".contains("belong to no bundle") }
+    }
+
+    /// A FIFO in the earlier index's place does not block the run; it is refused at once.
+    @Test(.timeLimit(.minutes(1))) func aFIFOIsRefusedWithoutBlocking() throws {
+        defer { fixture.remove() }
+        try FileManager.default.createDirectory(at: fixture.directory, withIntermediateDirectories: true)
+        #expect(mkfifo(fixture.path("fifo.sqlite"), 0o600) == 0)
+        #expect(throws: TriageIndex.IndexError.self) {
+            try TriageIndex.adopting(copyOf: fixture.path("fifo.sqlite"), at: fixture.path("new.sqlite"))
+        }
     }
 
     @Test func aViewInPlaceOfATableIsRefusedAndNothingIsLeft() throws {
@@ -87,7 +131,7 @@ import Testing
     @Test func rowsAreHeldToTheToolsTypes() throws {
         defer { fixture.remove() }
         let blob = try fixture.earlierIndex("blob.sqlite") { db in
-            try db.execute(sql: "UPDATE bundles SET name = CAST('a' AS BLOB), session_count = '0'")
+            try db.execute(sql: "UPDATE bundles SET name = CAST('a' AS BLOB), session_count = X'00'")
         }
         let index = try TriageIndex.adopting(copyOf: blob, at: fixture.path("new.sqlite"))
         #expect(try index.knownBundles()["a"]?.name == "a")

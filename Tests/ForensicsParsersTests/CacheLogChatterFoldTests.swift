@@ -91,19 +91,22 @@ import Testing
     }
 
     /// A large log of chunks is read whole under a small record limit, its runs bounded: more
-    /// interleaved runs than `maxOpenRuns` close them all and the order still holds.
+    /// interleaved runs than `maxOpenRuns` (300 URLs, round-robin) close them all, the order still
+    /// holds and no chunk's bytes are lost.
     @Test func aLogOfChunksIsReadWholeAndInOrder() throws {
         var log = ""
-        for k in 0..<(CacheLogChatterFold.maxOpenRuns + 44) {
-            let t = "2026-11-21 10:00:01 +0000"
-            for _ in 0..<3 {
+        let urls = CacheLogChatterFold.maxOpenRuns + 44
+        for _ in 0..<3 {
+            for k in 0..<urls {
                 log +=
-                    "\(t)  KTVHCDownload           :   0x2804f1e30, Receive data - Begin\nLength : 10\nURL : https://a.example/\(k)\n"
+                    "2026-11-21 10:00:01 +0000  KTVHCDownload           :   0x2804f1e30, Receive data - Begin\nLength : 10\nURL : https://a.example/\(k)\n"
             }
         }
         log += Self.download(chunks: 5000, second: 2)
         let result = try Self.parse(log, maxRecords: 2000)
         #expect(!result.diagnostics.contains { $0.message.contains("limit") })
+        let chunks = result.records.compactMap(\.proxyEvent).filter { $0.url?.hasPrefix("https://a.example/") == true }
+        #expect(chunks.compactMap(\.contentLength).reduce(0, +) == Int64(3 * urls * 10))
         let lines = result.records.map(\.location.line)
         #expect(lines == lines.sorted())
         let last = try #require(result.records.last?.proxyEvent)

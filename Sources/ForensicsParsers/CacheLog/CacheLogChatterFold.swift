@@ -62,6 +62,9 @@ struct CacheLogChatterFold {
     private var keys: [Key] = []
     private var hashes: [Int] = []
 
+    /// How many runs are open: each holds back at most one record (its last) until it closes.
+    var openRuns: Int { runs.count }
+
     /// Whether an event is progress chatter that may be folded.
     static func isChatter(_ e: ProxyEvent) -> Bool {
         guard e.error == nil, e.status == nil, e.range == nil, e.headers.isEmpty else { return false }

@@ -125,7 +125,9 @@ package struct CacheLogParser {
                 if let head = CacheLogLine.head(bytes) {
                     if result.deviceZone == nil, let zone = head.zone { result.deviceZone = zone }
                     flush(&pending, into: &result)
-                    if result.reachedRecordLimit(maxRecords, line: number) { throw CacheLogRecordLimitReached() }
+                    if result.reachedRecordLimit(maxRecords, line: number, pending: fold.openRuns) {
+                        throw CacheLogRecordLimitReached()
+                    }
                     pending.start(
                         line: number, time: head.time, prefix: head.prefix,
                         body: UnsafeBufferPointer(rebasing: bytes[head.bodyStart...]))

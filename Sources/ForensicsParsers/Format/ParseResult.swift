@@ -51,8 +51,11 @@ package struct ParseResult: Sendable {
 
     /// Whether the file holds `limit` records, and if so says so once, at the line where reading
     /// stopped: the rest of the file is not read.
-    package mutating func reachedRecordLimit(_ limit: Int, line: Int) -> Bool {
-        guard records.count >= limit else { return false }
+    /// `pending`: records a parser holds back to write later (a proxy log's open runs), counted
+    /// as written.
+    package mutating func reachedRecordLimit(_ limit: Int, line: Int, pending: Int = 0) -> Bool {
+        let (held, overflow) = records.count.addingReportingOverflow(max(0, pending))
+        guard overflow || held >= limit else { return false }
         if !stoppedAtRecordLimit {
             stoppedAtRecordLimit = true
             diagnostics.append(
