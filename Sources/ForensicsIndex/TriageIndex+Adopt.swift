@@ -17,7 +17,9 @@ extension TriageIndex {
     /// its place) refuses the file, as does another schema version. Then the rows are held to
     /// the types `absorb` casts them to: a value of another storage class is cast to its
     /// column's declared type, a NULL where the schema forbids one refuses the file, and a bundle
-    /// row naming a report file that is not a plain name refuses it. The derived tables
+    /// row naming a report file that is not a plain name refuses it. The indexes are rebuilt from
+    /// the rows (a forged index or a duplicate key refuses the file), and a row that belongs to no
+    /// bundle refuses it. The derived tables
     /// (`problems`, `problem_examples`) and every `meta` row but the schema version and the
     /// overview's digest are emptied, as a fresh file would have them.
     package static func adopting(copyOf earlier: String, at path: String) throws -> TriageIndex {
@@ -32,13 +34,18 @@ extension TriageIndex {
                 throw error
             }
         } catch let error as IndexError {
-            unlink(path)
+            removeCopy(path)
             throw IndexError(description: "\(earlier) is not a triage index this tool can use: \(error.description)")
         } catch {
-            unlink(path)
+            removeCopy(path)
             throw IndexError(description: "\(earlier) is not a triage index this tool can use: \(describe(error))")
         }
         return try TriageIndex(path: path)
+    }
+
+    /// A refused copy leaves nothing behind: its journal and write-ahead files go with it.
+    static func removeCopy(_ path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
     /// What this tool's schema holds, read from a fresh in-memory index: `type`, `name` → `sql`.

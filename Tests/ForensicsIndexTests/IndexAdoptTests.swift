@@ -93,7 +93,9 @@ import Testing
         #expect {
             try TriageIndex.adopting(copyOf: old, at: fixture.path("new.sqlite"))
         } throws: { "\($0)".contains("not the table this tool creates") }
-        #expect(!FileManager.default.fileExists(atPath: fixture.path("new.sqlite")))
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: fixture.path("new.sqlite" + suffix)))
+        }
         // Near miss: the same index untouched is adopted.
         let plain = try fixture.earlierIndex("plain.sqlite") { _ in }
         let other = try TriageIndex.adopting(copyOf: plain, at: fixture.path("other.sqlite"))
