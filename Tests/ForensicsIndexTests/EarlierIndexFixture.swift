@@ -43,6 +43,14 @@ struct EarlierIndexFixture {
                 """)
     }
 
+    /// Changes an index behind the tool's back on a connection of its own (no transaction, so
+    /// that pragmas such as `foreign_keys` and `writable_schema` take effect).
+    func edit(_ file: String, _ body: (Database) throws -> Void) throws {
+        let queue = try DatabaseQueue(path: file)
+        try queue.writeWithoutTransaction(body)
+        try queue.close()
+    }
+
     /// `type name` of every object in a file's schema, sorted.
     func schemaObjects(_ file: String) throws -> [String] {
         let check = try DatabaseQueue(path: file)

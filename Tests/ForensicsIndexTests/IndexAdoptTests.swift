@@ -37,8 +37,7 @@ import Testing
     @Test func aTriggerWithSQLitesOwnPrefixIsDroppedToo() throws {
         defer { fixture.remove() }
         let old = try fixture.earlierIndex("sqlite-named.sqlite") { _ in }
-        let edit = try DatabaseQueue(path: old)
-        try edit.writeWithoutTransaction { db in
+        try fixture.edit(old) { db in
             try db.execute(sql: "PRAGMA writable_schema = ON")
             try db.execute(
                 sql: """
@@ -47,7 +46,6 @@ import Testing
                     """)
             try db.execute(sql: "PRAGMA writable_schema = OFF")
         }
-        try edit.close()
         #expect(try fixture.schemaObjects(old).contains("trigger sqlite_forge"))
         let index = try TriageIndex.adopting(copyOf: old, at: fixture.path("new.sqlite"))
         #expect(try index.knownBundles().keys.sorted() == ["a"])
@@ -60,15 +58,13 @@ import Testing
     @Test func rowsOfNoBundleAreRefused() throws {
         defer { fixture.remove() }
         let old = try fixture.earlierIndex("orphan.sqlite") { _ in }
-        let edit = try DatabaseQueue(path: old)
-        try edit.writeWithoutTransaction { db in
+        try fixture.edit(old) { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(
                 sql:
                     "INSERT INTO failed_requests (bundle, session_ordinal, host, status, count) VALUES ('ghost', 0, 'h', '404', 1)"
             )
         }
-        try edit.close()
         #expect {
             try TriageIndex.adopting(copyOf: old, at: fixture.path("new.sqlite"))
         } throws: { "\($0)".contains("belong to no bundle") }
@@ -156,16 +152,14 @@ import Testing
                     "UPDATE sqlite_master SET sql = replace(sql, 'content_hash TEXT NOT NULL', 'content_hash TEXT') WHERE name = 'bundles'"
             )
         }
-        let edit = try DatabaseQueue(path: null)
-        try edit.write { db in try db.execute(sql: "UPDATE bundles SET content_hash = NULL") }
-        try edit.write { db in
+        try fixture.edit(null) { db in try db.execute(sql: "UPDATE bundles SET content_hash = NULL") }
+        try fixture.edit(null) { db in
             try db.execute(sql: "PRAGMA writable_schema = ON")
             try db.execute(
                 sql:
                     "UPDATE sqlite_master SET sql = replace(sql, 'content_hash TEXT,', 'content_hash TEXT NOT NULL,') WHERE name = 'bundles'"
             )
         }
-        try edit.close()
         #expect {
             try TriageIndex.adopting(copyOf: null, at: fixture.path("new-null.sqlite"))
         } throws: { "\($0)".contains("holds a NULL") }
