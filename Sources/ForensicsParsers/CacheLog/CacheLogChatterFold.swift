@@ -65,12 +65,13 @@ struct CacheLogChatterFold {
     /// How many runs are open: each holds back at most one record (its last) until it closes.
     var openRuns: Int { runs.count }
 
-    /// Whether an event is progress chatter that may be folded.
+    /// Whether an event is progress chatter that may be folded (`Read data : …`, any ASCII case,
+    /// is the response's, reader's and sources' per-chunk line).
     static func isChatter(_ e: ProxyEvent) -> Bool {
         guard e.error == nil, e.status == nil, e.range == nil, e.headers.isEmpty else { return false }
         switch e.kind {
         case .networkData, .downloadData: return true
-        case .generic: return startsWithReadData(e.message)
+        case .generic: return CaseInsensitiveText(e.message).hasPrefix("read data :")
         default: return false
         }
     }
@@ -153,15 +154,6 @@ struct CacheLogChatterFold {
             while at > records.startIndex, records[at - 1].location.line > last.location.line { at -= 1 }
             records.insert(last, at: at)
         }
-    }
-
-    /// `Read data : …`, any ASCII case: the response's, reader's and sources' per-chunk line.
-    static func startsWithReadData(_ message: String) -> Bool {
-        var bytes = message.utf8.makeIterator()
-        for expected in "read data :".utf8 {
-            guard let b = bytes.next(), (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) == expected else { return false }
-        }
-        return true
     }
 
     static func positive(_ length: Int64?) -> Int64? {
