@@ -2,7 +2,16 @@
 ///
 /// Every source fills what it knows: the metric dump has request/response times and status,
 /// the HAR has headers and timings, the proxy log has cache hits and the origin status.
-public struct MediaRequest: Hashable, Sendable, Codable {
+///
+/// Stored compactly, read as plain optional properties. Why: a request is kept for as long as its
+/// session's timeline — one per line of a metric dump, hundreds of thousands in a 200 MB file —
+/// and its size was most of `analyze`'s peak memory (issue 36). The fields every request has are
+/// stored inline, each optional number as a value with a presence bit instead of an optional's
+/// padded 16 bytes; the fields few requests have, or that repeat from request to request
+/// (headers, content type, server address, error, range), live in one shared `Details` box
+/// that a parser can hand from one request to the next when they are equal (`DetailsSharing`).
+/// Measured in Documentation/Architecture.md ("Memory of a request").
+public struct MediaRequest: Hashable, Sendable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case multivariantPlaylist = "multivariant-playlist"
         case mediaPlaylist = "media-playlist"
@@ -12,30 +21,206 @@ public struct MediaRequest: Hashable, Sendable, Codable {
         case other
     }
 
+    /// The fields few requests carry, or that repeat from request to request: kept in one
+    /// box beside the request (see the type's comment).
+    public struct Details: Hashable, Sendable {
+        public var byteRange: ByteRange?
+        public var error: ErrorInfo?
+        public var contentType: String?
+        public var contentEncoding: String?
+        public var serverAddress: String?
+        public var requestHeaders: [String: String] = [:]
+        public var responseHeaders: [String: String] = [:]
+        public var bodySize: Int64?
+
+        public init() {}
+
+        /// True when no field is set: such a request keeps no box.
+        public var isEmpty: Bool {
+            byteRange == nil && error == nil && contentType == nil && contentEncoding == nil && serverAddress == nil
+                && requestHeaders.isEmpty && responseHeaders.isEmpty && bodySize == nil
+        }
+    }
+
+    /// Hands one request's `Details` box to the next request whose details are equal, so a
+    /// file's requests share one box per run of equal details instead of one each.
+    public struct DetailsSharing: Sendable {
+        private var last: DetailsBox?
+
+        public init() {}
+
+        /// Sets `request`'s details to `details`, through the box of the previous call when equal.
+        public mutating func set(_ details: Details, on request: inout MediaRequest) {
+            if details.isEmpty {
+                request.box = nil
+            } else if let last, last.value == details {
+                request.box = last
+            } else {
+                let box = DetailsBox(details)
+                request.box = box
+                last = box
+            }
+        }
+    }
+
+    /// A `Details` value behind a reference: copied on write (`isKnownUniquelyReferenced`), so a
+    /// request keeps value semantics although requests share boxes. `@unchecked Sendable`
+    /// because `value` is mutated only while the box is uniquely referenced.
+    final class DetailsBox: Hashable, @unchecked Sendable {
+        var value: Details
+        init(_ value: Details) { self.value = value }
+        static func == (a: DetailsBox, b: DetailsBox) -> Bool { a === b || a.value == b.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    }
+
+    /// Which of the inline optional numbers are present.
+    private struct Presence: OptionSet, Hashable, Sendable {
+        let rawValue: UInt8
+        static let status = Presence(rawValue: 1 << 0)
+        static let start = Presence(rawValue: 1 << 1)
+        static let end = Presence(rawValue: 1 << 2)
+        static let bytes = Presence(rawValue: 1 << 3)
+        static let segmentDuration = Presence(rawValue: 1 << 4)
+    }
+
     public var kind: Kind
+    public var fromCache: Bool?
+    private var present: Presence = []
     public var url: String
     public var mediaType: String?
-    public var byteRange: ByteRange?
-    /// When the request was sent (source clock).
-    public var start: Timestamp?
-    /// When the response completed (source clock).
-    public var end: Timestamp?
-    public var status: Int?
-    public var bytes: Int64?
-    public var fromCache: Bool?
-    public var error: ErrorInfo?
-    /// Declared duration of the segment (EXTINF), when known.
-    public var segmentDuration: Double?
     /// The media playlist this segment belongs to (`indexFileURL`).
     public var playlistURL: String?
-    public var contentType: String?
-    public var contentEncoding: String?
-    public var serverAddress: String?
-    public var requestHeaders: [String: String]
-    public var responseHeaders: [String: String]
+    // The inline optional numbers: each value is 0 when its presence bit is clear, so equal
+    // requests compare and hash equal.
+    private var statusValue = 0
+    private var startValue = 0.0
+    private var endValue = 0.0
+    private var bytesValue: Int64 = 0
+    private var segmentDurationValue = 0.0
+    private var box: DetailsBox?
+
+    private func value<T>(_ bit: Presence, _ stored: T) -> T? { present.contains(bit) ? stored : nil }
+
+    private mutating func store<T>(_ newValue: T?, _ bit: Presence, zero: T, into stored: inout T) {
+        if let newValue {
+            stored = newValue
+            present.insert(bit)
+        } else {
+            stored = zero
+            present.remove(bit)
+        }
+    }
+
+    public var status: Int? {
+        get { value(.status, statusValue) }
+        set {
+            var v = statusValue
+            store(newValue, .status, zero: 0, into: &v)
+            statusValue = v
+        }
+    }
+
+    /// When the request was sent (source clock).
+    public var start: Timestamp? {
+        get { value(.start, startValue).map { Timestamp($0) } }
+        set {
+            var v = startValue
+            store(newValue?.secondsSince1970, .start, zero: 0, into: &v)
+            startValue = v
+        }
+    }
+
+    /// When the response completed (source clock).
+    public var end: Timestamp? {
+        get { value(.end, endValue).map { Timestamp($0) } }
+        set {
+            var v = endValue
+            store(newValue?.secondsSince1970, .end, zero: 0, into: &v)
+            endValue = v
+        }
+    }
+
+    public var bytes: Int64? {
+        get { value(.bytes, bytesValue) }
+        set {
+            var v = bytesValue
+            store(newValue, .bytes, zero: 0, into: &v)
+            bytesValue = v
+        }
+    }
+
+    /// Declared duration of the segment (EXTINF), when known.
+    public var segmentDuration: Double? {
+        get { value(.segmentDuration, segmentDurationValue) }
+        set {
+            var v = segmentDurationValue
+            store(newValue, .segmentDuration, zero: 0, into: &v)
+            segmentDurationValue = v
+        }
+    }
+
+    /// True when this request and `other` hold the same details box (for tests of the sharing).
+    package func sharesDetailsBox(with other: MediaRequest) -> Bool { box != nil && box === other.box }
+
+    /// The rarer fields, together (see `Details`).
+    public var details: Details {
+        get { box?.value ?? Details() }
+        set { box = newValue.isEmpty ? nil : DetailsBox(newValue) }
+    }
+
+    /// Changes one field of the details: in place when this request alone holds the box.
+    private mutating func changeDetails(_ change: (inout Details) -> Void) {
+        if box != nil, isKnownUniquelyReferenced(&box), let unique = box {
+            change(&unique.value)
+            if unique.value.isEmpty { box = nil }
+        } else {
+            var d = box?.value ?? Details()
+            change(&d)
+            box = d.isEmpty ? nil : DetailsBox(d)
+        }
+    }
+
+    public var byteRange: ByteRange? {
+        get { box?.value.byteRange }
+        set { if newValue != nil || box != nil { changeDetails { $0.byteRange = newValue } } }
+    }
+
+    public var error: ErrorInfo? {
+        get { box?.value.error }
+        set { if newValue != nil || box != nil { changeDetails { $0.error = newValue } } }
+    }
+
+    public var contentType: String? {
+        get { box?.value.contentType }
+        set { if newValue != nil || box != nil { changeDetails { $0.contentType = newValue } } }
+    }
+
+    public var contentEncoding: String? {
+        get { box?.value.contentEncoding }
+        set { if newValue != nil || box != nil { changeDetails { $0.contentEncoding = newValue } } }
+    }
+
+    public var serverAddress: String? {
+        get { box?.value.serverAddress }
+        set { if newValue != nil || box != nil { changeDetails { $0.serverAddress = newValue } } }
+    }
+
+    public var requestHeaders: [String: String] {
+        get { box?.value.requestHeaders ?? [:] }
+        set { if !newValue.isEmpty || box != nil { changeDetails { $0.requestHeaders = newValue } } }
+    }
+
+    public var responseHeaders: [String: String] {
+        get { box?.value.responseHeaders ?? [:] }
+        set { if !newValue.isEmpty || box != nil { changeDetails { $0.responseHeaders = newValue } } }
+    }
+
     /// The response body's size on the wire as a capture recorded it (HAR `bodySize`: after
     /// content encoding), when it differs in meaning from `bytes` (the decoded content).
-    public var bodySize: Int64?
+    public var bodySize: Int64? {
+        get { box?.value.bodySize }
+        set { if newValue != nil || box != nil { changeDetails { $0.bodySize = newValue } } }
+    }
 
     public init(
         kind: Kind, url: String, mediaType: String? = nil, byteRange: ByteRange? = nil, start: Timestamp? = nil,
@@ -47,20 +232,22 @@ public struct MediaRequest: Hashable, Sendable, Codable {
         self.kind = kind
         self.url = url
         self.mediaType = mediaType
-        self.byteRange = byteRange
+        self.fromCache = fromCache
+        self.playlistURL = playlistURL
         self.start = start
         self.end = end
         self.status = status
         self.bytes = bytes
-        self.fromCache = fromCache
-        self.error = error
         self.segmentDuration = segmentDuration
-        self.playlistURL = playlistURL
-        self.contentType = contentType
-        self.contentEncoding = contentEncoding
-        self.serverAddress = serverAddress
-        self.requestHeaders = requestHeaders
-        self.responseHeaders = responseHeaders
+        var d = Details()
+        d.byteRange = byteRange
+        d.error = error
+        d.contentType = contentType
+        d.contentEncoding = contentEncoding
+        d.serverAddress = serverAddress
+        d.requestHeaders = requestHeaders
+        d.responseHeaders = responseHeaders
+        if !d.isEmpty { box = DetailsBox(d) }
     }
 
     /// Seconds from sending the request to the end of the response, when both are known.

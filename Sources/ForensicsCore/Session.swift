@@ -50,29 +50,51 @@ public struct Session: Sendable {
 }
 
 /// A record placed on a session's timeline, with its time on the session's reference clock.
+///
+/// Every stage copies timeline entries, and a long dump has hundreds of thousands: the entry is
+/// kept small (issue 36). Its two times are stored as plain numbers with presence bits instead of
+/// optionals (16 bytes each, padded), and its place in 32 bits.
 public struct TimelineEntry: Sendable {
     public var record: Record
-    /// The record's time corrected by its source's clock offset (nil when the record has no time).
-    public var time: Timestamp?
-    /// For requests: the corrected end of the response.
-    public var endTime: Timestamp?
     /// Other sources' views of the same request (same URL and range, close in time).
     public var otherViews: [Record]
+    private var timeValue = 0.0
+    private var endTimeValue = 0.0
+    private var storedIndex: Int32 = -1
+    private var hasTime = false
+    private var hasEndTime = false
+
+    /// The record's time corrected by its source's clock offset (nil when the record has no time).
+    public var time: Timestamp? {
+        get { hasTime ? Timestamp(timeValue) : nil }
+        set {
+            hasTime = newValue != nil
+            timeValue = newValue?.secondsSince1970 ?? 0
+        }
+    }
+
+    /// For requests: the corrected end of the response.
+    public var endTime: Timestamp? {
+        get { hasEndTime ? Timestamp(endTimeValue) : nil }
+        set {
+            hasEndTime = newValue != nil
+            endTimeValue = newValue?.secondsSince1970 ?? 0
+        }
+    }
+
     /// Where the entry sits on its session's timeline, set once the timeline is final: evidence
-    /// taken from an entry remembers it, so no report searches for a record again. Stored in 32
-    /// bits: every stage copies timeline entries, and their size is the cost of every copy
-    /// (bundle limits keep a timeline far below 2³¹ entries).
+    /// taken from an entry remembers it, so no report searches for a record again (bundle limits
+    /// keep a timeline far below 2³¹ entries).
     public var index: Int? {
         get { storedIndex >= 0 ? Int(storedIndex) : nil }
         set { storedIndex = newValue.flatMap { Int32(exactly: $0) } ?? -1 }
     }
-    private var storedIndex: Int32 = -1
 
     public init(record: Record, time: Timestamp?, endTime: Timestamp?, otherViews: [Record] = []) {
         self.record = record
+        self.otherViews = otherViews
         self.time = time
         self.endTime = endTime
-        self.otherViews = otherViews
     }
 
     public var location: SourceLocation { record.location }

@@ -20,16 +20,27 @@ package struct Correlator: Sendable {
         // sessionized.
         let serverFiles = files.filter { !$0.semantics.role.makesSessions }
         files.removeAll { !$0.semantics.role.makesSessions }
-        let assignment = Sessionizer().assign(files)
+        var assignment = Sessionizer().assign(files)
         var unassigned: [UnassignedRecord] = []
         var perSession: [[(fileIndex: Int, records: [Record])]] = Array(
             repeating: [], count: assignment.sessionIDs.count)
+        // Each file's records move into their sessions' parts, and what assigned them is let go
+        // file by file: a record is held once at a time on its way to the timeline (issue 36:
+        // the copies were a third of the peak memory of a long dump).
         for f in files.indices {
             let records = files[f].records
             files[f].records = []
+            let sessionOf = assignment.sessionOf[f]
+            assignment.sessionOf[f] = []
+            defer { assignment.reasons[f] = [] }
+            // The usual case, one session takes the whole file: the array moves as it is.
+            if let s = sessionOf.first ?? nil, sessionOf.allSatisfy({ $0 == s }) {
+                perSession[s].append((f, records))
+                continue
+            }
             var buckets: [Int: [Record]] = [:]
             for (r, record) in records.enumerated() {
-                if let s = assignment.sessionOf[f][r] {
+                if let s = sessionOf[r] {
                     buckets[s, default: []].append(record)
                 } else {
                     unassigned.append(
@@ -41,10 +52,10 @@ package struct Correlator: Sendable {
         var sessions: [Session] = []
         var diagnostics: [Diagnostic] = []
         for s in perSession.indices where !perSession[s].isEmpty {
-            let parts = perSession[s]
-            perSession[s] = []
+            var parts: [(fileIndex: Int, records: [Record])] = []
+            swap(&parts, &perSession[s])
             let built = buildSession(
-                id: assignment.sessionIDs[s], fromLogs: assignment.idFromLogs[s], parts: parts, files: files)
+                id: assignment.sessionIDs[s], fromLogs: assignment.idFromLogs[s], parts: consume parts, files: files)
             sessions.append(built.session)
             diagnostics.append(contentsOf: built.diagnostics)
         }
@@ -64,8 +75,9 @@ package struct Correlator: Sendable {
     }
 
     func buildSession(
-        id: String, fromLogs: Bool, parts: [(fileIndex: Int, records: [Record])], files: [SourceFile]
+        id: String, fromLogs: Bool, parts input: consuming [(fileIndex: Int, records: [Record])], files: [SourceFile]
     ) -> (session: Session, diagnostics: [Diagnostic]) {
+        var parts = consume input
         var offsets = ClockAligner().offsets(
             files: parts.map {
                 let file = files[$0.fileIndex]
@@ -87,6 +99,17 @@ package struct Correlator: Sendable {
                 offsets[p].zoneFromConsole = true
             }
         }
+        // What the session takes from its parts as a whole, read before their records are let go.
+        let sources = Array(Set(parts.map { files[$0.fileIndex].format })).sorted()
+        let capabilities: SourceSemantics.Capabilities = parts.reduce(into: []) {
+            $0.formUnion(files[$1.fileIndex].semantics.capabilities)
+        }
+        // The reference clock decides how every time of the timeline reads.
+        let referenceFormat = ClockAligner.reference(
+            parts.map { (files[$0.fileIndex].format, files[$0.fileIndex].semantics, $0.records) })?.format
+        let localReference = parts.contains(where: {
+            files[$0.fileIndex].format == referenceFormat && files[$0.fileIndex].clock == .deviceLocalZoneUnknown
+        })
         let count = parts.reduce(0) { $0 + $1.records.count }
         // One array of entries, in part order (each part in file order), and one of formats:
         // ordered in place below, so the timeline is never copied on its way to the session.
@@ -103,7 +126,10 @@ package struct Correlator: Sendable {
         formats.reserveCapacity(count)
         times.reserveCapacity(count)
         var unplaced: [Diagnostic] = []
-        for (p, part) in parts.enumerated() {
+        for p in parts.indices {
+            // Each part's records are let go once on the timeline (see `correlate`).
+            let part = parts[p]
+            parts[p].records = []
             let offset = offsets[p].offset
             let format = files[part.fileIndex].format
             let rank = viewRank[format] ?? .max
@@ -148,22 +174,14 @@ package struct Correlator: Sendable {
         (entries, formats) = mergeErrorLogRows(entries, formats)
         // The timeline is final: each entry learns its place (evidence remembers it).
         for i in entries.indices { entries[i].index = i }
-        let sources = Array(Set(parts.map { files[$0.fileIndex].format })).sorted()
         let asset = Self.assetURL(entries)
         let sessionID = fromLogs ? id : Self.derivedID(asset: asset, first: entries.first?.location.file ?? "")
         var session = Session(
             id: sessionID, idIsFromLogs: fromLogs, assetURL: asset, entries: entries, sources: sources,
             clockOffsets: offsets, kpis: KPIs())
         entries = []
-        session.capabilities = parts.reduce(into: []) { $0.formUnion(files[$1.fileIndex].semantics.capabilities) }
-        // The reference clock decides how every time of the timeline reads.
-        let referenceFormat = ClockAligner.reference(
-            parts.map { (files[$0.fileIndex].format, files[$0.fileIndex].semantics, $0.records) })?.format
-        if parts.contains(where: {
-            files[$0.fileIndex].format == referenceFormat && files[$0.fileIndex].clock == .deviceLocalZoneUnknown
-        }) {
-            session.timeBasis = .deviceLocalZoneUnknown
-        }
+        session.capabilities = capabilities
+        if localReference { session.timeBasis = .deviceLocalZoneUnknown }
         session.analysis = SessionAnalysis(session)
         session.kpis = KPICalculator().compute(session)
         return (session, diagnostics)

@@ -101,23 +101,26 @@ enum MetricValues {
             default: MediaRequest.guessKind(url: url)
             }
         var r = MediaRequest(kind: kind, url: url)
+        // The rarer fields are gathered apart and stored once, through the box of the previous
+        // request when equal (most of a session's requests share headers and server address).
+        var d = MediaRequest.Details()
         r.mediaType = MetricRecentValues.string(e["mediaType"], &recent.mediaType)
-        r.byteRange = byteRange(e["byteRange"]) ?? byteRange(resource?["byteRange"])
+        d.byteRange = byteRange(e["byteRange"]) ?? byteRange(resource?["byteRange"])
         r.segmentDuration = e["segmentDuration"]?.double
         r.playlistURL = MetricRecentValues.string(e["indexFileURL"], &recent.playlistURL)
-        r.serverAddress = MetricRecentValues.string(resource?["serverAddress"], &recent.serverAddress)
+        d.serverAddress = MetricRecentValues.string(resource?["serverAddress"], &recent.serverAddress)
         r.start = resource?["requestStartTime"].flatMap(date) ?? resource?["requestEndTime"].flatMap(date)
         r.end =
             resource?["responseEndTime"].flatMap(date) ?? resource?["responseStartTime"].flatMap(date) ?? eventDate
         if r.start == nil, r.end != nil, r.end != eventDate { r.start = eventDate }
         r.fromCache = resource?["wasReadFromCache"]?.bool ?? resource?["readFromCache"]?.bool
-        if let err = resource?["errorEvent"], !err.isNull { r.error = error(err) }
+        if let err = resource?["errorEvent"], !err.isNull { d.error = error(err) }
         if let transactions = resource?["networkTransactionMetrics"]?["transactionMetrics"]?.elements,
             let last = transactions.last
         {
             r.status = last["response"]?["statusCode"]?.int
-            r.responseHeaders = MetricRecentValues.headers(last["response"]?["headers"], &recent.responseHeaders)
-            r.requestHeaders = MetricRecentValues.headers(last["request"]?["headers"], &recent.requestHeaders)
+            d.responseHeaders = MetricRecentValues.headers(last["response"]?["headers"], &recent.responseHeaders)
+            d.requestHeaders = MetricRecentValues.headers(last["request"]?["headers"], &recent.requestHeaders)
             var total: Int64 = 0
             var any = false
             for t in transactions {
@@ -128,11 +131,12 @@ enum MetricValues {
             }
             if any { r.bytes = total }
         }
-        if r.bytes == nil, r.status.map({ $0 < 300 }) ?? (r.error == nil), let len = r.byteRange?.length {
+        if r.bytes == nil, r.status.map({ $0 < 300 }) ?? (d.error == nil), let len = d.byteRange?.length {
             r.bytes = len
         }
-        r.contentEncoding = r.responseHeaders.headerValue("content-encoding")
-        r.contentType = r.responseHeaders.headerValue("content-type")
+        d.contentEncoding = d.responseHeaders.headerValue("content-encoding")
+        d.contentType = d.responseHeaders.headerValue("content-type")
+        recent.details.set(d, on: &r)
         return r
     }
 }

@@ -1,3 +1,5 @@
+import ForensicsCore
+
 /// The value last read for one field of a dump, kept with the bytes it was read from, so that the
 /// next event spelling the same bytes gets the same value back instead of a new copy.
 ///
@@ -32,6 +34,8 @@ struct MetricRecentValues {
     var mediaType = RecentValue<String?>()
     var requestHeaders = RecentValue<[String: String]>()
     var responseHeaders = RecentValue<[String: String]>()
+    /// The requests' rarer fields, one box per run of equal values.
+    var details = MediaRequest.DetailsSharing()
 
     /// A plain string node's value through `recent` (escaped strings and other values are read
     /// as they are: they are rare, and their bytes are not their text).
