@@ -31,28 +31,56 @@ package struct HTMLReporter: Sendable {
 
     /// A self-contained page of Markdown this package wrote (a report, the triage overview).
     package static func page(markdown: String, title: String, toolVersion: String) -> String {
-        var body = MarkdownSubsetHTML.convert(markdown)
-        // Severity marks as coloured shapes of the page's own font: a machine without an emoji
-        // font (a server, a CI runner) showed the Markdown's emoji as empty boxes.
-        for (emoji, severity) in [("🟥", "critical"), ("🔴", "error"), ("🟠", "warning"), ("🔵", "info")] {
-            body = body.replacingBytes(
-                of: emoji, with: "<span class=\"sev sev-\(severity)\">\(severity == "critical" ? "■" : "●")</span>")
-        }
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="playback-forensics \(XMLText.escape(toolVersion))">
-            <title>\(XMLText.escape(title))</title>
-            <style>\(Self.style)</style>
-            </head>
-            <body>
-            \(body)</body>
-            </html>
+        var out: [UInt8] = []
+        out.reserveCapacity(markdown.utf8.count * 2 + style.utf8.count + 512)
+        out.append(
+            contentsOf: """
+                <!DOCTYPE html>
+                <html lang="en">
+                <head>
+                <meta charset="utf-8">
+                <meta name="viewport" content="width=device-width, initial-scale=1">
+                <meta name="generator" content="playback-forensics \(XMLText.escape(toolVersion))">
+                <title>\(XMLText.escape(title))</title>
+                <style>\(Self.style)</style>
+                </head>
+                <body>
 
-            """
+                """.utf8)
+        var body: [UInt8] = []
+        body.reserveCapacity(markdown.utf8.count * 2)
+        MarkdownSubsetHTML.convert(markdown, into: &body)
+        replaceSeverityMarks(body, into: &out)
+        out.append(contentsOf: "</body>\n</html>\n".utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Severity marks as coloured shapes of the page's own font: a machine without an emoji font
+    /// (a server, a CI runner) showed the Markdown's emoji as empty boxes. Each mark is a
+    /// four-byte UTF-8 sequence; its replacement holds none.
+    static func replaceSeverityMarks(_ body: [UInt8], into out: inout [UInt8]) {
+        var i = 0
+        while i < body.count {
+            let b = body[i]
+            if b == 0xF0, i + 4 <= body.count,
+                let mark = severityMarks.first(where: { $0.emoji.elementsEqual(body[i..<(i + 4)]) })
+            {
+                out.append(contentsOf: mark.html)
+                i += 4
+            } else {
+                out.append(b)
+                i += 1
+            }
+        }
+    }
+
+    static let severityMarks: [(emoji: [UInt8], html: [UInt8])] = [
+        ("🟥", "critical"), ("🔴", "error"), ("🟠", "warning"), ("🔵", "info"),
+    ].map { emoji, severity in
+        (
+            Array(emoji.utf8),
+            Array("<span class=\"sev sev-\(severity)\">\(severity == "critical" ? "■" : "●")</span>".utf8)
+        )
     }
 
     static let style = """
@@ -86,186 +114,356 @@ package struct HTMLReporter: Sendable {
 }
 
 /// Converts the Markdown `MarkdownReporter` writes (and only that) to HTML.
+///
+/// On UTF-8 bytes: every character the Markdown subset gives a meaning is ASCII, and no byte of a
+/// multi-byte sequence is ASCII, so a byte is never mistaken for one of them. Why: character by
+/// character (each one a `String` of its own) this conversion was 45 % of a triage run, about
+/// 2,600 instructions per byte of Markdown (issue 36).
 enum MarkdownSubsetHTML {
+    /// `markdown` as HTML (the body of a page).
     static func convert(_ markdown: String) -> String {
-        var out: [String] = []
-        var paragraph: [String] = []
-        var list: [String] = []
-        var table: [String] = []
+        var out: [UInt8] = []
+        convert(markdown, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `markdown` as HTML to `out`, each block on a line of its own.
+    static func convert(_ markdown: String, into out: inout [UInt8]) {
+        let text = Array(markdown.utf8)
+        text.withUnsafeBufferPointer { bytes in
+            var converter = Converter(bytes: bytes)
+            converter.run(into: &out)
+        }
+    }
+
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+    typealias Line = Range<Int>
+
+    static let backtick = UInt8(ascii: "`")
+    static let backslash = UInt8(ascii: "\\")
+    static let bar = UInt8(ascii: "|")
+    static let space = UInt8(ascii: " ")
+
+    /// The block structure: paragraphs, lists and tables gathered line by line, written when a
+    /// block ends (in that order, as the Markdown writer's output needs).
+    struct Converter {
+        let bytes: Bytes
+        var paragraph: [Line] = []
+        var list: [Line] = []
+        var table: [Line] = []
         var anchors = MarkdownAnchor.Used()
-        func flush() {
+        var wroteBlock = false
+
+        init(bytes: Bytes) { self.bytes = bytes }
+
+        mutating func run(into out: inout [UInt8]) {
+            var lines: [Line] = []
+            var start = 0
+            for i in bytes.indices where bytes[i] == 0x0A {
+                lines.append(start..<i)
+                start = i + 1
+            }
+            lines.append(start..<bytes.count)
+            var i = 0
+            while i < lines.count {
+                let line = lines[i]
+                i += 1
+                if hasPrefix(line, "```") {
+                    flush(into: &out)
+                    // A fence closes on a line of exactly its own backticks (the Markdown writer
+                    // makes a fence longer than any run of backticks in what it quotes).
+                    var fenceEnd = line.lowerBound
+                    while fenceEnd < line.upperBound, bytes[fenceEnd] == backtick { fenceEnd += 1 }
+                    let fence = line.lowerBound..<fenceEnd
+                    let isSVG = equal(fenceEnd..<line.upperBound, "pf-svg")
+                    var block: [Line] = []
+                    while i < lines.count, !sameBytes(lines[i], fence) {
+                        block.append(lines[i])
+                        i += 1
+                    }
+                    i += 1
+                    // The tool's own SVG passes as it is; any other block is shown as text.
+                    beginBlock(&out)
+                    if !isSVG { out.append(contentsOf: "<pre><code>".utf8) }
+                    for (k, b) in block.enumerated() {
+                        if k > 0 { out.append(0x0A) }
+                        if isSVG {
+                            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[b]))
+                        } else {
+                            XMLText.append(UnsafeBufferPointer(rebasing: bytes[b]), to: &out)
+                        }
+                    }
+                    if !isSVG { out.append(contentsOf: "</code></pre>".utf8) }
+                    continue
+                }
+                if line.first.map({ bytes[$0] == UInt8(ascii: "<") }) == true, isOwnDetails(line) {
+                    flush(into: &out)
+                    beginBlock(&out)
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[line]))
+                    continue
+                }
+                if line.isEmpty {
+                    flush(into: &out)
+                    continue
+                }
+                if bytes[line.lowerBound] == bar {
+                    if !paragraph.isEmpty || !list.isEmpty { flush(into: &out) }
+                    table.append(line)
+                    continue
+                }
+                if !table.isEmpty { flush(into: &out) }
+                if let level = headingLevel(line) {
+                    flush(into: &out)
+                    let heading = (line.lowerBound + level + 1)..<line.upperBound
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[heading]), as: UTF8.self)
+                    let id = anchors.next(MarkdownAnchor.slug(text.filter { $0 != "`" && $0 != "\\" }))
+                    beginBlock(&out)
+                    out.append(contentsOf: "<h\(level) id=\"".utf8)
+                    XMLText.append(id.utf8, to: &out)
+                    out.append(contentsOf: "\">".utf8)
+                    inline(heading, into: &out)
+                    out.append(contentsOf: "</h\(level)>".utf8)
+                    continue
+                }
+                if hasPrefix(line, "- ") || hasPrefix(line, "* ") {
+                    if !paragraph.isEmpty { flush(into: &out) }
+                    list.append((line.lowerBound + 2)..<line.upperBound)
+                    continue
+                }
+                paragraph.append(line)
+            }
+            flush(into: &out)
+            out.append(0x0A)
+        }
+
+        /// Blocks are separated by line feeds.
+        mutating func beginBlock(_ out: inout [UInt8]) {
+            if wroteBlock { out.append(0x0A) }
+            wroteBlock = true
+        }
+
+        mutating func flush(into out: inout [UInt8]) {
             if !paragraph.isEmpty {
-                out.append("<p>" + paragraph.map(inline).joined(separator: " ") + "</p>")
+                beginBlock(&out)
+                out.append(contentsOf: "<p>".utf8)
+                for (k, line) in paragraph.enumerated() {
+                    if k > 0 { out.append(space) }
+                    inline(line, into: &out)
+                }
+                out.append(contentsOf: "</p>".utf8)
                 paragraph = []
             }
             if !list.isEmpty {
-                out.append("<ul>" + list.map { "<li>" + inline($0) + "</li>" }.joined() + "</ul>")
+                beginBlock(&out)
+                out.append(contentsOf: "<ul>".utf8)
+                for item in list {
+                    out.append(contentsOf: "<li>".utf8)
+                    inline(item, into: &out)
+                    out.append(contentsOf: "</li>".utf8)
+                }
+                out.append(contentsOf: "</ul>".utf8)
                 list = []
             }
             if !table.isEmpty {
-                out.append(renderTable(table))
+                beginBlock(&out)
+                renderTable(into: &out)
                 table = []
             }
         }
-        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var i = 0
-        while i < lines.count {
-            let line = lines[i]
-            i += 1
-            if line.hasPrefix("```") {
-                flush()
-                // A fence closes on a line of exactly its own backticks (the Markdown writer makes
-                // a fence longer than any run of backticks in what it quotes).
-                let fence = String(line.prefix { $0 == "`" })
-                let kind = String(line.dropFirst(fence.count))
-                var block: [String] = []
-                while i < lines.count, lines[i] != fence {
-                    block.append(lines[i])
-                    i += 1
+
+        func isOwnDetails(_ line: Line) -> Bool {
+            HTMLReporter.ownDetails.contains(
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self))
+        }
+
+        func hasPrefix(_ line: Line, _ prefix: StaticString) -> Bool {
+            guard line.count >= prefix.utf8CodeUnitCount else { return false }
+            var k = line.lowerBound
+            for p in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
+                if bytes[k] != p { return false }
+                k += 1
+            }
+            return true
+        }
+
+        func equal(_ line: Line, _ text: StaticString) -> Bool {
+            line.count == text.utf8CodeUnitCount && hasPrefix(line, text)
+        }
+
+        func sameBytes(_ a: Line, _ b: Line) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { bytes[$0] == bytes[$1] }
+        }
+
+        func headingLevel(_ line: Line) -> Int? {
+            var hashes = 0
+            while line.lowerBound + hashes < line.upperBound, bytes[line.lowerBound + hashes] == UInt8(ascii: "#") {
+                hashes += 1
+            }
+            guard (1...6).contains(hashes), line.lowerBound + hashes < line.upperBound,
+                bytes[line.lowerBound + hashes] == space
+            else { return nil }
+            return hashes
+        }
+
+        func renderTable(into out: inout [UInt8]) {
+            guard let header = table.first else { return }
+            out.append(contentsOf: "<table><thead><tr>".utf8)
+            for cell in cells(header) {
+                out.append(contentsOf: "<th>".utf8)
+                inline(cell, into: &out)
+                out.append(contentsOf: "</th>".utf8)
+            }
+            out.append(contentsOf: "</tr></thead><tbody>".utf8)
+            for row in table.dropFirst() {
+                let cells = cells(row)
+                // The delimiter row: every cell dashes, colons and spaces, none empty.
+                if cells.allSatisfy({ cell in
+                    !cell.isEmpty
+                        && cell.allSatisfy { b in b == UInt8(ascii: "-") || b == UInt8(ascii: ":") || b == space }
+                }) {
+                    continue
                 }
-                i += 1
-                // The tool's own SVG passes as it is; any other block is shown as text.
-                out.append(
-                    kind == "pf-svg"
-                        ? block.joined(separator: "\n")
-                        : "<pre><code>" + escape(block.joined(separator: "\n")) + "</code></pre>")
-                continue
+                out.append(contentsOf: "<tr>".utf8)
+                for cell in cells {
+                    out.append(contentsOf: "<td>".utf8)
+                    inline(cell, into: &out)
+                    out.append(contentsOf: "</td>".utf8)
+                }
+                out.append(contentsOf: "</tr>".utf8)
             }
-            if HTMLReporter.ownDetails.contains(line) {
-                flush()
-                out.append(line)
-                continue
-            }
-            if line.isEmpty {
-                flush()
-                continue
-            }
-            if line.hasPrefix("|") {
-                if !paragraph.isEmpty || !list.isEmpty { flush() }
-                table.append(line)
-                continue
-            }
-            if !table.isEmpty { flush() }
-            if let level = headingLevel(line) {
-                flush()
-                let heading = String(line.dropFirst(level + 1))
-                let id = anchors.next(MarkdownAnchor.slug(heading.filter { $0 != "`" && $0 != "\\" }))
-                out.append("<h\(level) id=\"\(escape(id))\">" + inline(heading) + "</h\(level)>")
-                continue
-            }
-            if line.hasPrefix("- ") || line.hasPrefix("* ") {
-                if !paragraph.isEmpty { flush() }
-                list.append(String(line.dropFirst(2)))
-                continue
-            }
-            paragraph.append(line)
+            out.append(contentsOf: "</tbody></table>".utf8)
         }
-        flush()
-        return out.joined(separator: "\n") + "\n"
+
+        /// A table row's cells, each trimmed of spaces: split at `|` not preceded by a backslash
+        /// (`\|` is a literal bar, any other backslash stays). The row's leading and trailing bars
+        /// make an empty first and last cell, which are dropped.
+        func cells(_ line: Line) -> [[UInt8]] {
+            var lower = line.lowerBound
+            var upper = line.upperBound
+            while lower < upper, bytes[lower] == space { lower += 1 }
+            while upper > lower, bytes[upper - 1] == space { upper -= 1 }
+            var cells: [[UInt8]] = []
+            var current: [UInt8] = []
+            var escaped = false
+            for k in lower..<upper {
+                let c = bytes[k]
+                if escaped {
+                    if c != bar { current.append(backslash) }
+                    current.append(c)
+                    escaped = false
+                } else if c == backslash {
+                    escaped = true
+                } else if c == bar {
+                    cells.append(current)
+                    current = []
+                } else {
+                    current.append(c)
+                }
+            }
+            if escaped { current.append(backslash) }
+            cells.append(current)
+            func trimmed(_ cell: [UInt8]) -> [UInt8] {
+                var lo = 0
+                var hi = cell.count
+                while lo < hi, cell[lo] == space { lo += 1 }
+                while hi > lo, cell[hi - 1] == space { hi -= 1 }
+                return lo == 0 && hi == cell.count ? cell : Array(cell[lo..<hi])
+            }
+            cells = cells.map(trimmed)
+            if cells.first?.isEmpty == true { cells.removeFirst() }
+            if cells.last?.isEmpty == true { cells.removeLast() }
+            return cells
+        }
+
+        func inline(_ line: Line, into out: inout [UInt8]) {
+            MarkdownSubsetHTML.inline(UnsafeBufferPointer(rebasing: bytes[line]), into: &out)
+        }
+
+        func inline(_ cell: [UInt8], into out: inout [UInt8]) {
+            cell.withUnsafeBufferPointer { MarkdownSubsetHTML.inline($0, into: &out) }
+        }
     }
 
-    static func headingLevel(_ line: String) -> Int? {
-        let hashes = line.prefix { $0 == "#" }.count
-        guard (1...6).contains(hashes), line.dropFirst(hashes).first == " " else { return nil }
-        return hashes
-    }
-
-    static func renderTable(_ rows: [String]) -> String {
-        let cells = rows.map(splitRow)
-        guard let header = cells.first else { return "" }
-        var out = "<table><thead><tr>" + header.map { "<th>" + inline($0) + "</th>" }.joined() + "</tr></thead><tbody>"
-        for row in cells.dropFirst()
-        where !row.allSatisfy({ $0.allSatisfy { $0 == "-" || $0 == ":" || $0 == " " } && !$0.isEmpty }) {
-            out += "<tr>" + row.map { "<td>" + inline($0) + "</td>" }.joined() + "</tr>"
-        }
-        return out + "</tbody></table>"
-    }
-
-    /// A table row's cells: split at `|` not preceded by a backslash (`\|` is a literal bar).
-    static func splitRow(_ line: String) -> [String] {
-        var cells: [String] = []
-        var current = ""
-        var escaped = false
-        for c in line.trimmingCharacters(in: " ") {
-            if escaped {
-                current.append(c == "|" ? "|" : "\\")
-                if c != "|" { current.append(c) }
-                escaped = false
-            } else if c == "\\" {
-                escaped = true
-            } else if c == "|" {
-                cells.append(current)
-                current = ""
-            } else {
-                current.append(c)
-            }
-        }
-        if escaped { current.append("\\") }
-        cells.append(current)
-        // The row's leading and trailing bars make an empty first and last cell.
-        if cells.first?.trimmingCharacters(in: " ").isEmpty == true { cells.removeFirst() }
-        if cells.last?.trimmingCharacters(in: " ").isEmpty == true { cells.removeLast() }
-        return cells.map { $0.trimmingCharacters(in: " ") }
+    /// ASCII punctuation and symbols: what a backslash escapes.
+    static func isEscapable(_ b: UInt8) -> Bool {
+        (0x21...0x2F).contains(b) || (0x3A...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b)
     }
 
     /// Inline Markdown: backslash escapes, code spans, `**bold**`, `[text](link)`; the entities
     /// Markdown text already carries stay; any other `<`, `>` or `&` is escaped.
-    static func inline(_ text: String) -> String {
-        let chars = Array(text)
-        var out = ""
+    static func inline(_ text: Bytes, into out: inout [UInt8]) {
+        let n = text.count
         var i = 0
         var bold = false
-        while i < chars.count {
-            let c = chars[i]
-            if c == "\\", i + 1 < chars.count, chars[i + 1].isASCII, chars[i + 1].isPunctuation || chars[i + 1].isSymbol
-            {
-                out += escape(String(chars[i + 1]))
+        func find(_ b: UInt8, from: Int) -> Int? {
+            var k = from
+            while k < n {
+                if text[k] == b { return k }
+                k += 1
+            }
+            return nil
+        }
+        while i < n {
+            let c = text[i]
+            if c == backslash, i + 1 < n, isEscapable(text[i + 1]) {
+                XMLText.append(CollectionOfOne(text[i + 1]), to: &out)
                 i += 2
-            } else if c == "`", let close = chars[(i + 1)...].firstIndex(of: "`") {
-                out += "<code>" + escape(String(chars[(i + 1)..<close])) + "</code>"
+            } else if c == backtick, let close = find(backtick, from: i + 1) {
+                out.append(contentsOf: "<code>".utf8)
+                XMLText.append(text[(i + 1)..<close], to: &out)
+                out.append(contentsOf: "</code>".utf8)
                 i = close + 1
-            } else if c == "*", i + 1 < chars.count, chars[i + 1] == "*" {
-                out += bold ? "</strong>" : "<strong>"
+            } else if c == UInt8(ascii: "*"), i + 1 < n, text[i + 1] == UInt8(ascii: "*") {
+                out.append(contentsOf: (bold ? "</strong>" : "<strong>").utf8)
                 bold.toggle()
                 i += 2
-            } else if c == "[", let mid = linkTextEnd(chars, from: i), mid + 1 < chars.count, chars[mid + 1] == "(",
-                let close = chars[(mid + 1)...].firstIndex(of: ")")
+            } else if c == UInt8(ascii: "["), let mid = linkTextEnd(text, from: i), mid + 1 < n,
+                text[mid + 1] == UInt8(ascii: "("), let close = find(UInt8(ascii: ")"), from: mid + 1)
             {
-                let href = String(chars[(mid + 2)..<close])
-                let safe = href.hasPrefix("http://") || href.hasPrefix("https://") || !href.contains(":")
-                out +=
-                    safe
-                    ? "<a href=\"\(escape(href))\">" + inline(String(chars[(i + 1)..<mid])) + "</a>"
-                    : inline(String(chars[(i + 1)..<mid]))
+                let href = UnsafeBufferPointer(rebasing: text[(mid + 2)..<close])
+                let label = UnsafeBufferPointer(rebasing: text[(i + 1)..<mid])
+                let safe =
+                    href.starts(with: "http://".utf8) || href.starts(with: "https://".utf8)
+                    || !href.contains(UInt8(ascii: ":"))
+                if safe {
+                    out.append(contentsOf: "<a href=\"".utf8)
+                    XMLText.append(href, to: &out)
+                    out.append(contentsOf: "\">".utf8)
+                    inline(label, into: &out)
+                    out.append(contentsOf: "</a>".utf8)
+                } else {
+                    inline(label, into: &out)
+                }
                 i = close + 1
-            } else if c == "&" {
-                let rest = String(chars[i..<min(chars.count, i + 6)])
-                out += ["&amp;", "&lt;", "&gt;", "&quot;"].contains(where: rest.hasPrefix) ? "&" : "&amp;"
+            } else if c == UInt8(ascii: "&") {
+                let rest = UnsafeBufferPointer(rebasing: text[i..<min(n, i + 6)])
+                let isEntity = ["&amp;", "&lt;", "&gt;", "&quot;"].contains { rest.starts(with: $0.utf8) }
+                out.append(contentsOf: (isEntity ? "&" : "&amp;").utf8)
                 i += 1
             } else {
-                out += escape(String(c))
+                XMLText.append(CollectionOfOne(c), to: &out)
                 i += 1
             }
         }
-        if bold { out += "</strong>" }
-        return out
+        if bold { out.append(contentsOf: "</strong>".utf8) }
     }
 
     /// The `]` that closes a link's text opened at `open`, passing over code spans (a session id
     /// in backticks may hold a `]`).
-    static func linkTextEnd(_ chars: [Character], from open: Int) -> Int? {
+    static func linkTextEnd(_ text: Bytes, from open: Int) -> Int? {
         var i = open + 1
-        while i < chars.count {
-            if chars[i] == "`", let close = chars[(i + 1)...].firstIndex(of: "`") {
-                i = close + 1
-                continue
+        while i < text.count {
+            if text[i] == backtick {
+                var close = i + 1
+                while close < text.count, text[close] != backtick { close += 1 }
+                if close < text.count {
+                    i = close + 1
+                    continue
+                }
             }
-            if chars[i] == "]" { return i }
+            if text[i] == UInt8(ascii: "]") { return i }
             i += 1
         }
         return nil
     }
-
-    /// Text and attribute values: the same escaping as the SVG's.
-    static func escape(_ s: String) -> String { XMLText.escape(s) }
 }
