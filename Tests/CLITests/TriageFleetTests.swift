@@ -232,6 +232,19 @@ import Testing
         #expect(idle.status == 0 && idle.stderr.contains("; 0 analysed"), "\(idle.stderr)")
         #expect(try Array(modified().prefix(2)) == Array(dates.prefix(2)))
         #expect(try names.map { try Data(contentsOf: url($0)) } == written)
+        // Edited in place to the same size, its modification time set back: the status-change
+        // time, which no user call sets, still tells (the files are signed by `stat`).
+        var same = written[0]
+        same[same.startIndex] = same[same.startIndex] == UInt8(ascii: "#") ? UInt8(ascii: "=") : UInt8(ascii: "#")
+        let handle = try FileHandle(forWritingTo: url("index.md"))
+        try handle.write(contentsOf: same)
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: dates[0] as Any], ofItemAtPath: url("index.md").path)
+        let setBack = try #require(try modified()[0]).timeIntervalSince(try #require(dates[0]))
+        #expect(abs(setBack) < 0.001)
+        let sameSize = try CLIRunner.run(["triage", fleet.bundles.path, "--output", out.path, "--since-index"])
+        #expect(sameSize.status == 0, "\(sameSize.stderr)")
+        #expect(try Data(contentsOf: url("index.md")) == written[0])
         // Edited or deleted since: written again, as it was.
         try Data("tampered".utf8).write(to: url("index.md"))
         try FileManager.default.removeItem(at: url("triage.json"))
