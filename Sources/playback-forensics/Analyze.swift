@@ -44,9 +44,53 @@ struct Analyze: ParsableCommand {
     @OptionGroup var narrow: NarrowingOptions
 
     func run() throws {
-        let options = try input.options(redact: !noRedact)
+        try Self.run(
+            path: path, report: report, output: output, cdnLogs: cdnLogs, config: config, failOn: failOn,
+            noRedact: noRedact, options: try input.options(redact: !noRedact), narrowing: try narrow.narrowing(),
+            session: narrow.session)
+    }
+
+    /// `analyze PATH` with no option but `--report FORMAT`, `--output FILE` and `--no-redact` (each
+    /// at most once, separate words), read without ArgumentParser; nil for anything else, which
+    /// then takes the long way. Why: ArgumentParser reads a command's options by reflection, a
+    /// quarter of the instructions of `analyze` on a small bundle (as for `Parse.plain`).
+    /// `CLITests` compares both ways' output.
+    static func plain(_ arguments: [String]) -> (path: String, report: ReportFormat?, output: String?, noRedact: Bool)?
+    {
+        guard arguments.first == "analyze" else { return nil }
+        var path: String?
+        var report: ReportFormat?
+        var output: String?
+        var noRedact = false
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--no-redact" where !noRedact: noRedact = true
+            case "--report" where report == nil:
+                guard let value = rest.popFirst(), let format = ReportFormat(rawValue: value) else { return nil }
+                report = format
+            case "--output" where output == nil:
+                // `-` is standard output; any other value that looks like an option goes the long way.
+                guard let value = rest.popFirst(), value == "-" || (!value.hasPrefix("-") && !value.isEmpty) else {
+                    return nil
+                }
+                output = value
+            default:
+                // Other options, `-` (standard input) and `--` go the long way, as does a second path.
+                guard path == nil, !argument.hasPrefix("-"), !argument.isEmpty else { return nil }
+                path = argument
+            }
+        }
+        guard let path else { return nil }
+        return (path, report, output, noRedact)
+    }
+
+    /// The command, from its values (`run()` and the plain form both come here).
+    static func run(
+        path: String, report: ReportFormat?, output: String?, cdnLogs: [String], config: String?, failOn: Severity?,
+        noRedact: Bool, options: AnalysisOptions, narrowing: ReportNarrowing, session: String?
+    ) throws {
         let rules = try ruleSet(config: config)
-        let narrowing = try narrow.narrowing()
         let whole: AnalysisReport
         do {
             whole = try Analyzer(options: options, rules: rules).analyze(path: path, serverLogs: cdnLogs)
@@ -57,7 +101,7 @@ struct Analyze: ParsableCommand {
         let analysis = narrowing.apply(whole)
         if narrowing.sessionPrefix != nil, analysis.sessions.isEmpty, !whole.sessions.isEmpty {
             let ids = whole.sessions.prefix(10).map(\.session.id).joined(separator: ", ")
-            Output.stderr("playback-forensics: no session starts with '\(narrow.session ?? "")'; sessions: \(ids)\n")
+            Output.stderr("playback-forensics: no session starts with '\(session ?? "")'; sessions: \(ids)\n")
             throw ExitCode(1)
         }
         let redactor = Redactor(enabled: !noRedact)

@@ -53,6 +53,17 @@ struct PlaybackForensicsCommand: ParsableCommand {
             }
             Foundation.exit(0)
         }
+        if let plain = Analyze.plain(arguments) {
+            do {
+                try Analyze.run(
+                    path: plain.path, report: plain.report, output: plain.output, cdnLogs: [], config: nil,
+                    failOn: nil, noRedact: plain.noRedact, options: InputOptions.defaults(redact: !plain.noRedact),
+                    narrowing: ReportNarrowing(), session: nil)
+            } catch {
+                Analyze.exit(withError: error)
+            }
+            Foundation.exit(0)
+        }
         Self.main(nil)
     }
 }
