@@ -111,19 +111,22 @@ package struct Correlator: Sendable {
             files[$0.fileIndex].format == referenceFormat && files[$0.fileIndex].clock == .deviceLocalZoneUnknown
         })
         let count = parts.reduce(0) { $0 + $1.records.count }
-        // One array of entries, in part order (each part in file order), and one of formats:
-        // ordered in place below, so the timeline is never copied on its way to the session.
+        // One array of entries, in part order (each part in file order), and one of the part
+        // each came from: ordered in place below, so the timeline is never copied on its way to
+        // the session. The part (4 bytes) stands for the entry's format and source rank until
+        // the order is final: a format (16 bytes) and a rank per entry were a tenth of the peak
+        // memory of a long dump, held beside its records while the timeline was built.
         var entries: [TimelineEntry] = []
-        var formats: [InputFormat] = []
+        var partOf: [UInt32] = []
         // The sort key read most, kept apart so that comparing does not touch whole entries.
         var times: [Double] = []
-        // Each entry's source rank, read by the sort's every comparison at equal times: an
-        // integer per entry, not a lookup by format name (hashing a string per comparison was
+        // Each part's format and source rank, read by the sort's every comparison at equal times:
+        // an integer per part, not a lookup by format name (hashing a string per comparison was
         // most of the sort).
-        var ranks: [Int] = []
-        ranks.reserveCapacity(count)
+        let partFormats = parts.map { files[$0.fileIndex].format }
+        let partRanks = partFormats.map { viewRank[$0] ?? .max }
         entries.reserveCapacity(count)
-        formats.reserveCapacity(count)
+        partOf.reserveCapacity(count)
         times.reserveCapacity(count)
         var unplaced: [Diagnostic] = []
         for p in parts.indices {
@@ -131,8 +134,8 @@ package struct Correlator: Sendable {
             let part = parts[p]
             parts[p].records = []
             let offset = offsets[p].offset
-            let format = files[part.fileIndex].format
-            let rank = viewRank[format] ?? .max
+            // Bundle limits keep a session's files far below 2³² (`maxMembers`).
+            let partIndex = UInt32(truncatingIfNeeded: p)
             if offsets[p].unaligned {
                 if let first = part.records.first {
                     unplaced.append(
@@ -149,9 +152,8 @@ package struct Correlator: Sendable {
                 if time == nil { time = carry } else { carry = time }
                 let end = record.request?.end.map { $0 + offset }
                 entries.append(TimelineEntry(record: record, time: time, endTime: end ?? time))
-                formats.append(format)
+                partOf.append(partIndex)
                 times.append(time?.secondsSince1970 ?? .infinity)
-                ranks.append(rank)
             }
         }
         // Aligned time first; at equal times the better source; then part and file order, which
@@ -159,15 +161,16 @@ package struct Correlator: Sendable {
         var order = Array(entries.indices)
         order.sort { a, b in
             if times[a] != times[b] { return times[a] < times[b] }
-            let ra = ranks[a]
-            let rb = ranks[b]
+            let ra = partRanks[Int(partOf[a])]
+            let rb = partRanks[Int(partOf[b])]
             if ra != rb { return ra < rb }
             return a < b
         }
         times = []
-        ranks = []
-        Self.permute(&entries, &formats, into: order)
+        Self.permute(&entries, &partOf, into: order)
         order = []
+        var formats = partOf.map { partFormats[Int($0)] }
+        partOf = []
         var diagnostics: [Diagnostic] = unplaced
         (entries, formats) = AVPlayerAccessLogDumpFolder.fold(entries, formats, diagnostics: &diagnostics)
         (entries, formats) = mergeRequests(entries, formats, viewRank: viewRank)
@@ -189,7 +192,7 @@ package struct Correlator: Sendable {
 
     /// Puts `entries[order[k]]` at `k`, for both arrays, in place (following each cycle of the
     /// permutation), so that ordering a timeline needs no second copy of it.
-    static func permute(_ entries: inout [TimelineEntry], _ formats: inout [InputFormat], into order: [Int]) {
+    static func permute<Tag>(_ entries: inout [TimelineEntry], _ formats: inout [Tag], into order: [Int]) {
         var placed = [Bool](repeating: false, count: order.count)
         for start in order.indices where !placed[start] {
             // Walk the cycle through `start`: each place takes the entry that belongs there.
