@@ -247,18 +247,57 @@ enum TriageOutput {
         var reporter = TriageReporter(redactor: redactor)
         do {
             try reporter.readSummary(index)
-            if !onlyHTML {
-                try ReportFile.streaming(to: output + "/index.md") { write in
-                    try reporter.markdown(index, write: write)
+            if onlyHTML {
+                try ReportFile.write(try reporter.html(index), to: output + "/index.html")
+            } else {
+                // `triage.json` on a second thread, through a connection of its own (the index is
+                // in write-ahead-log mode: readers do not wait for each other), while this one
+                // writes `index.md` and the page. Why: the three files were most of a
+                // `--since-index` run that analysed a few bundles, and each only reads the index.
+                let done = reporter
+                let json = try TriageIndex(path: index.path)
+                let failure = OverviewFailure()
+                DispatchQueue.concurrentPerform(iterations: 2) { part in
+                    do {
+                        if part == 0 {
+                            try ReportFile.streaming(to: output + "/index.md") { write in
+                                try done.markdown(index, write: write)
+                            }
+                            try ReportFile.write(try done.html(index), to: output + "/index.html")
+                        } else {
+                            try ReportFile.streaming(to: output + "/triage.json") { write in
+                                try done.json(json, write: write)
+                            }
+                        }
+                    } catch {
+                        failure.record(error, part: part)
+                    }
                 }
-                try ReportFile.streaming(to: output + "/triage.json") { write in try reporter.json(index, write: write)
-                }
+                if let error = failure.first { throw error }
             }
-            try ReportFile.write(try reporter.html(index), to: output + "/index.html")
             if jsonLines { try reporter.jsonLines(index) { Output.stdout($0) } }
         } catch {
             Output.stderr("playback-forensics: cannot write to \(output): \(error)\n")
             throw ExitCode(1)
         }
+    }
+}
+
+/// The first error of the overview's writers, in writer order (`index.md` before `triage.json`,
+/// as when they were written one after the other), whichever thread finished first.
+final class OverviewFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [Int: any Error] = [:]
+
+    func record(_ error: any Error, part: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        errors[part] = error
+    }
+
+    var first: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors.keys.min().flatMap { errors[$0] }
     }
 }
