@@ -159,6 +159,10 @@ public struct MediaRequest: Hashable, Sendable {
         }
     }
 
+    /// The box holding this request's details, when it has any: requests sharing one are read
+    /// once (`Redactor.CleanDetailsMemo`).
+    package var detailsBox: AnyObject? { box }
+
     /// True when this request and `other` hold the same details box (for tests of the sharing).
     package func sharesDetailsBox(with other: MediaRequest) -> Bool { box != nil && box === other.box }
 

@@ -92,9 +92,29 @@ extension Redactor {
     /// A false true only costs the rebuild; a false false would leak, so each case reads exactly
     /// the texts its `clean` writes (`RedactionTests` checks the two agree on every kind).
     public func needsCleaning(_ record: Record) -> Bool {
+        var memo = CleanDetailsMemo()
+        return needsCleaning(record, memo: &memo)
+    }
+
+    /// The requests' details box last found clean: a file's requests share one box per run of
+    /// equal details (`MediaRequest.DetailsSharing`), and reading its headers again for every
+    /// request was a tenth of reading a metric dump. Holds the box, so it is never another's.
+    public struct CleanDetailsMemo {
+        var box: AnyObject?
+        public init() {}
+    }
+
+    /// `needsCleaning(_:)`, reading a request's shared details once for a run of requests.
+    public func needsCleaning(_ record: Record, memo: inout CleanDetailsMemo) -> Bool {
         if let s = record.sessionID, mayChange(s) { return true }
         switch record.payload {
-        case .request(let m): return needsCleaning(m)
+        case .request(let m):
+            if mayChange(m.url) || mayChange(m.playlistURL) || mayChange(m.mediaType) { return true }
+            guard let box = m.detailsBox else { return false }
+            if let known = memo.box, known === box { return false }
+            if needsCleaning(details: m.details) { return true }
+            memo.box = box
+            return false
         case .player(let e): return needsCleaning(e)
         case .error(let e): return needsCleaning(e)
         case .summary(let s): return s.error.map(needsCleaning) ?? false
@@ -125,10 +145,13 @@ extension Redactor {
     }
 
     func needsCleaning(_ m: MediaRequest) -> Bool {
-        mayChange(m.url) || mayChange(m.playlistURL) || mayChange(m.serverAddress) || mayChange(m.mediaType)
-            || mayChange(m.contentType) || mayChange(m.contentEncoding)
-            || (m.error.map(needsCleaning) ?? false) || needsCleaning(headers: m.requestHeaders)
-            || needsCleaning(headers: m.responseHeaders)
+        mayChange(m.url) || mayChange(m.playlistURL) || mayChange(m.mediaType) || needsCleaning(details: m.details)
+    }
+
+    func needsCleaning(details d: MediaRequest.Details) -> Bool {
+        mayChange(d.serverAddress) || mayChange(d.contentType) || mayChange(d.contentEncoding)
+            || (d.error.map(needsCleaning) ?? false) || needsCleaning(headers: d.requestHeaders)
+            || needsCleaning(headers: d.responseHeaders)
     }
 
     func needsCleaning(_ e: PlayerEvent) -> Bool {

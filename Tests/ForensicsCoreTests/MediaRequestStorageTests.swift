@@ -89,3 +89,34 @@ import Testing
         #expect(e.index == nil)
     }
 }
+
+/// The redaction stage reads a run of requests' shared details once (`CleanDetailsMemo`): it must
+/// never skip details that hold a secret, shared or not.
+@Suite struct CleanDetailsMemoTests {
+    func record(_ request: MediaRequest, line: Int) -> Record {
+        Record(
+            time: nil, location: SourceLocation(file: "f", line: line), format: .metricEvents, sessionID: nil,
+            payload: .request(request))
+    }
+
+    @Test func aSharedOrNewBoxWithASecretIsAlwaysCleaned() {
+        let redactor = Redactor()
+        var sharing = MediaRequest.DetailsSharing()
+        var clean = MediaRequest.Details()
+        clean.responseHeaders = ["Content-Type": "video/mp4"]
+        var secret = MediaRequest.Details()
+        secret.requestHeaders = ["Authorization": "Bearer PLANTED-SECRET-42"]
+        var memo = Redactor.CleanDetailsMemo()
+        var requests: [MediaRequest] = []
+        for (k, details) in [clean, clean, secret, secret, clean].enumerated() {
+            var r = MediaRequest(kind: .segment, url: "https://h.example/s\(k).m4s")
+            sharing.set(details, on: &r)
+            requests.append(r)
+        }
+        let verdicts = requests.enumerated().map { redactor.needsCleaning(record($1, line: $0), memo: &memo) }
+        #expect(verdicts == [false, false, true, true, false])
+        // The memo agrees with reading each record alone.
+        #expect(verdicts == requests.enumerated().map { redactor.needsCleaning(record($1, line: $0)) })
+        #expect(!String(describing: redactor.clean(record(requests[3], line: 3))).contains("PLANTED-SECRET-42"))
+    }
+}

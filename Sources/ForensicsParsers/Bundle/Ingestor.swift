@@ -420,8 +420,9 @@ extension Redactor {
             out.result = nil  // the records are redacted in place, not copied
             let file = clean(result.file)
             result.file = file
+            var memo = CleanDetailsMemo()
             for i in result.records.indices {
-                if needsCleaning(result.records[i]) {
+                if needsCleaning(result.records[i], memo: &memo) {
                     var r = clean(result.records[i])
                     r.location.file = file
                     result.records[i] = r

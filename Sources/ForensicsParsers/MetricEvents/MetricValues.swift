@@ -119,7 +119,10 @@ enum MetricValues {
             let last = transactions.last
         {
             r.status = last["response"]?["statusCode"]?.int
-            d.responseHeaders = MetricRecentValues.headers(last["response"]?["headers"], &recent.responseHeaders)
+            let response = MetricRecentValues.responseHeaders(last["response"]?["headers"], &recent.responseHeaders)
+            d.responseHeaders = response.headers
+            d.contentType = response.contentType
+            d.contentEncoding = response.contentEncoding
             d.requestHeaders = MetricRecentValues.headers(last["request"]?["headers"], &recent.requestHeaders)
             var total: Int64 = 0
             var any = false
@@ -134,8 +137,6 @@ enum MetricValues {
         if r.bytes == nil, r.status.map({ $0 < 300 }) ?? (d.error == nil), let len = d.byteRange?.length {
             r.bytes = len
         }
-        d.contentEncoding = d.responseHeaders.headerValue("content-encoding")
-        d.contentType = d.responseHeaders.headerValue("content-type")
         recent.details.set(d, on: &r)
         return r
     }

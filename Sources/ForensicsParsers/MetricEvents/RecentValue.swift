@@ -33,7 +33,9 @@ struct MetricRecentValues {
     var serverAddress = RecentValue<String?>()
     var mediaType = RecentValue<String?>()
     var requestHeaders = RecentValue<[String: String]>()
-    var responseHeaders = RecentValue<[String: String]>()
+    /// The response headers with the two values read from them (a case-insensitive search of
+    /// the headers for every request was a twentieth of reading a dump).
+    var responseHeaders = RecentValue<ResponseHeaders>()
     /// The requests' rarer fields, one box per run of equal values.
     var details = MediaRequest.DetailsSharing()
 
@@ -43,6 +45,24 @@ struct MetricRecentValues {
         guard let node else { return nil }
         guard let bytes = node.plainStringBytes else { return node.string }
         return recent.value(for: bytes) { node.string }
+    }
+
+    struct ResponseHeaders {
+        var headers: [String: String] = [:]
+        var contentType: String?
+        var contentEncoding: String?
+
+        init(_ headers: [String: String]) {
+            self.headers = headers
+            contentType = headers.headerValue("content-type")
+            contentEncoding = headers.headerValue("content-encoding")
+        }
+    }
+
+    /// Response headers through `recent`, keyed by their whole text (same text, same headers).
+    static func responseHeaders(_ node: JSONNode?, _ recent: inout RecentValue<ResponseHeaders>) -> ResponseHeaders {
+        guard let node, node.isObject else { return ResponseHeaders([:]) }
+        return recent.value(for: node.text) { ResponseHeaders(MetricValues.headers(node)) }
     }
 
     /// A headers object through `recent`, keyed by its whole text (same text, same headers).
