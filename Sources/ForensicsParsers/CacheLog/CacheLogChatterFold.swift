@@ -51,6 +51,10 @@ struct CacheLogChatterFold {
         var sum: Int64?
         /// The latest entry of the run, not yet written out.
         var last: Record?
+        /// The latest entry's line and bytes, kept apart: reading them back out of `last` copied
+        /// its whole event out of the record's box, for every chunk line of the log.
+        var lastLine = 0
+        var lastLength: Int64?
     }
 
     /// The open runs, oldest first. Searched from the newest: a log interleaves a handful of runs
@@ -111,18 +115,20 @@ struct CacheLogChatterFold {
             return
         }
         // In place: the run is not copied out and back.
-        if let previous = runs[i].last?.proxyEvent, let line = runs[i].last?.location.line {
+        if runs[i].last != nil {
             runs[i].folded += 1
-            runs[i].foldedThroughLine = line
-            if let length = previous.contentLength {
+            runs[i].foldedThroughLine = runs[i].lastLine
+            if let length = runs[i].lastLength {
                 runs[i].largest = max(runs[i].largest ?? length, length)
             }
-            if let chunk = Self.positive(previous.contentLength) {
+            if let chunk = Self.positive(runs[i].lastLength) {
                 let total = (runs[i].sum ?? 0).addingReportingOverflow(chunk)
                 runs[i].sum = total.overflow ? Int64.max : total.partialValue
             }
         }
         runs[i].last = record
+        runs[i].lastLine = record.location.line
+        runs[i].lastLength = e.contentLength
     }
 
     /// Ends every open run: writes what was folded into each first record and puts each last
