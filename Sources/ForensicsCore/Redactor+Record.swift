@@ -99,13 +99,15 @@ extension Redactor {
     /// The requests' details box last found clean: a file's requests share one box per run of
     /// equal details (`MediaRequest.DetailsSharing`), and reading its headers again for every
     /// request was a tenth of reading a metric dump. Holds the box, so it is never another's.
-    public struct CleanDetailsMemo {
+    /// Tied to the redactor that filled it: one memo is used with one redactor only (the
+    /// redaction stage's loop over a file's records).
+    package struct CleanDetailsMemo {
         var box: AnyObject?
-        public init() {}
+        package init() {}
     }
 
     /// `needsCleaning(_:)`, reading a request's shared details once for a run of requests.
-    public func needsCleaning(_ record: Record, memo: inout CleanDetailsMemo) -> Bool {
+    package func needsCleaning(_ record: Record, memo: inout CleanDetailsMemo) -> Bool {
         if let s = record.sessionID, mayChange(s) { return true }
         switch record.payload {
         case .request(let m):

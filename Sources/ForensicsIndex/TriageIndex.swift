@@ -54,6 +54,21 @@ public final class TriageIndex: Sendable {
         }
     }
 
+    /// A second, read-only connection to an index this run holds open and has made safe (the
+    /// overview's writers read it on two threads): no schema step, no write lock taken.
+    package init(readingOnly path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF") }
+        configuration.label = "triage-index-reader"
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw IndexError(description: "\(path) cannot be read: \(Self.describe(error))")
+        }
+    }
+
     /// How triage opens its SQLite files: nothing a schema carries (a function in a view or
     /// trigger) run on trust; write-ahead log, no fsync per commit (see the type's comment).
     static func configuration(label: String) -> Configuration {

@@ -255,7 +255,9 @@ enum TriageOutput {
                 // writes `index.md` and the page. Why: the three files were most of a
                 // `--since-index` run that analysed a few bundles, and each only reads the index.
                 let done = reporter
-                let json = try TriageIndex(path: index.path)
+                // Without a second connection the two writers share the first (GRDB serialises
+                // it): the same files, written one after the other.
+                let json = (try? TriageIndex(readingOnly: index.path)) ?? index
                 let failure = OverviewFailure()
                 DispatchQueue.concurrentPerform(iterations: 2) { part in
                     do {

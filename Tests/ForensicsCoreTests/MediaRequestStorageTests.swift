@@ -117,6 +117,9 @@ import Testing
         #expect(verdicts == [false, false, true, true, false])
         // The memo agrees with reading each record alone.
         #expect(verdicts == requests.enumerated().map { redactor.needsCleaning(record($1, line: $0)) })
-        #expect(!String(describing: redactor.clean(record(requests[3], line: 3))).contains("PLANTED-SECRET-42"))
+        let cleaned = redactor.clean(record(requests[3], line: 3)).request
+        #expect(cleaned?.requestHeaders["Authorization"].map { !$0.contains("PLANTED-SECRET-42") } == true)
+        // The box it shared is untouched: the next request of the run still reads its own value.
+        #expect(requests[2].requestHeaders["Authorization"] == "Bearer PLANTED-SECRET-42")
     }
 }

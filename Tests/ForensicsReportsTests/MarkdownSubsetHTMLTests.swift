@@ -52,6 +52,7 @@ import Testing
             "`code` ``double`` |pipe| \\| **bold** [link](javascript:alert(1)) [ok](https://x.example/a)",
             "&lt;script&gt; <script>alert(1)</script> &amp; & &quot; ` unclosed _under_ ~strike~ !bang #hash",
             "🟥 🔴 ✓ 中文 עברית 👩‍👩‍👧",
+            "&\u{301} <\u{301} >\u{301} `\u{301}code` [x](a:\u{301}b) |\u{301}",
         ]
         for raw in texts {
             let escaped = MarkdownText.escape(raw, limit: 1000)
