@@ -101,62 +101,39 @@ public struct MediaRequest: Hashable, Sendable {
 
     private func value<T>(_ bit: Presence, _ stored: T) -> T? { present.contains(bit) ? stored : nil }
 
-    private mutating func store<T>(_ newValue: T?, _ bit: Presence, zero: T, into stored: inout T) {
-        if let newValue {
-            stored = newValue
-            present.insert(bit)
-        } else {
-            stored = zero
-            present.remove(bit)
-        }
+    /// Stores an inline optional: its value (0 when absent, so equal requests hash alike) and
+    /// its presence bit.
+    private mutating func set<T>(_ newValue: T?, _ bit: Presence, _ stored: WritableKeyPath<MediaRequest, T>, zero: T) {
+        self[keyPath: stored] = newValue ?? zero
+        if newValue != nil { present.insert(bit) } else { present.remove(bit) }
     }
 
     public var status: Int? {
         get { value(.status, statusValue) }
-        set {
-            var v = statusValue
-            store(newValue, .status, zero: 0, into: &v)
-            statusValue = v
-        }
+        set { set(newValue, .status, \.statusValue, zero: 0) }
     }
 
     /// When the request was sent (source clock).
     public var start: Timestamp? {
         get { value(.start, startValue).map { Timestamp($0) } }
-        set {
-            var v = startValue
-            store(newValue?.secondsSince1970, .start, zero: 0, into: &v)
-            startValue = v
-        }
+        set { set(newValue?.secondsSince1970, .start, \.startValue, zero: 0) }
     }
 
     /// When the response completed (source clock).
     public var end: Timestamp? {
         get { value(.end, endValue).map { Timestamp($0) } }
-        set {
-            var v = endValue
-            store(newValue?.secondsSince1970, .end, zero: 0, into: &v)
-            endValue = v
-        }
+        set { set(newValue?.secondsSince1970, .end, \.endValue, zero: 0) }
     }
 
     public var bytes: Int64? {
         get { value(.bytes, bytesValue) }
-        set {
-            var v = bytesValue
-            store(newValue, .bytes, zero: 0, into: &v)
-            bytesValue = v
-        }
+        set { set(newValue, .bytes, \.bytesValue, zero: 0) }
     }
 
     /// Declared duration of the segment (EXTINF), when known.
     public var segmentDuration: Double? {
         get { value(.segmentDuration, segmentDurationValue) }
-        set {
-            var v = segmentDurationValue
-            store(newValue, .segmentDuration, zero: 0, into: &v)
-            segmentDurationValue = v
-        }
+        set { set(newValue, .segmentDuration, \.segmentDurationValue, zero: 0) }
     }
 
     /// The box holding this request's details, when it has any: requests sharing one are read
