@@ -161,46 +161,52 @@ public struct MediaRequest: Hashable, Sendable {
         }
     }
 
+    /// Sets one field of the details; setting nothing (`isSet` false) on a request without
+    /// details keeps it without a box.
+    private mutating func setDetail<T>(_ field: WritableKeyPath<Details, T>, _ newValue: T, isSet: Bool) {
+        if isSet || box != nil { changeDetails { $0[keyPath: field] = newValue } }
+    }
+
     public var byteRange: ByteRange? {
         get { box?.value.byteRange }
-        set { if newValue != nil || box != nil { changeDetails { $0.byteRange = newValue } } }
+        set { setDetail(\.byteRange, newValue, isSet: newValue != nil) }
     }
 
     public var error: ErrorInfo? {
         get { box?.value.error }
-        set { if newValue != nil || box != nil { changeDetails { $0.error = newValue } } }
+        set { setDetail(\.error, newValue, isSet: newValue != nil) }
     }
 
     public var contentType: String? {
         get { box?.value.contentType }
-        set { if newValue != nil || box != nil { changeDetails { $0.contentType = newValue } } }
+        set { setDetail(\.contentType, newValue, isSet: newValue != nil) }
     }
 
     public var contentEncoding: String? {
         get { box?.value.contentEncoding }
-        set { if newValue != nil || box != nil { changeDetails { $0.contentEncoding = newValue } } }
+        set { setDetail(\.contentEncoding, newValue, isSet: newValue != nil) }
     }
 
     public var serverAddress: String? {
         get { box?.value.serverAddress }
-        set { if newValue != nil || box != nil { changeDetails { $0.serverAddress = newValue } } }
+        set { setDetail(\.serverAddress, newValue, isSet: newValue != nil) }
     }
 
     public var requestHeaders: [String: String] {
         get { box?.value.requestHeaders ?? [:] }
-        set { if !newValue.isEmpty || box != nil { changeDetails { $0.requestHeaders = newValue } } }
+        set { setDetail(\.requestHeaders, newValue, isSet: !newValue.isEmpty) }
     }
 
     public var responseHeaders: [String: String] {
         get { box?.value.responseHeaders ?? [:] }
-        set { if !newValue.isEmpty || box != nil { changeDetails { $0.responseHeaders = newValue } } }
+        set { setDetail(\.responseHeaders, newValue, isSet: !newValue.isEmpty) }
     }
 
     /// The response body's size on the wire as a capture recorded it (HAR `bodySize`: after
     /// content encoding), when it differs in meaning from `bytes` (the decoded content).
     public var bodySize: Int64? {
         get { box?.value.bodySize }
-        set { if newValue != nil || box != nil { changeDetails { $0.bodySize = newValue } } }
+        set { setDetail(\.bodySize, newValue, isSet: newValue != nil) }
     }
 
     public init(

@@ -110,13 +110,7 @@ extension Redactor {
     package func needsCleaning(_ record: Record, memo: inout CleanDetailsMemo) -> Bool {
         if let s = record.sessionID, mayChange(s) { return true }
         switch record.payload {
-        case .request(let m):
-            if mayChange(m.url) || mayChange(m.playlistURL) || mayChange(m.mediaType) { return true }
-            guard let box = m.detailsBox else { return false }
-            if let known = memo.box, known === box { return false }
-            if needsCleaning(details: m.details) { return true }
-            memo.box = box
-            return false
+        case .request(let m): return needsCleaning(m, memo: &memo)
         case .player(let e): return needsCleaning(e)
         case .error(let e): return needsCleaning(e)
         case .summary(let s): return s.error.map(needsCleaning) ?? false
@@ -146,8 +140,14 @@ extension Redactor {
         mayChange(e.domain) || mayChange(e.description) || e.underlying.contains(where: needsCleaning)
     }
 
-    func needsCleaning(_ m: MediaRequest) -> Bool {
-        mayChange(m.url) || mayChange(m.playlistURL) || mayChange(m.mediaType) || needsCleaning(details: m.details)
+    /// A request's own texts, then its details unless `memo` already found their box clean.
+    func needsCleaning(_ m: MediaRequest, memo: inout CleanDetailsMemo) -> Bool {
+        if mayChange(m.url) || mayChange(m.playlistURL) || mayChange(m.mediaType) { return true }
+        guard let box = m.detailsBox else { return false }
+        if let known = memo.box, known === box { return false }
+        if needsCleaning(details: m.details) { return true }
+        memo.box = box
+        return false
     }
 
     func needsCleaning(details d: MediaRequest.Details) -> Bool {

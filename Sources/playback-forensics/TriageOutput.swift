@@ -218,10 +218,10 @@ enum TriageOutput {
 
     /// Writes the overview, unless nothing in the index changed since the run that wrote it
     /// (`indexChanged` false: no bundle analysed or removed) and `index.md` and `triage.json` are
-    /// still exactly what a run with these `settings` (the analyzer fingerprint: tool version,
-    /// rules, redaction, narrowing) wrote: then those two are kept and only `index.html` is
-    /// written. The digest is kept in the index for the next run. An index edited by hand is not
-    /// noticed: delete `index.md` to have the overview written again.
+    /// untouched since a run with these `settings` (the analyzer fingerprint: tool version,
+    /// rules, redaction, narrowing) wrote them (`OverviewDigest`, from `stat`): then those two are
+    /// kept and only `index.html` is written. The signature is kept in the index for the next run.
+    /// An index edited by hand is not noticed: delete `index.md` to have the overview written again.
     static func updateOverview(
         _ index: TriageIndex, to output: String, redactor: Redactor, jsonLines: Bool, indexChanged: Bool,
         settings: String
