@@ -208,15 +208,22 @@ public struct Analyzer: Sendable {
             session.absentSources = clientFormats.filter { !session.sources.contains($0) }
             return AnalysisReport.SessionResult(session: session, findings: rules.evaluate(session))
         }
-        // A session told only by sources that measure nothing (a device console: it states the
-        // errors it logs, but its silence proves nothing), so "no problem" cannot be claimed.
-        for result in sessions where !result.session.sources.isEmpty {
-            let sources = result.session.sources.map { ingestor.registry.reader(for: $0)?.declaration }
-            guard sources.allSatisfy({ $0?.semantics.capabilities.isEmpty == true }) else { continue }
-            let names = sources.compactMap { $0?.displayName }.joined(separator: ", ")
-            caveats.append(
-                "session \(result.session.id): the only source read is \(names), which states errors when they are logged but whose silence proves nothing: stalls, startup and requests cannot be judged from it (add the player's access and error logs, AVMetrics events or a HAR capture)"
-            )
+        // Sessions whose sources cannot show what a ticket asks about: "no problem" cannot be
+        // claimed for them. One caveat per reason, naming the first sessions, so that a proxy log
+        // of a hundred sessions does not bury the verdict.
+        var unmeasured: [(why: String, sessions: [String])] = []
+        for result in sessions {
+            guard let why = Self.unmeasured(result.session, registry: ingestor.registry) else { continue }
+            if let i = unmeasured.firstIndex(where: { $0.why == why }) {
+                unmeasured[i].sessions.append(result.session.id)
+            } else {
+                unmeasured.append((why, [result.session.id]))
+            }
+        }
+        for (why, ids) in unmeasured {
+            let named = ids.prefix(3).joined(separator: ", ")
+            let more = ids.count > 3 ? " and \(ids.count - 3) more" : ""
+            caveats.append("session\(ids.count == 1 ? "" : "s") \(named)\(more): \(why)")
         }
         diagnostics.sort { $0.location < $1.location }
         var report = AnalysisReport(
@@ -226,5 +233,31 @@ public struct Analyzer: Sendable {
         report.serverRows = correlation.serverRows
         report.unjoinedServerRows = correlation.unjoinedServerRows
         return report
+    }
+
+    /// What a session's sources cannot show, when that leaves "no problem" unclaimable: a session
+    /// told only by sources that measure nothing (a device console states the errors it logs, but
+    /// its silence proves nothing), or one whose requests were seen but whose player was not (a
+    /// proxy log, a HAR capture, an error log: stalls and startup need player events or the
+    /// access log's counts, and a ticket is usually about exactly those). A session of playlists
+    /// alone is judged by the stream checks, so it needs no caveat. The reason, without the
+    /// session's name.
+    static func unmeasured(_ session: Session, registry: FormatRegistry) -> String? {
+        let declarations = session.sources.compactMap { registry.reader(for: $0)?.declaration }
+        guard !declarations.isEmpty, declarations.count == session.sources.count else { return nil }
+        let names = declarations.map(\.displayName).joined(separator: ", ")
+        let capabilities = declarations.reduce(into: SourceSemantics.Capabilities()) {
+            $0.formUnion($1.semantics.capabilities)
+        }
+        if capabilities.isEmpty {
+            return
+                "the only source read is \(names), which states errors when they are logged but whose silence proves nothing: stalls, startup and requests cannot be judged from it (add the player's access and error logs, AVMetrics events or a HAR capture)"
+        }
+        // Judged by what was measured, not by capability alone: a console's player lines can
+        // still give the stalls.
+        guard session.kpis.stallCount == nil, !capabilities.subtracting(.playlists).isEmpty else { return nil }
+        let unknown = session.kpis.startupTime == nil ? "stalls and startup time" : "stalls"
+        return
+            "\(unknown) cannot be judged: its sources (\(names)) show requests and errors, not what the player did (add AVMetrics events or the player's access log)"
     }
 }

@@ -133,6 +133,48 @@ import Testing
         #expect(!live.verdict.couldNotJudge.contains { $0.contains("no playable segment") })
     }
 
+    /// A proxy log alone shows requests, not the player: the ticket's questions (did it stall,
+    /// how long did it take to start) have no answer in it, so no all-clear; the reason names
+    /// what is missing. Near misses: a playlist alone (judged by the stream checks) and a bundle
+    /// with the player's events.
+    @Test func aProxyLogAloneCannotClearStallsOrStartup() throws {
+        let proxy = TestPaths.corpus.appendingPathComponent("ktvhttpcache/issue110-record-log-1.1.x.log")
+        let report = Analyzer().analyze(files: [("proxy.log", try bytes(proxy))])
+        #expect(report.sessions.count == 1)
+        #expect(report.sessions.allSatisfy { $0.findings.allSatisfy { $0.severity < .warning } })
+        #expect(report.verdict.status == .couldNotJudge)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("stalls and startup time cannot be judged") })
+        let markdown = ReportRenderer().render(report, as: .markdown)
+        #expect(!markdown.contains("Bundle verdict: no problem found"))
+        #expect(markdown.contains("could not judge everything"))
+
+        let fine = "#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg1.ts\n#EXT-X-ENDLIST\n"
+        let playlist = Analyzer().analyze(files: [("index.m3u8", Array(fine.utf8))])
+        #expect(!playlist.verdict.couldNotJudge.contains { $0.contains("cannot be judged") })
+
+        let clean = try Analyzer().analyze(path: TestPaths.sampleLogs.appendingPathComponent("clean-session.zip").path)
+        #expect(clean.verdict.status == .noProblemFound)
+    }
+
+    /// Many sessions with the same gap (an error log of five playbacks, no access log) give one
+    /// reason naming the first three, not one line each that would bury the verdict.
+    @Test func manySessionsWithTheSameGapShareOneReason() {
+        var log =
+            "#Version: 1.0\n#Software: AppleCoreMedia/1.0.0.22B83\n#Date: 2026/11/21 05:00:00.000\n"
+            + "#Fields: date time uri cs-guid s-ip status domain comment cs-iftype\n"
+        for i in 1...5 {
+            log +=
+                "2026/11/21 05:0\(i):00.000 https://cdn.example.org/v/seg_\(i).ts 4F0B2C61-8E3A-4D5B-9A7C-2E1F0D3C4B5\(i) 203.0.113.7 -12938 \"CoreMediaErrorDomain\" \"HTTP 404: File Not Found\" en0\n"
+        }
+        let report = Analyzer().analyze(files: [("errorlog.txt", Array(log.utf8))])
+        #expect(report.sessions.count == 5)
+        let reasons = report.verdict.couldNotJudge.filter { $0.contains("cannot be judged") }
+        #expect(reasons.count == 1)
+        #expect(reasons.first?.hasPrefix("sessions ") == true)
+        #expect(reasons.first?.contains("and 2 more: stalls and startup time cannot be judged") == true)
+        #expect(report.verdict.status != .noProblemFound)
+    }
+
     /// A console capture forced as a proxy log has none of the format's evidence: said so, no
     /// origin failure invented.
     @Test func aForcedFormatWithoutItsEvidenceIsNotRead() {
