@@ -175,6 +175,45 @@ extension TriageIndex {
         "time_weighted_average_bitrate",
     ]
 
+    /// Every KPI column's count and nearest-rank percentiles (p in 0…100), as `distribution`
+    /// gives them one by one, from one pass over the sessions.
+    ///
+    /// Why: seven sorted passes (a count and an ordered scan per KPI) were 6 % of a daily run
+    /// that found nothing changed; one scan and seven in-memory sorts cost a tenth of that. The
+    /// price is a `Double` per measured value while the overview is written (8 bytes a session
+    /// and KPI), beside the per-session record that grouping problems already keeps.
+    package func distributions(percentiles: [Double]) throws -> [String: (count: Int, values: [Double?])] {
+        var columns = [[Double]](repeating: [], count: Self.kpiColumns.count)
+        try queue.read { db in
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT " + Self.kpiColumns.joined(separator: ", ") + " FROM sessions")
+            while let row = try rows.next() {
+                for i in columns.indices {
+                    if let value = Double.fromDatabaseValue(row[i] as DatabaseValue) { columns[i].append(value) }
+                }
+            }
+        }
+        var out: [String: (count: Int, values: [Double?])] = [:]
+        for (i, name) in Self.kpiColumns.enumerated() {
+            columns[i].sort()
+            out[name] = Self.nearestRanks(columns[i], percentiles: percentiles)
+        }
+        return out
+    }
+
+    /// Nearest-rank percentiles of sorted values.
+    static func nearestRanks(_ sorted: [Double], percentiles: [Double]) -> (count: Int, values: [Double?]) {
+        let n = sorted.count
+        guard n > 0 else { return (0, percentiles.map { _ in nil }) }
+        return (
+            n,
+            percentiles.map { p in
+                let rank = min(max(Int((p / 100 * Double(n)).rounded(.up)), 1), n)
+                return sorted[rank - 1]
+            }
+        )
+    }
+
     /// How many sessions measured a KPI, and its nearest-rank percentiles (p in 0…100).
     ///
     /// One sorted pass per KPI, reading the ranks as they go by: a query per percentile (an

@@ -22,14 +22,20 @@ extension TriageIndex {
                 var startup: Double?
                 var rebuffer: Double?
                 var played: Bool
+                var utc: Bool
             }
             var measures: [SessionRef: Measures] = [:]
             let sessionRows = try Row.fetchCursor(
-                db, sql: "SELECT bundle, ordinal, startup_time, rebuffer_ratio, played FROM sessions")
+                db, sql: "SELECT bundle, ordinal, startup_time, rebuffer_ratio, played, utc FROM sessions")
             while let row = try sessionRows.next() {
                 measures[SessionRef(bundle: row[0], ordinal: row[1])] = Measures(
-                    startup: row[2], rebuffer: row[3], played: row[4])
+                    startup: row[2], rebuffer: row[3], played: row[4], utc: row[5])
             }
+            // Bundle names by report file. Looked up here, not joined in SQL: two index searches
+            // per finding were half of grouping them (the foreign keys already tie every finding
+            // to a session and every session to a bundle).
+            var names: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT file, name FROM bundles") { names[row[0]] = row[1] as String }
             // Shares are of the sessions that played (or tried to): a bundle's playlist file or
             // server rows alone make a session no viewer watched.
             let total = measures.values.filter(\.played).count
@@ -40,12 +46,9 @@ extension TriageIndex {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT f.problem_key, f.problem_rule, f.cause, f.host, f.status, f.asset, f.variant, f.severity_rank,
-                      f.bundle, f.session_ordinal, f.session_id, f.evidence_count, f.start_time, s.utc, b.name,
-                      f.pop, f.cache, f.own_key
-                    FROM findings f JOIN sessions s ON s.bundle = f.bundle AND s.ordinal = f.session_ordinal
-                    JOIN bundles b ON b.file = f.bundle
-                    ORDER BY f.problem_key, f.bundle, f.session_ordinal, f.ordinal
+                    SELECT problem_key, problem_rule, cause, host, status, asset, variant, severity_rank,
+                      bundle, session_ordinal, session_id, evidence_count, start_time, pop, cache, own_key
+                    FROM findings ORDER BY problem_key, bundle, session_ordinal, ordinal
                     """)
             var current: (key: String, problem: ProblemKey?, worst: Int, findings: Int)?
             var affected: [SessionRef: (id: String, name: String, evidence: Int, worst: Int)] = [:]
@@ -94,13 +97,15 @@ extension TriageIndex {
                 groups.append(group)
             }
             while let row = try rows.next() {
+                let ref = SessionRef(bundle: row[8], ordinal: row[9])
+                // A finding of no stored session or bundle (what the join left out before).
+                guard let session = measures[ref], let name = names[ref.bundle] else { continue }
                 let key: String = row[0]
                 if current?.key != key {
                     close()
                     current = (key, nil, 0, 0)
                 }
-                let ref = SessionRef(bundle: row[8], ordinal: row[9])
-                let own: String = row[17]
+                let own: String = row[15]
                 if var c = current {
                     c.worst = max(c.worst, row[7] as Int)
                     c.findings += 1
@@ -111,7 +116,7 @@ extension TriageIndex {
                             ?? ProblemKey(
                                 ruleID: row[1], cause: row[2], host: row[3], status: row[4],
                                 asset: row[3] == nil ? row[5] : nil, variant: row[3] == nil ? row[6] : nil,
-                                pop: row[15], cache: row[16])
+                                pop: row[13], cache: row[14])
                     } else {
                         symptoms[own, default: []].insert(ref)
                     }
@@ -122,10 +127,10 @@ extension TriageIndex {
                 let evidence: Int = row[11]
                 let before = affected[ref]
                 affected[ref] = (
-                    row[10], row[14], (before?.evidence ?? 0).addingReportingOverflow(evidence).partialValue,
+                    row[10], name, (before?.evidence ?? 0).addingReportingOverflow(evidence).partialValue,
                     max(before?.worst ?? 0, row[7] as Int)
                 )
-                if let start: String = row[12], row[13] as Bool {
+                if let start: String = row[12], session.utc {
                     if first.map({ start < $0 }) ?? true { first = start }
                     if last.map({ start > $0 }) ?? true { last = start }
                 }

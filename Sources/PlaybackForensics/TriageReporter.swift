@@ -34,10 +34,7 @@ public struct TriageReporter: Sendable {
     /// Reads the summary once; the reporter then writes every file from it. Take it after the
     /// index's last change.
     public mutating func readSummary(_ index: TriageIndex) throws {
-        var distributions: [String: (count: Int, values: [Double?])] = [:]
-        for name in TriageIndex.kpiColumns {
-            distributions[name] = try index.distribution(name, percentiles: Self.percentiles)
-        }
+        let distributions = try index.distributions(percentiles: Self.percentiles)
         summary = Summary(
             counts: try index.counts(), problems: try index.problems(), ruleCounts: try index.ruleCounts(),
             distributions: distributions, failures: try index.failuresByHost())
