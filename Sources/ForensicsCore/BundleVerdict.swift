@@ -53,6 +53,20 @@ extension AnalysisReport {
             }
         }
         reasons.append(contentsOf: caveats)
+        // Key figures no finding accounts for (stalls a summary counted, errors the player
+        // recovered from): "no problem found" beside a KPI table with stalls or errors would tell
+        // two stories.
+        for result in sessions where !result.findings.contains(where: { $0.severity >= .warning }) {
+            let k = result.session.kpis
+            var shown: [String] = []
+            if let n = k.stallCount, n > 0 { shown.append("\(n) stall\(n == 1 ? "" : "s")") }
+            if let n = k.errorCount, n > 0 { shown.append("\(n) error\(n == 1 ? "" : "s")") }
+            if k.fatalError == true { shown.append("a fatal error") }
+            guard !shown.isEmpty else { continue }
+            reasons.append(
+                "session \(result.session.id): the key figures show \(shown.joined(separator: " and ")) that no finding at warning level or above explains (see the timeline)"
+            )
+        }
         // Input problems at warning level or above: each a reason of its own (the first few, one
         // per distinct message), then how many more.
         let serious = diagnostics.filter { $0.severity >= .warning }
@@ -77,6 +91,20 @@ extension AnalysisReport {
                 why += " (" + notRead.prefix(5).joined(separator: "; ") + (notRead.count > 5 ? "; …" : "") + ")"
             }
             return BundleVerdict(status: .nothingRead, couldNotJudge: [why] + reasons)
+        }
+        // Records read but no session built (narrowing that left none says so as a caveat): a
+        // bundle of server logs alone holds other viewers' rows and never a playback of its own,
+        // so nothing playback-related was read; anything else could not be judged.
+        if sessions.isEmpty, narrowedAway == nil {
+            let read = inputs.reduce(0) { $0 + $1.records }
+            if serverRows > 0, serverRows >= read {
+                let why =
+                    "nothing playback-related was read: the files read are server logs (\(serverRows) row\(serverRows == 1 ? "" : "s")), whose rows are joined to a player's requests and never make a playback session of their own (give them with --cdn-logs beside the player's logs)"
+                return BundleVerdict(status: .nothingRead, couldNotJudge: [why] + reasons)
+            }
+            let why =
+                "no playback session could be built from the \(read) record\(read == 1 ? "" : "s") read (see the diagnostics)"
+            return BundleVerdict(status: .couldNotJudge, couldNotJudge: [why] + reasons)
         }
         if sessions.contains(where: { $0.findings.contains { $0.severity >= .warning } }) {
             return BundleVerdict(status: .problemsFound, couldNotJudge: reasons)

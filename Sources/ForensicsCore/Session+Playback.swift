@@ -30,8 +30,11 @@ extension Session {
     /// events, or ijkplayer's buffering lines in a console capture); otherwise from access-log rows
     /// whose `c-stalls` is above 0 — one stall record per row, its count as the row says, its
     /// duration and recovery unknown.
+    ///
+    /// An access log's counts stand even beside a source that records player events, when that
+    /// source holds no stall event: an app keeps the metric events it chooses, and Apple's own
+    /// counter saying 2 is not outweighed by a dump that kept no stall events.
     var computedStalls: [Stall] {
-        if capabilities.contains(.playerEvents) { return playerStalls }
         let fromPlayer = playerStalls
         return fromPlayer.isEmpty ? accessLogStalls : fromPlayer
     }
@@ -68,8 +71,12 @@ extension Session {
             if case .accessLog = entries[$0].record.payload { return true } else { return false }
         }
         for (n, i) in rows.enumerated() {
-            guard case .accessLog(let a) = entries[i].record.payload, let count = a.stalls, count > 0,
-                let t = entries[i].time
+            guard case .accessLog(let a) = entries[i].record.payload, let count = a.stalls, count > 0 else { continue }
+            // A row written without a date (`- -`) before any dated one (undated entries end
+            // the timeline): its stalls still happened, placed at the nearest dated entry.
+            guard
+                let t = entries[i].time ?? entries[(i + 1)...].lazy.compactMap(\.time).first
+                    ?? entries[..<i].lazy.compactMap(\.time).last
             else { continue }
             var periodEnd: Timestamp? = a.durationWatched.map { t + $0 }
             if n + 1 < rows.count, let next = entries[rows[n + 1]].time, periodEnd.map({ next > $0 }) ?? true {

@@ -101,9 +101,12 @@ package struct Correlator: Sendable {
         }
         // What the session takes from its parts as a whole, read before their records are let go.
         let sources = Array(Set(parts.map { files[$0.fileIndex].format })).sorted()
-        let capabilities: SourceSemantics.Capabilities = parts.reduce(into: []) {
+        var capabilities: SourceSemantics.Capabilities = parts.reduce(into: []) {
             $0.formUnion(files[$1.fileIndex].semantics.capabilities)
         }
+        let playerFormats = Set(
+            parts.map { files[$0.fileIndex] }.filter { $0.semantics.capabilities.contains(.playerEvents) }.map(\.format)
+        )
         // The reference clock decides how every time of the timeline reads.
         let referenceFormat = ClockAligner.reference(
             parts.map { (files[$0.fileIndex].format, files[$0.fileIndex].semantics, $0.records) })?.format
@@ -177,6 +180,15 @@ package struct Correlator: Sendable {
         (entries, formats) = mergeErrorLogRows(entries, formats)
         // The timeline is final: each entry learns its place (evidence remembers it).
         for i in entries.indices { entries[i].index = i }
+        // A source that records every player event proves "no stall" by its silence only when
+        // it recorded the player at all: an app chooses which metric events it keeps, and a dump
+        // of requests alone (or of event types this tool does not know) says nothing of stalls
+        // or fatal errors.
+        if capabilities.contains(.playerEvents),
+            !zip(entries, formats).contains(where: { playerFormats.contains($1) && Self.isPlayerLevel($0.record) })
+        {
+            capabilities.subtract([.playerEvents, .fatalErrors])
+        }
         let asset = Self.assetURL(entries)
         let sessionID = fromLogs ? id : Self.derivedID(asset: asset, first: entries.first?.location.file ?? "")
         var session = Session(
@@ -188,6 +200,14 @@ package struct Correlator: Sendable {
         session.analysis = SessionAnalysis(session)
         session.kpis = KPICalculator().compute(session)
         return (session, diagnostics)
+    }
+
+    /// A record of the player's own state: an event, its summary, an error it reported.
+    static func isPlayerLevel(_ record: Record) -> Bool {
+        switch record.payload {
+        case .player, .summary, .error: return true
+        default: return false
+        }
     }
 
     /// Puts `entries[order[k]]` at `k`, for both arrays, in place (following each cycle of the

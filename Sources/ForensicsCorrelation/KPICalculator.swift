@@ -34,10 +34,15 @@ struct KPICalculator {
         let sessionEnd = s.end
         // A player's own stall events (metric events, ijkplayer's buffering lines) are timed.
         let timedStalls = !stalls.isEmpty && !stalls.contains(where: \.fromAccessLog)
-        if timedStalls || (s.capabilities.contains(.playerEvents) && summary?.stallCount == nil) {
+        let rowStalls = accessRows.reduce(0) { Self.saturatingAdd($0, max(0, $1.stalls ?? 0)) }
+        if timedStalls || (s.capabilities.contains(.playerEvents) && summary?.stallCount == nil && rowStalls == 0) {
             k.stallCount = stalls.count
-            var total = 0.0
-            for st in stalls { total += st.duration ?? sessionEnd.map { max(0, $0 - st.start) } ?? 0 }
+            // A stall that never ended has no duration: the total is unknown, not the time
+            // until the log stopped (which may be none).
+            var total: Double? = 0
+            for st in stalls {
+                if let d = st.duration { total = total.map { $0 + d } } else { total = nil }
+            }
             k.stallDuration = total
             k.provenance[.stallCount] = .timeline
         } else if let c = summary?.stallCount {
@@ -46,12 +51,15 @@ struct KPICalculator {
             k.provenance[.stallCount] = .summaryEvent
         } else if accessRows.contains(where: { $0.stalls != nil }) {
             // Rows whose `c-stalls` is missing or out of range tell nothing: with none that
-            // tells, the count stays unknown, not 0.
-            let count = stalls.reduce(0) { Self.saturatingAdd($0, $1.reportedCount) }
-            k.stallCount = count
-            // The access log counts stalls, it does not time them.
-            k.stallDuration = count == 0 ? 0 : nil
-            k.provenance[.stallCount] = .accessLog
+            // tells, the count stays unknown, not 0; with some untold, a count of 0 is unknown
+            // too (a higher one is at least that). Every row counts, dated or not.
+            let untold = accessRows.contains { $0.stalls == nil && ($0.durationWatched ?? 1) > 0 }
+            if !(untold && rowStalls == 0) {
+                k.stallCount = rowStalls
+                // The access log counts stalls, it does not time them.
+                k.stallDuration = rowStalls == 0 ? 0 : nil
+                k.provenance[.stallCount] = .accessLog
+            }
         }
         // Playing time.
         if let d = summary?.playbackDuration {

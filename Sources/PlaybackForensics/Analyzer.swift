@@ -239,8 +239,8 @@ public struct Analyzer: Sendable {
     /// told only by sources that measure nothing (a device console states the errors it logs, but
     /// its silence proves nothing), or one whose requests were seen but whose player was not (a
     /// proxy log, a HAR capture, an error log: stalls and startup need player events or the
-    /// access log's counts, and a ticket is usually about exactly those). A session of playlists
-    /// alone is judged by the stream checks, so it needs no caveat. The reason, without the
+    /// access log's counts, and a ticket is usually about exactly those). Playlists alone show the
+    /// stream, which the stream checks judge, but not whether it played. The reason, without the
     /// session's name.
     static func unmeasured(_ session: Session, registry: FormatRegistry) -> String? {
         let declarations = session.sources.compactMap { registry.reader(for: $0)?.declaration }
@@ -255,9 +255,29 @@ public struct Analyzer: Sendable {
         }
         // Judged by what was measured, not by capability alone: a console's player lines can
         // still give the stalls.
-        guard session.kpis.stallCount == nil, !capabilities.subtracting(.playlists).isEmpty else { return nil }
+        guard session.kpis.stallCount == nil else { return nil }
         let unknown = session.kpis.startupTime == nil ? "stalls and startup time" : "stalls"
+        if capabilities.contains(.stallCounts) {
+            // An access log is there, but its rows leave the stalls untold (`-`, or no column).
+            var rows = 0
+            var untold = 0
+            for e in session.entries {
+                guard case .accessLog(let a) = e.record.payload else { continue }
+                rows += 1
+                if a.stalls == nil { untold += 1 }
+            }
+            let which =
+                untold < rows
+                ? "\(untold) of its access log's \(rows) rows carry no stall count (c-stalls is -), so the stalls of those periods are unknown"
+                : "no row of its access log carries a stall count (c-stalls)"
+            return "\(unknown) cannot be judged: \(which), and no other source (\(names)) records the player's stalls"
+        }
+        if session.sources.contains(.metricEvents) {
+            return
+                "\(unknown) cannot be judged: its AVMetrics dump holds no event of the player's own (an app records the event types it chooses), only requests and errors (record the player's events too, or add its access log)"
+        }
+        let shows = capabilities.subtracting(.playlists).isEmpty ? "show the stream" : "show requests and errors"
         return
-            "\(unknown) cannot be judged: its sources (\(names)) show requests and errors, not what the player did (add AVMetrics events or the player's access log)"
+            "\(unknown) cannot be judged: its sources (\(names)) \(shows), not what the player did (add AVMetrics events or the player's access log)"
     }
 }

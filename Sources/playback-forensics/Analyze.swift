@@ -135,6 +135,14 @@ struct Analyze: ParsableCommand {
             Output.stderr("playback-forensics: " + redactor.redact(Self.nothingRecognised(whole)) + "\n")
             throw ExitCode(1)
         }
+        // Records read, none of them playback (server logs alone): the same failure.
+        let verdict = whole.verdict
+        if verdict.status == .nothingRead {
+            Output.stderr(
+                "playback-forensics: "
+                    + redactor.redact(verdict.couldNotJudge.first ?? "nothing playback-related was read") + "\n")
+            throw ExitCode(1)
+        }
         if let failOn {
             // The gate judges every finding of the sessions shown: `--min-severity` narrows what is
             // printed, not what the exit status says.

@@ -78,9 +78,38 @@ import Testing
         #expect(stall.fromAccessLog)
         #expect(stall.reportedCount == 2)
         #expect(stall.duration == nil)
-        // Near miss: beside a source of every player event, the access log's count is not a second
+        // Beside a source of player events that kept no stall event (an app keeps the metric
+        // events it chooses), the access log's count still stands.
+        let beside = SessionAnalysis(session(entries, capabilities: [.playerEvents, .stallCounts]))
+        #expect(beside.stalls.map(\.reportedCount) == [2])
+        // Near miss: beside the player's own stall events, the access log's count is not a second
         // set of stalls.
-        #expect(SessionAnalysis(session(entries, capabilities: [.playerEvents, .stallCounts])).stalls.isEmpty)
+        let timed = SessionAnalysis(
+            session(
+                Array(playing.prefix(4)) + [entry(30, .accessLog(row), format: .accessLog, line: 9)],
+                capabilities: [.playerEvents, .stallCounts]))
+        #expect(timed.stalls.count == 1)
+        #expect(timed.stalls.allSatisfy { !$0.fromAccessLog })
+    }
+
+    /// A row written without a date (`- -`) before any dated one still counts its stalls, at the
+    /// next dated entry's time.
+    @Test func anUndatedFirstRowKeepsItsStalls() throws {
+        var row = AVPlayerAccessLogEntry(
+            fields: AVPlayerAccessLogFields(["uri": "https://cdn/a/v1/index.m3u8", "c-stalls": "3"]))
+        row.uri = "https://cdn/a/v1/index.m3u8"
+        row.stalls = 3
+        let record = Record(
+            time: nil, location: SourceLocation(file: "access.log", line: 4), format: .accessLog, sessionID: "S",
+            payload: .accessLog(row))
+        let undated = TimelineEntry(record: record, time: nil, endTime: nil)
+        var next = AVPlayerAccessLogEntry(fields: AVPlayerAccessLogFields(["c-stalls": "0"]))
+        next.stalls = 0
+        let dated = entry(32, .accessLog(next), format: .accessLog, line: 5)
+        let a = SessionAnalysis(session([undated, dated], capabilities: [.stallCounts, .variantPeriods]))
+        let stall = try #require(a.stalls.first)
+        #expect(stall.reportedCount == 3)
+        #expect(stall.start == Timestamp(32))
     }
 
     @Test func aFailedRequestIsOneFailureHoweverManySourcesSawIt() {

@@ -67,7 +67,7 @@ import Testing
         #expect(session.kpis.playingTime == 20)
     }
 
-    @Test func oneRowThatTellsMakesThemKnown() throws {
+    @Test func oneRowThatTellsMakesSwitchesKnownButNotAZeroStallCount() throws {
         let log = """
             #Version: 1.0
             #Fields: date time uri cs-guid c-stalls sc-indicated-bitrate c-duration-watched
@@ -79,7 +79,22 @@ import Testing
             path: "access.log", format: result.format, semantics: FormatRegistry.standard.semantics(of: result.format),
             records: result.records, clock: result.clock)
         let session = try #require(Correlator().correlate([source]).sessions.first)
-        #expect(session.kpis.stallCount == 0)
         #expect(session.kpis.variantSwitchCount == 0)
+        // Ten seconds watched with the stalls untold: "0 so far" is no count of 0 (unknown is not
+        // zero); a count above 0 would stand as "at least".
+        #expect(session.kpis.stallCount == nil)
+        let told = log.replacingOccurrences(of: "G1 - - 10", with: "G1 0 - 10")
+        let allTold = try #require(ingest("access.log", told).result)
+        let source2 = SourceFile(
+            path: "access.log", format: allTold.format,
+            semantics: FormatRegistry.standard.semantics(of: allTold.format), records: allTold.records,
+            clock: allTold.clock)
+        #expect(try #require(Correlator().correlate([source2]).sessions.first).kpis.stallCount == 0)
+        let oneStall = log.replacingOccurrences(of: "G1 0 5000000 10", with: "G1 2 5000000 10")
+        let some = try #require(ingest("access.log", oneStall).result)
+        let source3 = SourceFile(
+            path: "access.log", format: some.format, semantics: FormatRegistry.standard.semantics(of: some.format),
+            records: some.records, clock: some.clock)
+        #expect(try #require(Correlator().correlate([source3]).sessions.first).kpis.stallCount == 2)
     }
 }

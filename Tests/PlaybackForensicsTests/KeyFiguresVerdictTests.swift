@@ -1,0 +1,117 @@
+import ForensicsCore
+import Foundation
+import Testing
+
+@testable import PlaybackForensics
+
+/// The verdict and the key figures tell one story (rules.md: "never 'no problem found' while the
+/// KPI table shows stalls or errors"), and a figure no source measured stays unknown. Fixtures are
+/// AVMetrics events as `metric-event-dump.md` describes them, an access log and a Cloudflare
+/// Logpush row as their vendors document them.
+@Suite struct KeyFiguresVerdictTests {
+    static let session = "6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10"
+
+    static func event(_ type: String, at time: String, _ fields: String) -> String {
+        "{\"type\":\"\(type)\",\"date\":\"2026-11-21T\(time)Z\",\"sessionID\":\"\(session)\"\(fields.isEmpty ? "" : ",")\(fields)}"
+    }
+
+    static func segment(_ n: Int, at second: Int) -> String {
+        let start = String(format: "10:00:%02d.000", second)
+        let end = String(format: "10:00:%02d.200", second)
+        return event(
+            "AVMetricHLSMediaSegmentRequestEvent", at: end,
+            """
+            "url":"https://cdn.example.com/a/v1/seg\(n).ts","mediaType":"vide","segmentDuration":6.0,\
+            "indexFileURL":"https://cdn.example.com/a/v1/prog.m3u8","mediaResourceRequestEvent":{\
+            "url":"https://cdn.example.com/a/v1/seg\(n).ts","requestStartTime":"2026-11-21T\(start)Z",\
+            "responseEndTime":"2026-11-21T\(end)Z","readFromCache":false,"networkTransactionMetrics":{\
+            "transactionMetrics":[{"response":{"statusCode":200}}]}}
+            """)
+    }
+
+    static let started = event(
+        "AVMetricPlayerItemInitialLikelyToKeepUpEvent", at: "10:00:00.700",
+        "\"timeTaken\":0.68,\"variant\":{\"peakBitRate\":2000000,\"url\":\"https://cdn.example.com/a/v1/prog.m3u8\"}")
+
+    static func summary(stalls: Int, recovering: Double) -> String {
+        event(
+            "AVMetricPlayerItemPlaybackSummaryEvent", at: "10:05:00.000",
+            "\"stallCount\":\(stalls),\"variantSwitchCount\":0,\"playbackDuration\":300,\"timeSpentRecoveringFromStall\":\(recovering),\"timeSpentInInitialStartup\":0.68"
+        )
+    }
+
+    func analyze(_ lines: [String], name: String = "metrics.jsonl") -> AnalysisReport {
+        Analyzer().analyze(files: [(name, Array(lines.joined(separator: "\n").utf8))])
+    }
+
+    /// Stalls only the player's summary counts (no stall event times them): no all-clear, and the
+    /// reason names them. Near miss: a summary of no stalls is an all-clear.
+    @Test func stallsASummaryCountsAreNoAllClear() throws {
+        let report = analyze([Self.segment(0, at: 0), Self.started, Self.summary(stalls: 3, recovering: 12.5)])
+        let session = try #require(report.sessions.first)
+        #expect(session.session.kpis.stallCount == 3)
+        #expect(report.verdict.status == .couldNotJudge)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("3 stalls that no finding") })
+
+        let clean = analyze([Self.segment(0, at: 0), Self.started, Self.summary(stalls: 0, recovering: 0)])
+        #expect(clean.sessions.first?.session.kpis.stallCount == 0)
+        #expect(clean.verdict.status == .noProblemFound)
+    }
+
+    /// An error the player recovered from shows in the key figures: no all-clear beside it.
+    @Test func anErrorThePlayerRecoveredFromIsNoAllClear() {
+        let recovered = Self.event(
+            "AVMetricErrorEvent", at: "10:00:10.000",
+            "\"didRecover\":true,\"error\":{\"domain\":\"CoreMediaErrorDomain\",\"code\":-12938,\"localizedDescription\":\"HTTP 404: File Not Found\"}"
+        )
+        let report = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), recovered])
+        #expect(report.sessions.first?.session.kpis.errorCount == 1)
+        #expect(report.verdict.status != .noProblemFound)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("1 error that no finding") })
+    }
+
+    /// A dump of requests alone (an app records the event types it chooses) cannot say the
+    /// player never stalled: stalls and fatal errors unknown, not 0. Near miss: one player event
+    /// shows the player's events were recorded, and the silence about stalls then counts.
+    @Test func aDumpOfRequestsAloneCannotClearStalls() throws {
+        let report = analyze((0..<5).map { Self.segment($0, at: $0 * 6) })
+        let kpis = try #require(report.sessions.first?.session.kpis)
+        #expect(kpis.stallCount == nil)
+        #expect(kpis.fatalError == nil)
+        #expect(report.verdict.status == .couldNotJudge)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("holds no event of the player's own") })
+
+        let played = analyze([Self.started] + (0..<5).map { Self.segment($0, at: $0 * 6) })
+        #expect(played.sessions.first?.session.kpis.stallCount == 0)
+        #expect(played.verdict.status == .noProblemFound)
+    }
+
+    /// A stall the dump ends in never recovered: its duration is unknown, not 0 s, and so is the
+    /// rebuffering ratio. Near miss: a stall that recovered is timed.
+    @Test func aStallThatNeverEndedHasNoDuration() throws {
+        let stall = Self.event("AVMetricPlayerItemStallEvent", at: "10:00:30.000", "\"rate\":0,\"previousRate\":1")
+        let report = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), stall])
+        let kpis = try #require(report.sessions.first?.session.kpis)
+        #expect(kpis.stallCount == 1)
+        #expect(kpis.stallDuration == nil)
+        #expect(kpis.rebufferRatio == nil)
+
+        let resumed = Self.event(
+            "AVMetricPlayerItemLikelyToKeepUpEvent", at: "10:00:34.000",
+            "\"variant\":{\"peakBitRate\":2000000,\"url\":\"https://cdn.example.com/a/v1/prog.m3u8\"}")
+        let timed = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), stall, resumed])
+        #expect(timed.sessions.first?.session.kpis.stallDuration == 4)
+    }
+
+    /// A CDN log alone holds other viewers' rows and never a playback: nothing playback-related
+    /// was read (not "no problem found", whatever its 503s).
+    @Test func serverLogsAloneAreNothingRead() {
+        let row =
+            #"{"ClientIP":"198.51.100.4","ClientRequestHost":"cdn.example.com","ClientRequestMethod":"GET","ClientRequestURI":"/a/v1/seg1.ts","EdgeStartTimestamp":1795255201000000000,"EdgeEndTimestamp":1795255201500000000,"EdgeResponseStatus":503,"CacheCacheStatus":"miss","EdgeColoCode":"FRA","RayID":"7f00000000000001","ClientRequestUserAgent":"AppleCoreMedia/1.0.0.22B83"}"#
+        let report = analyze([row, row.replacingOccurrences(of: "0001\"", with: "0002\"")], name: "http_requests.json")
+        #expect(report.sessions.isEmpty)
+        #expect(report.inputs.first?.records ?? 0 > 0, "the rows were read as a server log")
+        #expect(report.verdict.status == .nothingRead)
+        #expect(report.verdict.couldNotJudge.first?.contains("--cdn-logs") == true)
+    }
+}
