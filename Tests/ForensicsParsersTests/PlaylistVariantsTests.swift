@@ -74,6 +74,34 @@ import Testing
         #expect(p.segments.first?.uri == "https://cdn.example.com/s1.ts")
     }
 
+    /// A substitution bomb (one 8 KB variable referenced 100,000 times on one line, then on many
+    /// lines) is kept as written with a warning naming the line, within the documented limits:
+    /// no line grows past 64 KiB (or its own length), no playlist by more than 16 MiB. Near miss: an ordinary use of
+    /// the same variable is substituted.
+    @Test func substitutionIsBounded() {
+        let value = String(repeating: "y", count: 8000)
+        let head = "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-DEFINE:NAME=\"v\",VALUE=\"\(value)\"\n#EXT-X-TARGETDURATION:6\n"
+        let oneLine = head + "#EXTINF:6,\n" + String(repeating: "{$v}", count: 100_000) + ".ts\n"
+        let result = PlaylistParser(file: "bomb.m3u8").parse(text: oneLine)
+        #expect(result.playlist.segments.first?.uri.hasPrefix("{$v}{$v}") == true)
+        #expect(
+            result.diagnostics.contains {
+                $0.severity == .warning && $0.location.line == 6 && $0.message.contains("longer than")
+            })
+
+        // Each line within the per-line limit, but together past the playlist's budget.
+        var many = head
+        for i in 0..<3000 { many += "#EXTINF:6,\n{$v}/\(i).ts\n" }
+        let bounded = PlaylistParser(file: "many.m3u8").parse(text: many)
+        let grown = bounded.playlist.segments.reduce(0) { $0 + $1.uri.utf8.count }
+        #expect(grown <= 16 * 1024 * 1024 + 3000 * 16)
+        #expect(bounded.playlist.segments.first?.uri.hasPrefix("yyyy") == true)
+        #expect(bounded.playlist.segments.last?.uri.hasPrefix("{$v}") == true)
+        #expect(bounded.diagnostics.contains { $0.message.contains("16 MiB") })
+        #expect(
+            bounded.diagnostics.filter { $0.message.contains("16 MiB") }.count <= 5, "said a few times, not per line")
+    }
+
     @Test func largeGrafovPlaylistParsesAllSegments() throws {
         let url = TestPaths.corpus.appendingPathComponent("playlists/grafov-m3u8/media-playlist-large.m3u8")
         let outcome = ingest("large.m3u8", [UInt8](try Data(contentsOf: url)))

@@ -76,6 +76,9 @@ package struct PlaylistParser {
         var longestLine = 0
         var totalDuration = 0.0
         var firstByteRangeLine: Int?
+        /// Bytes variable substitution has added so far, and the substitutions refused.
+        var substitutionGrowth = 0
+        var substitutionRefused = 0
 
         init(file: String, url: String?, imported: [String: String]) {
             self.file = file
@@ -151,16 +154,27 @@ package struct PlaylistParser {
             playlist.comments.append(.init(name: "#", value: text, line: number))
         }
 
-        func substitute(_ s: String) -> String {
+        /// Longest a line or attribute value may become by variable substitution (unless it was
+        /// that long already), and how many bytes substitution may add to one playlist: a 4 KB
+        /// gzip of one variable referenced a million times asked for gigabytes (probe B, F1).
+        static let maxSubstitutedLength = 64 * 1024
+        static let maxSubstitutionGrowth = 16 * 1024 * 1024
+
+        /// `{$name}` replaced by its `EXT-X-DEFINE` value (RFC 8216bis 4.3), within the limits
+        /// above: past them the text is kept as written, with a warning.
+        mutating func substitute(_ s: String, line: Int) -> String {
             // Only playlists that define variables pay for the search.
             guard !playlist.defines.isEmpty, s.utf8.contains(UInt8(ascii: "{")) else { return s }
+            let limit = max(s.utf8.count, Self.maxSubstitutedLength)
+            let budget = Self.maxSubstitutionGrowth - substitutionGrowth
             var out = ""
             var rest = Substring(s)
             while let open = rest.range(of: "{$") {
                 out += rest[..<open.lowerBound]
                 guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
                     out += rest[open.lowerBound...]
-                    return out
+                    rest = rest[rest.endIndex...]
+                    break
                 }
                 let name = String(rest[open.upperBound..<close])
                 if let v = playlist.defines[name] {
@@ -169,8 +183,21 @@ package struct PlaylistParser {
                     out += rest[open.lowerBound...close]
                 }
                 rest = rest[rest.index(after: close)...]
+                if out.utf8.count > limit || out.utf8.count - s.utf8.count > budget {
+                    substitutionRefused += 1
+                    if substitutionRefused <= 5 {
+                        diag(
+                            line, .warning,
+                            out.utf8.count > limit
+                                ? "variable substitution would make this line longer than \(limit / 1024) KiB: kept as written"
+                                : "variable substitution would add more than \(Self.maxSubstitutionGrowth / (1024 * 1024)) MiB to the playlist: kept as written"
+                        )
+                    }
+                    return s
+                }
             }
             out += rest
+            substitutionGrowth += max(0, out.utf8.count - s.utf8.count)
             return out
         }
 
@@ -190,8 +217,7 @@ package struct PlaylistParser {
                 list.deviations = []
             }
             if !playlist.defines.isEmpty {
-                let defines = self
-                list.substitute { defines.substitute($0) }
+                list.substitute { self.substitute($0, line: number) }
             }
             return list
         }
@@ -521,7 +547,7 @@ package struct PlaylistParser {
         mutating func handleURI(_ bytes: UnsafeBufferPointer<UInt8>, _ number: Int) {
             if let (attrs, line) = pendingStreamInf {
                 pendingStreamInf = nil
-                let uri = substitute(String(decoding: bytes, as: UTF8.self))
+                let uri = substitute(String(decoding: bytes, as: UTF8.self), line: number)
                 playlist.variants.append(
                     .init(uri: uri, resolvedURI: resolve(uri), attributes: attrs, isIFrame: false, line: line))
                 return
@@ -529,7 +555,7 @@ package struct PlaylistParser {
             // Only playlists that define variables pay for a string here.
             let uri: Playlist.SegmentList.Span
             if !playlist.defines.isEmpty, bytes.firstIndex(ofByte: UInt8(ascii: "{")) != nil {
-                uri = playlist.segments.store(substitute(String(decoding: bytes, as: UTF8.self)))
+                uri = playlist.segments.store(substitute(String(decoding: bytes, as: UTF8.self), line: number))
             } else {
                 uri = playlist.segments.store(bytes)
             }
