@@ -56,27 +56,51 @@ package final class ServerRowStore: Sendable {
         }
     }
 
+    /// The store's tables, as this tool creates them.
+    static let schema = """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE files (id INTEGER PRIMARY KEY, name TEXT NOT NULL, container TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            modified REAL NOT NULL, format TEXT, settings TEXT NOT NULL, rows INTEGER NOT NULL,
+            earliest REAL, latest REAL, diagnostics TEXT NOT NULL, complete INTEGER NOT NULL);
+        CREATE TABLE minutes (file INTEGER NOT NULL, minute INTEGER NOT NULL, rows INTEGER NOT NULL);
+        CREATE TABLE headers (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+        CREATE TABLE rows (file INTEGER NOT NULL, line INTEGER NOT NULL, start REAL NOT NULL,
+            path TEXT NOT NULL, request_id TEXT, session TEXT, header INTEGER, raw TEXT NOT NULL);
+        """
+    /// The lookup indexes `finishStoring` adds.
+    static let indexes = [
+        "CREATE INDEX IF NOT EXISTS rows_path ON rows (path, start)",
+        "CREATE INDEX IF NOT EXISTS rows_request ON rows (request_id) WHERE request_id IS NOT NULL",
+        "CREATE INDEX IF NOT EXISTS rows_session ON rows (session) WHERE session IS NOT NULL",
+    ]
+
+    /// Opens the store at `path`, or makes it. A store found there is a cache, and OUT is
+    /// untrusted like any input: one whose schema is not exactly this tool's (a trigger, a view,
+    /// another table or index, a table of another shape) or whose values are not of their
+    /// columns' types is removed and made again — its files are then read again from the logs
+    /// given. A write-ahead log or journal beside it that this tool did not leave is removed
+    /// before SQLite can replay it.
     package init(path: String) throws {
         self.path = path
+        var queue: DatabaseQueue
         do {
+            if access(path, F_OK) == 0 {
+                for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            }
             queue = try DatabaseQueue(path: path, configuration: TriageIndex.configuration(label: "server-rows"))
+            if try !queue.read({ db in try Self.isOwn(db) }) {
+                try queue.close()
+                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+                queue = try DatabaseQueue(path: path, configuration: TriageIndex.configuration(label: "server-rows"))
+            }
             try queue.write { db in
                 if try !db.tableExists("meta") {
-                    try db.execute(
-                        sql: """
-                            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                            CREATE TABLE files (id INTEGER PRIMARY KEY, name TEXT NOT NULL, container TEXT NOT NULL,
-                                size INTEGER NOT NULL,
-                                modified REAL NOT NULL, format TEXT, settings TEXT NOT NULL, rows INTEGER NOT NULL,
-                                earliest REAL, latest REAL, diagnostics TEXT NOT NULL, complete INTEGER NOT NULL);
-                            CREATE TABLE minutes (file INTEGER NOT NULL, minute INTEGER NOT NULL, rows INTEGER NOT NULL);
-                            CREATE TABLE headers (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
-                            CREATE TABLE rows (file INTEGER NOT NULL, line INTEGER NOT NULL, start REAL NOT NULL,
-                                path TEXT NOT NULL, request_id TEXT, session TEXT, header INTEGER, raw TEXT NOT NULL);
-                            """)
+                    try db.execute(sql: Self.schema)
                     try db.execute(sql: "INSERT INTO meta VALUES ('schema_version', ?)", arguments: [Self.version])
                 }
-                let version = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema_version'")
+                let version = try String.fetchOne(
+                    db, sql: "SELECT CAST(value AS TEXT) FROM meta WHERE key = 'schema_version'")
                 guard version == Self.version else {
                     throw TriageIndex.IndexError(
                         description:
@@ -89,6 +113,51 @@ package final class ServerRowStore: Sendable {
             throw TriageIndex.IndexError(
                 description: "\(path) is not a server row store this tool can use: \(TriageIndex.describe(error))")
         }
+        self.queue = queue
+    }
+
+    /// Whether an opened file is empty or exactly a store this tool writes: the same schema
+    /// objects (read as text, never run), and every value of its column's type.
+    static func isOwn(_ db: Database) throws -> Bool {
+        let found = try Row.fetchAll(
+            db, sql: "SELECT CAST(type AS TEXT), CAST(name AS TEXT), CAST(sql AS TEXT) FROM sqlite_master"
+        ).map { row in ((row[0] as String?) ?? "", (row[1] as String?) ?? "", row[2] as String?) }
+        if found.isEmpty { return true }
+        let fresh = try DatabaseQueue()
+        let own: [String: String?] = try fresh.write { db in
+            try db.execute(sql: schema)
+            for statement in indexes { try db.execute(sql: statement) }
+            var own: [String: String?] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master") {
+                own[(row[0] as String) + " " + (row[1] as String)] = row[2] as String?
+            }
+            return own
+        }
+        for (type, name, sql) in found {
+            guard let expected = own[type + " " + name], expected == sql else { return false }
+        }
+        for key in own.keys where key.hasPrefix("table ") {
+            guard found.contains(where: { "table " + $0.1 == key }) else { return false }
+        }
+        // Every value of its column's declared type (a NULL only where the schema allows one).
+        for table in ["meta", "files", "minutes", "headers", "rows"] {
+            var wrong: [String] = []
+            for column in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))") {
+                let name = "\"" + ((column["name"] as String?) ?? "") + "\""
+                let type = ((column["type"] as String?) ?? "").lowercased()
+                let notNull = ((column["notnull"] as Int?) ?? 0) != 0
+                guard ["text", "integer", "real"].contains(type) else { continue }
+                wrong.append(
+                    notNull ? "typeof(\(name)) <> '\(type)'" : "typeof(\(name)) NOT IN ('\(type)', 'null')")
+            }
+            guard !wrong.isEmpty else { continue }
+            if try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(wrong.joined(separator: " OR ")))") == true
+            {
+                return false
+            }
+        }
+        return true
     }
 
     /// Whether a given file (a log, or an archive of them) is stored, complete, as it is now
@@ -185,10 +254,7 @@ package final class ServerRowStore: Sendable {
     /// Builds the lookup indexes once every file is in (inserting into indexed tables is slower).
     package func finishStoring() throws {
         try queue.write { db in
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS rows_path ON rows (path, start)")
-            try db.execute(
-                sql: "CREATE INDEX IF NOT EXISTS rows_request ON rows (request_id) WHERE request_id IS NOT NULL")
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS rows_session ON rows (session) WHERE session IS NOT NULL")
+            for statement in Self.indexes { try db.execute(sql: statement) }
         }
     }
 

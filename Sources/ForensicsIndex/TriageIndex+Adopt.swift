@@ -1,3 +1,4 @@
+import ForensicsCore
 import Foundation
 import GRDB
 
@@ -143,7 +144,9 @@ extension TriageIndex {
                 db, sql: "SELECT CAST(file AS TEXT) FROM bundles WHERE NOT \(safeFileSQL("file")) LIMIT 1")
             if let unsafe {
                 throw IndexError(
-                    description: "a bundle row names the report file '\(unsafe.prefix(80))', which is not a plain name")
+                    description:
+                        "a bundle row names the report file '\(Redactor.visibleControls(String(unsafe.prefix(80))))', which is not a plain name"
+                )
             }
             // A row that belongs to no bundle (written with foreign keys off) would be counted in
             // the overview for ever: removing a bundle removes only its own rows.

@@ -251,9 +251,11 @@ public final class TriageIndex: Sendable {
         }
     }
 
-    /// The same test in SQL, on a column.
+    /// The same test in SQL, on a column. SQLite's `length` and `GLOB` read text only up to a
+    /// NUL, so the name's bytes must number its characters too: `b2\0../x` would otherwise pass
+    /// as `b2` (probe B, F3).
     static func safeFileSQL(_ column: String) -> String {
-        "(typeof(\(column)) = 'text' AND length(\(column)) BETWEEN 1 AND 160 AND substr(\(column), 1, 1) <> '.' AND \(column) NOT GLOB '*[^A-Za-z0-9._~-]*')"
+        "(typeof(\(column)) = 'text' AND length(\(column)) BETWEEN 1 AND 160 AND length(CAST(\(column) AS BLOB)) = length(\(column)) AND substr(\(column), 1, 1) <> '.' AND \(column) NOT GLOB '*[^A-Za-z0-9._~-]*')"
     }
 
     /// Copies every bundle row of another index (an earlier run's, or a shard's) into this one,
@@ -310,7 +312,8 @@ public final class TriageIndex: Sendable {
                 if let unsafe {
                     throw IndexError(
                         description:
-                            "a bundle row names the report file '\(unsafe.prefix(80))', which is not a plain name")
+                            "a bundle row names the report file '\(Redactor.visibleControls(String(unsafe.prefix(80))))', which is not a plain name"
+                    )
                 }
             } catch let error as IndexError {
                 throw IndexError(description: "\(other) is not a triage index this tool can use: \(error.description)")

@@ -109,6 +109,9 @@ enum TriageOutput {
     /// Moves the finished index into place whole (rename replaces the old file, never writes into it).
     static func commit(_ index: TriageIndex, to output: String) throws {
         try index.close()
+        // What lies beside the index being replaced belongs to it, or was planted: SQLite would
+        // replay a write-ahead log into the new index when it is next opened (probe B, F2).
+        for suffix in ["-wal", "-shm", "-journal"] { unlink(output + "/" + indexName + suffix) }
         guard rename(output + "/" + newIndexName, output + "/" + indexName) == 0 else {
             throw SetupError(
                 description:

@@ -94,4 +94,48 @@ import Testing
         let one = try CLIRunner.run(["triage", w.input.path, "--output", w.output.path])
         #expect(one.stderr.contains("looks like one bundle"))
     }
+
+    /// A write-ahead log planted beside OUT's index (made from a copy of it, with a trigger and a
+    /// forged row left in the log) is not left for SQLite to replay into the new index: after a
+    /// `--since-index` run, OUT holds no `triage.sqlite-wal` and the index neither the trigger nor
+    /// the forged text (probe B, F2). Written with python's sqlite3, which CI has.
+    @Test func aPlantedWriteAheadLogIsNotLeftBesideTheIndex() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-wal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fleet = root.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLIRunner.repository.appendingPathComponent("SampleLogs/cdn-404-stall"),
+            to: fleet.appendingPathComponent("b1"))
+        let out = root.appendingPathComponent("out")
+        #expect(try CLIRunner.run(["triage", fleet.path, "--output", out.path]).status == 0)
+        let index = out.appendingPathComponent("triage.sqlite").path
+        let forge = """
+            import shutil, sqlite3, sys
+            index, copy = sys.argv[1], sys.argv[2]
+            shutil.copy(index, copy)
+            c = sqlite3.connect(copy)
+            c.execute("PRAGMA journal_mode=WAL"); c.execute("PRAGMA wal_autocheckpoint=0")
+            c.execute("CREATE TRIGGER forge AFTER INSERT ON bundles BEGIN INSERT INTO meta VALUES ('F' || new.file, 'x'); END")
+            c.execute("UPDATE sessions SET top_finding = 'FORGED'"); c.commit()
+            shutil.copy(copy + "-wal", index + "-wal")
+            c.close()
+            """
+        let forged = try CLIRunner.runProgram(
+            "/usr/bin/env", ["python3", "-c", forge, index, root.appendingPathComponent("copy.sqlite").path])
+        #expect(forged.status == 0, "\(forged.stderr)")
+        #expect(FileManager.default.fileExists(atPath: index + "-wal"))
+        let r = try CLIRunner.run(["triage", fleet.path, "--output", out.path, "--since-index"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: index + "-wal"))
+        let read = """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            print(c.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").fetchone()[0],
+                  c.execute("SELECT count(*) FROM sessions WHERE top_finding = 'FORGED'").fetchone()[0])
+            """
+        let check = try CLIRunner.runProgram("/usr/bin/env", ["python3", "-c", read, index])
+        #expect(
+            check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0", "\(check.stdout) \(check.stderr)")
+    }
 }

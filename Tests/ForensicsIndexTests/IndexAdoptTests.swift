@@ -70,6 +70,31 @@ import Testing
         } throws: { "\($0)".contains("belong to no bundle") }
     }
 
+    /// A report name with a NUL in it (`a\0phantom`: SQLite's `length` and `GLOB` stop at the
+    /// NUL, so it looked like `a`) refuses the file, when adopted and when merged (probe B, F3).
+    /// Near miss: the plain name beside it is kept.
+    @Test func aReportNameWithANulIsRefused() throws {
+        defer { fixture.remove() }
+        let old = try fixture.earlierIndex("nul.sqlite") { _ in }
+        try fixture.edit(old) { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO bundles (file, name, content_hash, analyzer, skipped, input_problems, session_count)
+                    VALUES ('a' || char(0) || 'phantom', 'FORGED', 'h', 'x', 0, 0, 0)
+                    """)
+        }
+        #expect {
+            try TriageIndex.adopting(copyOf: old, at: fixture.path("new.sqlite"))
+        } throws: { "\($0)".contains("not a plain name") && !"\($0)".contains("\u{0}") }
+        let merged = try TriageIndex(path: fixture.path("merged.sqlite"))
+        #expect(throws: (any Error).self) { try merged.absorb(old) }
+        try merged.close()
+        let plain = try fixture.earlierIndex("plain.sqlite") { _ in }
+        let kept = try TriageIndex.adopting(copyOf: plain, at: fixture.path("kept.sqlite"))
+        #expect(try kept.knownBundles().keys.sorted() == ["a"])
+        try kept.close()
+    }
+
     /// A FIFO in the earlier index's place does not block the run; it is refused at once.
     @Test(.timeLimit(.minutes(1))) func aFIFOIsRefusedWithoutBlocking() throws {
         defer { fixture.remove() }

@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import Testing
+
+import ForensicsCore
+
+@testable import ForensicsIndex
+
+/// `OUT/cdn-rows.sqlite` is a cache, and OUT is as untrusted as any input (probe B): a store this
+/// tool did not write — a trigger, a view, a value of another type, a write-ahead log planted
+/// beside it — is removed and made again, never run or read as rows. Near miss: the tool's own
+/// store is kept, with what it stored.
+@Suite struct ServerRowStoreTrustTests {
+    func directory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-rowstore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// A store with one complete file, as a run leaves it.
+    func storeOneFile(at path: String) throws {
+        let store = try ServerRowStore(path: path)
+        let id = try store.beginFile(name: "day.log", container: "day.log", size: 10, modified: 1, settings: "s")
+        try store.add(
+            [
+                .init(
+                    line: 3, start: 100, path: "/a/s1.ts", requestID: "r1", session: nil, header: "#Fields: x", raw: "x"
+                )
+            ],
+            file: id)
+        try store.finishFile(id, format: "cloudfront-standard", coverage: ServerLogCoverage(), diagnostics: [])
+        try store.finishStoring()
+    }
+
+    func objects(_ path: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT type || ' ' || name FROM sqlite_master ORDER BY 1")
+        }
+    }
+
+    @Test func theToolsOwnStoreIsKept() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
+        try storeOneFile(at: path)
+        let again = try ServerRowStore(path: path)
+        #expect(try again.files().map(\.name) == ["day.log"])
+    }
+
+    @Test func aPlantedTriggerOrViewIsNeverKept() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
+        try storeOneFile(at: path)
+        let planted = try DatabaseQueue(path: path)
+        try planted.write { db in
+            try db.execute(
+                sql: "CREATE TRIGGER forge AFTER INSERT ON rows BEGIN UPDATE files SET name = 'FORGED'; END")
+            try db.execute(sql: "CREATE VIEW v AS SELECT * FROM rows")
+        }
+        try planted.close()
+        let store = try ServerRowStore(path: path)
+        #expect(try store.files().isEmpty, "made again: its files are read again from the logs")
+        #expect(try !objects(path).contains { $0.hasPrefix("trigger") || $0.hasPrefix("view") })
+    }
+
+    @Test func aValueOfAnotherTypeMakesTheStoreAgain() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
+        try storeOneFile(at: path)
+        let planted = try DatabaseQueue(path: path)
+        // Text in a REAL column stays text (SQLite's affinity cannot convert it); decoded as a
+        // number it would stop the tool.
+        try planted.write { db in try db.execute(sql: "UPDATE files SET modified = 'abc'") }
+        try planted.close()
+        let store = try ServerRowStore(path: path)
+        #expect(try store.files().isEmpty)
+        try store.keepOnly(containers: ["day.log"])
+    }
+
+    @Test func aWriteAheadLogBesideItIsNotReplayed() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
+        try storeOneFile(at: path)
+        // A copy written in WAL mode, its change left in the log, and only the log planted.
+        let copy = dir.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let forger = try DatabaseQueue(path: copy)
+        try forger.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "UPDATE files SET name = 'FORGED'")
+        }
+        try FileManager.default.copyItem(atPath: copy + "-wal", toPath: path + "-wal")
+        try forger.close()
+        let store = try ServerRowStore(path: path)
+        #expect(try store.files().map(\.name) == ["day.log"])
+    }
+}
