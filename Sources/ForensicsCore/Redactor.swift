@@ -160,6 +160,11 @@ public struct Redactor: Sendable {
         // Limelight, Cloudflare, Edgio and other signature parameters.
         "gda", "hdntl", "hdnet", "se", "sp", "skoid", "sktid", "md5", "hash", "lsig", "verify", "secure", "bearer",
         "urlprefix", "keyname", "private_key", "license_key",
+        // Signed-URL access key ids (S3 SigV2, Google, Aliyun OSS), Wowza's `wmsAuthSign`, DRM
+        // licence data (FairPlay's SPC and CKC, PallyCon and other `customdata` tokens), Google
+        // Media CDN's signed cookie, one-time and single sign-on tokens (probe B, F6 and F7).
+        "awsaccesskeyid", "googleaccessid", "ossaccesskeyid", "wmsauthsign", "pass", "spc", "ckc", "customdata",
+        "pallycon-customdata-v2", "edge-cache-cookie", "ticket", "samlresponse", "otp", "x_auth", "skey", "ip", "phone",
         // Personal data (README, "Personal data"): e-mail, advertising and device identifiers, client addresses.
         "email", "e-mail", "mail", "idfa", "idfv", "gaid", "aaid", "adid", "rdid", "ifa", "udid", "msisdn",
         "client_ip", "clientip", "c-ip", "cip", "remote_addr", "x-forwarded-for",
@@ -179,6 +184,10 @@ public struct Redactor: Sendable {
     static let secretHeaderParts: [[UInt8]] = [
         "authorization", "token", "secret", "password", "api-key", "apikey", "api_key",
     ].map { Array($0.utf8) }
+
+    /// Names that are secrets as JSON keys and `name: value` pairs too (a licence body logged in
+    /// the console: `{"spc":"AAAA…"}`).
+    static let secretKeyNames: [[UInt8]] = ["spc", "ckc", "customdata"].map { Array($0.utf8) }
 
     /// The fixed prefixes and suffixes the name tests use, made once.
     enum Names {
@@ -228,7 +237,8 @@ public struct Redactor: Sendable {
 
     /// The tests on a decoded (percent-decoded, lower-cased) name.
     static func isSecretHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.isOne(of: headerOnlyNames) || name.hasByteSuffix(Names.dashAuth) || name.hasBytePrefix(Names.xAuth)
+        name.isOne(of: headerOnlyNames) || name.isOne(of: secretKeyNames) || name.hasByteSuffix(Names.dashAuth)
+            || name.hasBytePrefix(Names.xAuth)
             || name.hasByteSuffix(Names.signature) || name.hasBytePrefix(Names.xAmzSecurity)
             || secretHeaderParts.contains { name.containsBytes($0) }
             // Client addresses are personal data (README, "Personal data"): the headers proxies and
@@ -582,11 +592,11 @@ struct RedactionScanner {
     /// in a top-level label of two or more letters (a sentence's closing full stop is not part of
     /// it). In a path (`/poster@2x.png`) a name whose "domain" is a scale (`2x`) or ends in a file
     /// extension is a file name, not an address.
-    mutating func email(at i: Int) -> Int {
+    mutating func email(at i: Int, domainFrom domain: Int? = nil) -> Int {
         var s = i
         while s > 0, i - s < 64, Self.isEmailLocalByte(b[s - 1]) { s -= 1 }
         guard s < i else { return i + 1 }
-        var e = i + 1
+        var e = domain ?? (i + 1)
         var labels: [Range<Int>] = []
         var labelStart = e
         while e < b.count, e - i < 256 {
@@ -626,6 +636,8 @@ struct RedactionScanner {
     /// encoded as many times as the `=`; the value runs to the next encoded separator or a delimiter.
     mutating func encodedEquals(at i: Int) -> Int {
         guard let equals = escape(at: i) else { return i + 1 }
+        // An address written into a URL: `jane.doe%40example.com` (probe B, F5).
+        if equals.code == UInt8(ascii: "@") { return email(at: i, domainFrom: i + equals.length) }
         guard equals.code == UInt8(ascii: "=") else { return i + equals.length }
         // Back over the name (escapes included: `token%5B%5D`) to the separator that opened it:
         // an escape of `?`, `&`, `#` or `;` encoded as often as the `=`, or (once encoded) a raw one.
@@ -650,6 +662,12 @@ struct RedactionScanner {
         {
             nameStart = s
         }
+        // A query logged on its own, as a field of a server log's row (CloudFront's
+        // `cs-uri-query` holds `token%3D…` with no `?` before it): the name starts the field
+        // (probe B, F4).
+        if nameStart == nil, s == 0 || Self.isSpace(b[s - 1]) || b[s - 1] == UInt8(ascii: "\"") {
+            nameStart = s
+        }
         guard let start = nameStart, start < i, isSecretEncodedName(start..<i, depth: equals.depth)
         else { return i + equals.length }
         var e = i + equals.length
@@ -661,8 +679,8 @@ struct RedactionScanner {
             }
             let c = b[e]
             if c == UInt8(ascii: "&") || c == UInt8(ascii: "/") || c == UInt8(ascii: "#") || c == UInt8(ascii: "?")
-                || c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r")
-                || c == UInt8(ascii: "\"")
+                || c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n")
+                || c == UInt8(ascii: "\r") || c == UInt8(ascii: "\"")
                 || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") || c == UInt8(ascii: "\\")
             {
                 break

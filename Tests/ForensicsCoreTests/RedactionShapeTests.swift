@@ -69,6 +69,22 @@ import Testing
         ("https://p.example.com/r?u=https%3A%2F%2Fc%2Fa%3Fx%3D1%26auth%5Btoken%5D%3DPLANTEDabc", "%3Fx%3D1"),
         ("https://cdn.example.com/a.m3u8?token%3DPLANTEDabc", "/a.m3u8?token"),
         (#"{"client_ip": "PLANTED198.51.100.23", "idfa": "PLANTED-6D92"}"#, "client_ip"),
+        // Probe B: a query logged on its own as a server-log field (CloudFront `cs-uri-query`),
+        // once and twice encoded; an address written into a URL; FairPlay licence data in the
+        // console; signed-URL access key ids and DRM tokens by their vendors' names.
+        ("2026-11-21\t/v/s1.ts\ttoken%3DPLANTEDabc\tHit", "/v/s1.ts"),
+        ("2026-11-21\t/v/s1.ts\ttoken%253DPLANTEDabc\tHit", "\tHit"),
+        ("2026-11-21\t/v/s1.ts\tSignature%3DPLANTEDsig%26Key-Pair-Id%3DPLANTEDkp\tHit", "\tHit"),
+        ("https://cdn.example.com/v/s1.ts?viewer=PLANTEDjane.doe%40example.com&w=1", "w=1"),
+        ("https://app.example.com/w?u=PLANTEDref.zq%2540example.com", "/w?u="),
+        ("keyRequest failed for skd://k err=-42669 SPC=PLANTEDAAAAAVNQQ1NF", "err=-42669"),
+        (#"license request body {"spc":"PLANTEDAAAAAkNL","ckc":"PLANTEDx"}"#, "license request body"),
+        ("https://b.s3.amazonaws.com/a.m3u8?AWSAccessKeyId=PLANTEDAKIA&Expires=1&Signature=PLANTEDs", "a.m3u8"),
+        ("https://storage.googleapis.com/b/a.m3u8?GoogleAccessId=PLANTEDsa&Signature=PLANTEDs", "a.m3u8"),
+        ("https://b.oss-cn-hangzhou.aliyuncs.com/a.m3u8?OSSAccessKeyId=PLANTEDk&Signature=PLANTEDs", "a.m3u8"),
+        ("https://w.example.com/live/a.m3u8?wmsAuthSign=PLANTEDc2VydmVy", "a.m3u8"),
+        ("https://lic.example.com/fp?pallycon-customdata-v2=PLANTEDeyJ4&customdata=PLANTEDabc", "/fp?"),
+        ("https://cdn.example.com/a.m3u8?user=a&pass=PLANTEDpw&phone=PLANTED%2B15551234567", "user=a"),
     ]
 
     @Test(arguments: shapes)
