@@ -57,7 +57,11 @@ extension Session {
                 }
                 j += 1
             }
-            out.append(Stall(index: i, start: t, endIndex: end?.0, end: end?.1, recovered: end != nil))
+            // An event written without a date sits at the time of the one before it: a stall
+            // that starts or ends on one has no duration to measure.
+            let dated = e.record.time != nil && end.map { entries[$0.0].record.time != nil } ?? true
+            out.append(
+                Stall(index: i, start: t, endIndex: end?.0, end: dated ? end?.1 : nil, recovered: end != nil))
         }
         return out
     }

@@ -206,7 +206,15 @@ public struct Analyzer: Sendable {
         let sessions = correlation.sessions.map { session in
             var session = session
             session.absentSources = clientFormats.filter { !session.sources.contains($0) }
-            return AnalysisReport.SessionResult(session: session, findings: rules.evaluate(session))
+            let findings = rules.evaluate(session)
+            // One story: the rule that judged playback failed (from the error log's last rows, a
+            // summary's error, the console) settles the fatal-error figure, and a failure is an
+            // error however the sources counted them.
+            if findings.contains(where: { $0.ruleID == PlaybackFailedRule.description.identifier }) {
+                session.kpis.fatalError = true
+                if session.kpis.errorCount == 0 { session.kpis.errorCount = 1 }
+            }
+            return AnalysisReport.SessionResult(session: session, findings: findings)
         }
         // Sessions whose sources cannot show what a ticket asks about: "no problem" cannot be
         // claimed for them. One caveat per reason, naming the first sessions, so that a proxy log

@@ -114,4 +114,39 @@ import Testing
         #expect(report.verdict.status == .nothingRead)
         #expect(report.verdict.couldNotJudge.first?.contains("--cdn-logs") == true)
     }
+
+    /// A summary whose error ended playback: `playback-failed`, and the figures agree with it
+    /// (a fatal error, and at least one error). Near miss: a summary with no error.
+    @Test func aFailedPlaybackIsAnErrorInTheFigures() throws {
+        let failed = Self.event(
+            "AVMetricPlayerItemPlaybackSummaryEvent", at: "10:05:00.000",
+            "\"stallCount\":0,\"playbackDuration\":300,\"errorEvent\":{\"didRecover\":false,\"error\":{\"domain\":\"CoreMediaErrorDomain\",\"code\":-12938,\"localizedDescription\":\"HTTP 404: File Not Found\"}}"
+        )
+        let report = analyze([Self.segment(0, at: 0), Self.started, failed])
+        let result = try #require(report.sessions.first)
+        #expect(result.findings.contains { $0.ruleID == "playback-failed" })
+        #expect(result.session.kpis.fatalError == true)
+        #expect((result.session.kpis.errorCount ?? 0) >= 1)
+
+        let clean = analyze([Self.segment(0, at: 0), Self.started, Self.summary(stalls: 0, recovering: 0)])
+        #expect(clean.sessions.first?.session.kpis.fatalError == false)
+    }
+
+    /// A stall event written without its `date` sits at the time of the event before it: said,
+    /// and its duration is unknown (not the gap to the next event). Near miss: with its date, the
+    /// stall is timed.
+    @Test func aStallWithoutADateHasNoDuration() throws {
+        let undated =
+            #"{"type":"AVMetricPlayerItemStallEvent","sessionID":"\#(Self.session)","rate":0,"previousRate":1}"#
+        let resumed = Self.event(
+            "AVMetricPlayerItemLikelyToKeepUpEvent", at: "10:00:34.000",
+            "\"variant\":{\"peakBitRate\":2000000,\"url\":\"https://cdn.example.com/a/v1/prog.m3u8\"}")
+        let report = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), undated, resumed])
+        #expect(report.diagnostics.contains { $0.severity == .warning && $0.message.contains("no date") })
+        let result = try #require(report.sessions.first)
+        #expect(result.session.kpis.stallCount == 1)
+        #expect(result.session.kpis.stallDuration == nil)
+        #expect(result.findings.contains { $0.ruleID == "stall" && $0.title.contains("how long is unknown") })
+        #expect(report.verdict.status != .noProblemFound)
+    }
 }

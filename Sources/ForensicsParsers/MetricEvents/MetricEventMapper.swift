@@ -121,6 +121,14 @@ struct MetricEventMapper {
             result.records.append(
                 Record(time: time, location: location, format: .metricEvents, sessionID: sessionID, payload: payload))
         }
+        // Every event carries a date (metric-event-dump.md): one without is placed after the
+        // event before it, so its time — and a stall's duration — is not known.
+        if date == nil, e["date"]?.isNull ?? true, let known, !known.isRequest {
+            result.diagnose(
+                Diagnostic(
+                    location, .warning,
+                    "\(known.fullName): no date: its time is unknown (placed after the event before it)"))
+        }
         guard let type = known else {
             let name = typeNode?.string ?? ""
             result.diagnose(Diagnostic(location, .info, "unknown event type \(name): kept as unknown"))

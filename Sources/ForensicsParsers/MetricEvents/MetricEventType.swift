@@ -21,6 +21,14 @@ enum MetricEventType: String, CaseIterable {
     /// The class name as AVFoundation spells it.
     var fullName: String { "AVMetric" + rawValue }
 
+    /// A request event: its times are the request's own, whatever its `date`.
+    var isRequest: Bool {
+        switch self {
+        case .playlistRequest, .segmentRequest, .contentKeyRequest, .resourceRequest: true
+        default: false
+        }
+    }
+
     private static let names: [(bytes: [UInt8], type: MetricEventType)] = allCases.map {
         (Array($0.rawValue.utf8), $0)
     }

@@ -190,7 +190,10 @@ package struct StallRule: Rule {
                 title = "Playback stalled \(times)\(variant) (access log: duration unknown) — cause: \(cause.rawValue)"
                 explanation += "; the access log counts stalls per row, not when they began or how long they lasted"
             } else {
-                let durationText = duration.map { "for \(NumberFormat.seconds($0))" } ?? "and never recovered"
+                let durationText =
+                    duration.map { "for \(NumberFormat.seconds($0))" }
+                    ?? (stall.recovered == false
+                        ? "and never recovered" : "(how long is unknown: its start or end has no date)")
                 title = "Playback stalled \(durationText) — cause: \(cause.rawValue)"
             }
             out.append(
