@@ -176,6 +176,34 @@ import Testing
         #expect(report.verdict.status != .noProblemFound)
     }
 
+    /// Unreadable evidence is no all-clear (probe A, B12): an error log saved as UTF-16 without a
+    /// byte-order mark, and random bytes named `metrics.jsonl`, beside a good access log. Near
+    /// misses: the same bytes named `poster.png` are a stray file, and the access log alone is
+    /// judged.
+    @Test func unreadableLogsBesideAGoodOneAreNoAllClear() throws {
+        let access = try bytes(Self.realAccessLog)
+        let errorLog =
+            "#Version: 1.0\n#Software: AppleCoreMedia/1.0.0.22B83\n#Date: 2026/11/21 05:00:00.000\n"
+            + "#Fields: date time uri cs-guid s-ip status domain comment cs-iftype\n"
+            + "2026/11/21 05:04:59.059 https://cdn.example.org/v/seg_51.ts 4F0B2C61 203.0.113.7 -12938 \"CoreMediaErrorDomain\" \"HTTP 404: File Not Found\" en0\n"
+        let utf16 = errorLog.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+        let withUTF16 = Analyzer().analyze(files: [("access.log", access), ("error.log", utf16)])
+        #expect(withUTF16.verdict.couldNotJudge.contains { $0.contains("error.log was not read: UTF-16") })
+        #expect(withUTF16.verdict.status != .noProblemFound)
+
+        var garbage: [UInt8] = []
+        var x: UInt32 = 12345
+        for _ in 0..<2048 {
+            x = x &* 1_103_515_245 &+ 12345
+            garbage.append(UInt8(truncatingIfNeeded: x >> 16))
+        }
+        let withGarbage = Analyzer().analyze(files: [("access.log", access), ("metrics.jsonl", garbage)])
+        #expect(withGarbage.verdict.couldNotJudge.contains { $0.contains("metrics.jsonl was not read: binary data") })
+        let withImage = Analyzer().analyze(files: [("access.log", access), ("poster.png", garbage)])
+        let alone = Analyzer().analyze(files: [("access.log", access)])
+        #expect(withImage.verdict == alone.verdict)
+    }
+
     /// A console capture forced as a proxy log has none of the format's evidence: said so, no
     /// origin failure invented.
     @Test func aForcedFormatWithoutItsEvidenceIsNotRead() {

@@ -307,7 +307,9 @@ package struct Ingestor: Sendable {
                 source = PeekableByteSource(CROnlyLineEndingSource(source))
                 prefix = try source.peek(SniffText.length)
             }
-            if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
+            if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF])
+                || UnclaimedContent.isUTF16WithoutBOM(prefix)
+            {
                 diagnostics.append(
                     Diagnostic(location, .error, "UTF-16 text is not supported: convert the file to UTF-8"))
                 var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
@@ -316,7 +318,7 @@ package struct Ingestor: Sendable {
             }
             let configured = forcedFormat == nil ? registry.sniffConfigured(prefix) : nil
             guard let format = forcedFormat ?? configured?.format ?? registry.sniff(prefix) else {
-                let notRead = UnclaimedContent.describe(prefix)
+                let notRead = UnclaimedContent.describe(prefix, name: member.path)
                 diagnostics.append(Diagnostic(location, .info, "not read: \(notRead.reason)"))
                 var out = Outcome(path: member.path, format: nil, result: nil, diagnostics: diagnostics)
                 out.notRead = notRead

@@ -10,9 +10,20 @@ package enum UnclaimedContent {
     /// module, AVPlayer's user agent or session column, an AVMetrics event, a CoreMedia or
     /// AVFoundation error) may be a log of ours in a shape no reader knows, or a console paste
     /// this tool cannot read yet. A README, another server's log or a web page never hides any.
-    package static func describe(_ prefix: [UInt8]) -> NotRead {
+    ///
+    /// `name`: the file's name. Binary data named as a log of ours (`metrics.jsonl`, `access.log`,
+    /// `capture.har`, `index.m3u8`…) is a damaged log — unreadable evidence, never a neutral
+    /// stray file.
+    package static func describe(_ prefix: [UInt8], name: String = "") -> NotRead {
         guard let text = SniffText(prefix) else { return NotRead("empty (white space only)", hidesEvidence: false) }
-        if isBinary(prefix) { return NotRead("binary data, not a text log", hidesEvidence: false) }
+        if isBinary(prefix) {
+            let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            if name.contains("."), logExtensions.contains(ext) {
+                return NotRead(
+                    "binary data in a file named as a log (.\(ext)): damaged or not a log", hidesEvidence: true)
+            }
+            return NotRead("binary data, not a text log", hidesEvidence: false)
+        }
         if let vendor = cdnVendor(text) {
             return NotRead("CDN access log — \(vendor) (a server's log, not a playback source)", hidesEvidence: false)
         }
@@ -44,6 +55,32 @@ package enum UnclaimedContent {
                 ? "text that names playback evidence (an error domain, a player or proxy) in no format this tool reads"
                 : "text with none of a known format's evidence",
             hidesEvidence: names)
+    }
+
+    /// Names the logs this tool reads are saved under.
+    static let logExtensions: Set<String> = ["log", "txt", "json", "jsonl", "ndjson", "har", "m3u8", "m3u"]
+
+    /// UTF-16 text written without a byte-order mark: in its first bytes, nearly every other
+    /// byte is 0 and the rest are printable ASCII (`#\0V\0e\0r\0…` little-endian, the other
+    /// way round big-endian).
+    package static func isUTF16WithoutBOM(_ prefix: [UInt8]) -> Bool {
+        let sample = Array(prefix.prefix(512))
+        guard sample.count >= 16 else { return false }
+        for zeroFirst in [false, true] {
+            var zeros = 0
+            var printable = 0
+            var pairs = 0
+            var i = 0
+            while i + 1 < sample.count {
+                let (text, zero) = zeroFirst ? (sample[i + 1], sample[i]) : (sample[i], sample[i + 1])
+                pairs += 1
+                if zero == 0 { zeros += 1 }
+                if (text >= 0x20 && text < 0x7F) || text == 0x09 || text == 0x0A || text == 0x0D { printable += 1 }
+                i += 2
+            }
+            if zeros * 10 >= pairs * 9, printable * 10 >= pairs * 9 { return true }
+        }
+        return false
     }
 
     /// NUL bytes, or many bytes that are neither text nor UTF-8.
