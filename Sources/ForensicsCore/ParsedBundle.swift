@@ -6,6 +6,9 @@ public struct ParsedBundle: Sendable {
         public var format: InputFormat?
         public var records: [Record]
         public var diagnostics: [Diagnostic]
+        /// How the file's times read: device local times of an unknown zone are shown without a
+        /// `Z`, never as UTC.
+        public var timeBasis: TimeBasis = .utc
 
         public init(path: String, format: InputFormat?, records: [Record], diagnostics: [Diagnostic]) {
             self.path = path

@@ -21,7 +21,8 @@ package struct ParseReporter: Sendable {
                 "== \(redactor.redact(file.path)): \(file.format?.rawValue ?? "not recognised"), \(file.records.count) records, \(file.diagnostics.count) diagnostics"
             )
             for r in file.records {
-                out.append("\(r.location.line)\t\(r.time?.iso8601 ?? "-")\t\(redactor.redact(r.summary))")
+                out.append(
+                    "\(r.location.line)\t\(r.time?.iso8601(file.timeBasis) ?? "-")\t\(redactor.redact(r.summary))")
             }
             for d in file.diagnostics {
                 out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)"))
@@ -34,7 +35,8 @@ package struct ParseReporter: Sendable {
         let files: [JSONOut] = bundle.files.map { file in
             .object([
                 ("path", .string(redactor.redact(file.path))), ("format", .optional(file.format?.rawValue)),
-                ("records", .array(file.records.map(RecordJSON.record))),
+                ("time_basis", .string(file.timeBasis.rawValue)),
+                ("records", .array(file.records.map { .object(Self.fields($0, file.timeBasis)) })),
                 (
                     "diagnostics",
                     .array(
@@ -65,6 +67,14 @@ package struct ParseReporter: Sendable {
         ]).render()
     }
 
+    /// A record's fields, its time in the file's time basis (no `Z` on a device local time of
+    /// an unknown zone).
+    static func fields(_ r: Record, _ basis: TimeBasis) -> [(String, JSONOut)] {
+        let fields = RecordJSON.fields(r)
+        guard basis != .utc, let time = r.time else { return fields }
+        return fields.map { $0.0 == "time" ? ("time", .string(time.iso8601(basis))) : $0 }
+    }
+
     package func jsonLines(_ bundle: ParsedBundle) -> String {
         var lines = ""
         for file in bundle.files {
@@ -74,7 +84,7 @@ package struct ParseReporter: Sendable {
                         ("schema_version", .integer(JSONReporter.schemaVersion)),
                         ("path", .string(redactor.redact(file.path))),
                     ]
-                        + RecordJSON.fields(r)
+                        + Self.fields(r, file.timeBasis)
                 ).renderLine()
             }
         }

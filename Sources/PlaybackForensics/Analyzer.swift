@@ -48,9 +48,11 @@ public struct Analyzer: Sendable {
         let outcomes = try ingestor.ingestBundle(path: path, diagnostics: &bundleDiagnostics)
         return ParsedBundle(
             files: outcomes.map { o in
-                ParsedBundle.File(
+                var file = ParsedBundle.File(
                     path: o.path, format: o.format, records: o.result?.records ?? [],
                     diagnostics: o.diagnostics + (o.result?.diagnostics ?? []))
+                if o.result?.clock == .deviceLocalZoneUnknown { file.timeBasis = .deviceLocalZoneUnknown }
+                return file
             },
             diagnostics: bundleDiagnostics)
     }

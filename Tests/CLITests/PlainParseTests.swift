@@ -40,4 +40,28 @@ import Testing
         ])
         #expect(repeated.status == once.status && repeated.stdout == once.stdout && repeated.stderr == once.stderr)
     }
+
+    /// `parse` never shows device local times of an unknown zone as UTC (rules.md, "Times"):
+    /// an access log's rows are written without a `Z`, and the JSON says the file's time basis.
+    /// Near miss: an AVMetrics dump's times are UTC and keep their `Z`.
+    @Test func deviceLocalTimesAreNotShownAsUTC() throws {
+        let text = try CLIRunner.run(["parse", "SampleLogs/access-error-logs-only/accesslog.txt"])
+        let rows = text.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(!rows.isEmpty)
+        #expect(rows.allSatisfy { !$0.split(separator: "\t")[1].hasSuffix("Z") }, "\(text.stdout)")
+        let json = try CLIRunner.run(["parse", "SampleLogs/slow-key-startup", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let files = object?["files"] as? [[String: Any]] ?? []
+        func file(_ name: String) -> [String: Any]? { files.first { ($0["path"] as? String) == name } }
+        #expect(file("access.log")?["time_basis"] as? String == "device-local-zone-unknown")
+        let accessTimes = (file("access.log")?["records"] as? [[String: Any]] ?? []).compactMap {
+            $0["time"] as? String
+        }
+        #expect(!accessTimes.isEmpty && accessTimes.allSatisfy { !$0.hasSuffix("Z") })
+        #expect(file("metrics.jsonl")?["time_basis"] as? String == "utc")
+        let dumpTimes = (file("metrics.jsonl")?["records"] as? [[String: Any]] ?? []).compactMap {
+            $0["time"] as? String
+        }
+        #expect(!dumpTimes.isEmpty && dumpTimes.allSatisfy { $0.hasSuffix("Z") })
+    }
 }
