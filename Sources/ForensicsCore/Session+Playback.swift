@@ -127,7 +127,9 @@ extension Session {
         public var statusText: String {
             if let status { return "HTTP \(status)" }
             if let error {
-                return "\(error.domain ?? "error") \(error.code.map(String.init) ?? "")".trimmingCharacters(in: " ")
+                // Code 0 says only that there was no response (a HAR's status 0).
+                let code = error.code.flatMap { $0 == 0 ? nil : String($0) } ?? ""
+                return "\(error.domain ?? "error") \(code)".trimmingCharacters(in: " ")
             }
             return "error"
         }

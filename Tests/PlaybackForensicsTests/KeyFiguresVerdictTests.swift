@@ -149,4 +149,28 @@ import Testing
         #expect(result.findings.contains { $0.ruleID == "stall" && $0.title.contains("how long is unknown") })
         #expect(report.verdict.status != .noProblemFound)
     }
+
+    /// HAR's status 0 (no response: blocked, aborted, timed out) is named so in a finding's
+    /// title, not "HAR 0". Near miss: a 503 keeps its status.
+    @Test func aRequestWithNoResponseIsNamedSo() throws {
+        func entry(_ n: Int, status: Int) -> String {
+            """
+            {"startedDateTime":"2026-11-21T10:00:0\(n).000Z","time":200,"request":{"method":"GET",\
+            "url":"https://cdn.example.com/a/v1/seg\(n).ts","headers":[]},"response":{"status":\(status),\
+            "headers":[],"content":{"size":0,"mimeType":"video/mp2t"}},"timings":{"wait":100,"receive":100}}
+            """
+        }
+        func har(_ status: Int) -> [UInt8] {
+            let entries = (1...3).map { entry($0, status: status) }.joined(separator: ",")
+            return Array(
+                #"{"log":{"version":"1.2","creator":{"name":"Charles Proxy","version":"4.6"},"entries":["#.utf8)
+                + Array(entries.utf8) + Array("]}}".utf8)
+        }
+        let none = Analyzer().analyze(files: [("capture.har", har(0))])
+        let titles = none.sessions.flatMap(\.findings).map(\.title)
+        #expect(titles.contains { $0.contains("failed with no response") }, "\(titles)")
+        #expect(!titles.contains { $0.contains("HAR 0") })
+        let unavailable = Analyzer().analyze(files: [("capture.har", har(503))])
+        #expect(unavailable.sessions.flatMap(\.findings).contains { $0.title.contains("failed with HTTP 503") })
+    }
 }

@@ -101,8 +101,9 @@ package struct HARParser {
         if let status, status > 0 {
             request.status = status
         } else {
+            // Named for what it is: "failed with no response", not "with HAR 0".
             request.error = ErrorInfo(
-                domain: "HAR", code: 0, description: entry["response"]?["_error"]?.string ?? "no response")
+                domain: "no response", code: 0, description: entry["response"]?["_error"]?.string ?? "no response")
         }
         request.requestHeaders = requestHeaders
         request.responseHeaders = responseHeaders
