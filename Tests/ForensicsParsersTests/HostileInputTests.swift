@@ -353,6 +353,39 @@ import ZIPFoundation
         #expect(report.diagnostics.contains { $0.location.file.hasPrefix("bundle.tar") && $0.message.contains("size") })
     }
 
+    /// Link, device and FIFO members of a tar are never followed or read, and never vanish
+    /// without a word (probe B, F10): each is named with its kind, and the regular member beside
+    /// them keeps its records.
+    @Test func linkAndDeviceMembersOfATarAreNamed() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let body = Array(Self.good.utf8)
+        var tar = Self.tarHeader("inner.jsonl", size: body.count) + body
+        tar += [UInt8](repeating: 0, count: (512 - body.count % 512) % 512)
+        for (name, type) in [("sym.log", UInt8(0x32)), ("hard.log", 0x31), ("pipe.log", 0x36), ("tty", 0x33)] {
+            var header = Self.tarHeader(name, size: 0)
+            header[156] = type
+            for i in 148..<156 { header[i] = 32 }
+            let sum = header.reduce(0) { $0 + Int($1) }
+            for (i, b) in Array((String(sum, radix: 8).leftPadded(to: 6) + "\0 ").utf8).enumerated() {
+                header[148 + i] = b
+            }
+            tar += header
+        }
+        tar += [UInt8](repeating: 0, count: 1024)
+        try Data(tar).write(to: dir.appendingPathComponent("bundle.tar"))
+        let report = try analyze(dir)
+        #expect(goodRecordSurvived(report))
+        for (name, kind) in [
+            ("sym.log", "symbolic link"), ("hard.log", "hard link"), ("pipe.log", "FIFO"), ("tty", "character device"),
+        ] {
+            #expect(
+                report.diagnostics.contains {
+                    $0.location.file == "bundle.tar/" + name && $0.severity == .warning && $0.message.contains(kind)
+                }, "\(name)")
+        }
+    }
+
     /// A FIFO, a Unix socket and a character device inside a bundle are named and skipped (opening
     /// a FIFO blocks forever); the good file beside them keeps its records.
     @Test func specialFilesAreSkippedWithoutOpeningThem() throws {

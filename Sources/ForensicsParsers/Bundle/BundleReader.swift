@@ -300,6 +300,18 @@ package struct BundleReader {
         } catch let error as InputError {
             diagnostics.append(Diagnostic(SourceLocation(file: display, line: 0), .error, error.description))
         }
+        for (entry, kind) in tar.skippedEntries {
+            let name = display + "/" + Self.safeName(entry, diagnostics: &diagnostics, archive: display)
+            diagnostics.append(
+                Diagnostic(
+                    SourceLocation(file: name, line: 0), .warning, "\(kind) in the archive: not followed, not read"))
+        }
+        if tar.skippedUnnamed > 0 {
+            diagnostics.append(
+                Diagnostic(
+                    SourceLocation(file: display, line: 0), .warning,
+                    "\(tar.skippedUnnamed) more links, devices or FIFOs in the archive: not followed, not read"))
+        }
     }
 
     private func readZip(
@@ -315,6 +327,14 @@ package struct BundleReader {
             diagnostics.append(
                 Diagnostic(SourceLocation(file: display, line: 0), .error, "cannot open zip archive: \(error)"))
             return
+        }
+        // A symbolic link entry is never followed or read: named, as a tar's are.
+        for link in listed.filter({ $0.isSymbolicLink && !Self.isPlatformClutter($0.name) }).prefix(20) {
+            let name = display + "/" + Self.safeName(link.name, diagnostics: &diagnostics, archive: display)
+            diagnostics.append(
+                Diagnostic(
+                    SourceLocation(file: name, line: 0), .warning,
+                    "a symbolic link in the archive: not followed, not read"))
         }
         var entries = listed.filter { !$0.isDirectory && !$0.isSymbolicLink && !Self.isPlatformClutter($0.name) }
         let overlapping = Self.overlappingMembers(entries)

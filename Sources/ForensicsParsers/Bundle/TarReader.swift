@@ -7,6 +7,16 @@ final class TarReader {
         var isRegularFile: Bool
     }
 
+    /// Members skipped because they are not regular files: the first `maxSkippedNamed` by name
+    /// and kind, the rest counted.
+    private(set) var skippedEntries: [(name: String, kind: String)] = []
+    private(set) var skippedUnnamed = 0
+    static let maxSkippedNamed = 20
+    static let unreadKinds: [UInt8: String] = [
+        0x31: "a hard link", 0x32: "a symbolic link", 0x33: "a character device", 0x34: "a block device",
+        0x36: "a FIFO",
+    ]
+
     private var source: any ByteSource
     private var buffer: [UInt8] = []
     private var offset = 0
@@ -102,6 +112,15 @@ final class TarReader {
                 padding = pad
                 return Header(name: entryName, size: size, isRegularFile: true)
             default:
+                // Links, devices and FIFOs are never followed or read; they are named (the first
+                // few), so that nothing in the archive vanishes without a word.
+                if let kind = Self.unreadKinds[type], !entryName.isEmpty {
+                    if skippedEntries.count < Self.maxSkippedNamed {
+                        skippedEntries.append((entryName, kind))
+                    } else {
+                        skippedUnnamed += 1
+                    }
+                }
                 try skip(size + pad)
                 longName = nil
             }
