@@ -130,12 +130,24 @@ struct TriageMerge: ParsableCommand {
         return "missing \(listed)\(missing.count > 10 ? " and \(missing.count - 10) more" : "")"
     }
 
-    /// Copies every report file (plain files only: a link planted in a shard output is not followed).
+    /// Copies every report file (plain files only: a link planted in a shard output is not
+    /// followed). A `bundles` that is not a directory of its own (a link) refuses the shard; a
+    /// report that is not a plain file is named, never dropped without a word (probe B, F9).
     func copyReports(from source: String, to destination: String) throws {
+        var directory = stat()
+        if lstat(source, &directory) == 0, (directory.st_mode & S_IFMT) != S_IFDIR {
+            throw TriageOutput.SetupError(
+                description: "\(source) is not a directory (a link?): the shard's reports are not read through it")
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? []
         for name in names.sorted() where name.hasSuffix(".md") || name.hasSuffix(".json") || name.hasSuffix(".html") {
             var info = stat()
-            guard lstat(source + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard lstat(source + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                Output.stderr(
+                    "triage merge: \(Redactor.visibleControls(source + "/" + name)) is not a plain file (a link?): not copied\n"
+                )
+                continue
+            }
             let text = try String(contentsOfFile: source + "/" + name, encoding: .utf8)
             try ReportFile.write(text, to: destination + "/" + name)
         }

@@ -146,6 +146,23 @@ import Testing
         let allowed = try CLIRunner.run(
             ["triage", "merge"] + shards.dropLast() + ["--output", partial.path, "--allow-incomplete"])
         #expect(allowed.status == 0, "\(allowed.stderr)")
+
+        // A report replaced by a link is named and not copied; a `bundles` that is a link refuses
+        // the shard (probe B, F9): nothing outside is read, nothing drops without a word.
+        let fm = FileManager.default
+        let first = shards[0] + "/bundles"
+        let report = try #require(try fm.contentsOfDirectory(atPath: first).sorted().first { $0.hasSuffix(".md") })
+        try fm.removeItem(atPath: first + "/" + report)
+        try fm.createSymbolicLink(atPath: first + "/" + report, withDestinationPath: "/etc/passwd")
+        let linked = try CLIRunner.run(["triage", "merge"] + shards + ["--output", fleet.output("linked").path])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(linked.stderr.contains("\(report) is not a plain file"), "\(linked.stderr)")
+        #expect(!fm.fileExists(atPath: fleet.output("linked").path + "/bundles/" + report))
+        try fm.moveItem(atPath: first, toPath: shards[0] + "/elsewhere")
+        try fm.createSymbolicLink(atPath: first, withDestinationPath: shards[0] + "/elsewhere")
+        let refused = try CLIRunner.run(["triage", "merge"] + shards + ["--output", fleet.output("refused").path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("is not a directory"), "\(refused.stderr)")
     }
 
     @Test func anIncrementalRunAnalysesOnlyTheNewBundles() throws {
