@@ -140,12 +140,20 @@ package struct Correlator: Sendable {
             // Bundle limits keep a session's files far below 2³² (`maxMembers`).
             let partIndex = UInt32(truncatingIfNeeded: p)
             if offsets[p].unaligned {
+                // Its times cannot be put on the session's UTC clock, but what its rows count
+                // (an access log's stalls, startup, variants) does not need a time: kept, without
+                // one, after the timed entries, in file order.
                 if let first = part.records.first {
                     unplaced.append(
                         Diagnostic(
                             SourceLocation(file: first.location.file, line: 0), .warning,
-                            "\(part.records.count) record\(part.records.count == 1 ? "" : "s") in device local time of an unknown zone, and no request matched the UTC sources: not placed on the session's timeline (state the zone with --timezone)"
+                            "\(part.records.count) record\(part.records.count == 1 ? "" : "s") in device local time of an unknown zone, and no request matched the UTC sources: kept without a time, after the timed entries of the session's timeline (state the zone with --timezone)"
                         ))
+                }
+                for record in part.records {
+                    entries.append(TimelineEntry(record: record, time: nil, endTime: nil))
+                    partOf.append(partIndex)
+                    times.append(.infinity)
                 }
                 continue
             }

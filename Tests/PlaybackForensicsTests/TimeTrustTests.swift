@@ -9,6 +9,44 @@ import Testing
 @Suite struct TimeTrustTests {
     static let software = "#Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)"
 
+    /// An access log whose rows count stalls, beside a HAR capture of the same session that no
+    /// row aligns with (probe A, B9): the stalls still count, and the `stall` finding is there,
+    /// as with the access log alone — a count needs no wall-clock time.
+    @Test func stallsCountedByAnUnalignedAccessLogStillCount() throws {
+        let access = """
+            #Version: 1.0
+            \(Self.software)
+            #Date: 2026/11/21 11:00:00.000
+            #Fields: date time uri cs-guid s-ip c-start-time c-duration-watched c-stalls sc-indicated-bitrate c-observed-bitrate c-startup-time
+            2026/11/21 11:00:00.000 https://cdn.example.com/a/v1/prog.m3u8 6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10 203.0.113.7 0 170 2 2000000 8000000 1.0
+
+            """
+        func entry(_ n: Int) -> String {
+            """
+            {"startedDateTime":"2026-11-21T10:00:0\(n).000Z","time":200,"request":{"method":"GET",\
+            "url":"https://cdn.example.com/a/v1/seg\(n).ts","headers":[{"name":"X-Playback-Session-Id",\
+            "value":"6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10"}]},"response":{"status":200,"headers":[],\
+            "content":{"size":1000,"mimeType":"video/mp2t"}},"timings":{"wait":100,"receive":100}}
+            """
+        }
+        let har =
+            #"{"log":{"version":"1.2","creator":{"name":"Charles Proxy","version":"4.6"},"entries":["#
+            + (1...3).map(entry).joined(separator: ",") + "]}}"
+        let alone = Analyzer().analyze(files: [("access.log", Array(access.utf8))])
+        let both = Analyzer().analyze(files: [("access.log", Array(access.utf8)), ("capture.har", Array(har.utf8))])
+        let aloneSession = try #require(alone.sessions.first)
+        let bothSession = try #require(both.sessions.first)
+        #expect(both.sessions.count == 1)
+        #expect(aloneSession.session.kpis.stallCount == 2)
+        #expect(bothSession.session.kpis.stallCount == 2)
+        let stall = try #require(bothSession.findings.first { $0.ruleID == "stall" })
+        // Its time is not on the session's clock: none is made up, and no cause is looked for
+        // "before" it.
+        #expect(stall.start == nil)
+        #expect(stall.explanation?.contains("no time on the session's clock") == true)
+        #expect(both.verdict.status == .problemsFound)
+    }
+
     /// Metric events (UTC) of one request, and an error log of the same session in UTC+1 local time
     /// about other URLs: nothing aligns them, so the error log's rows must not be read as UTC.
     @Test func anUnalignedLocalLogIsNotPlacedOnAUTCTimeline() throws {
@@ -34,7 +72,10 @@ import Testing
         #expect(span < 60, "the session spans \(span) s: local times were read as UTC")
         let offset = try #require(session.session.clockOffsets.first { $0.format == .errorLog })
         #expect(offset.unaligned)
-        #expect(report.verdict.couldNotJudge.contains { $0.contains("not placed on the session's timeline") })
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("kept without a time") })
+        // On the timeline without a time (what it counts still counts), never at a UTC time.
+        let unplaced = session.session.entries.filter { $0.record.format == .errorLog }
+        #expect(unplaced.count == 1 && unplaced.allSatisfy { $0.time == nil })
         // Near miss: with the zone stated, the rows are placed at 10:07 UTC.
         var options = AnalysisOptions()
         options.timezoneOffset = 3600

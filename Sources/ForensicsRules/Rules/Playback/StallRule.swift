@@ -141,7 +141,10 @@ package struct StallRule: Rule {
                 break
             }
             let stallEntry = session.entries[stall.index]
-            let candidates = causes(for: stall, in: session, failures: failures)
+            // A row with no time on the session's clock (device local time nothing aligned, or
+            // no date): counted, but there is no "before" to look back into for a cause.
+            let timed = stallEntry.time != nil
+            let candidates = timed ? causes(for: stall, in: session, failures: failures) : []
             let chosen = candidates.first
             let cause = chosen?.cause ?? .unknown
             let duration = stall.duration
@@ -163,7 +166,9 @@ package struct StallRule: Rule {
             }
             var explanation =
                 chosen?.why
-                ?? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
+                ?? (timed
+                    ? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
+                    : "its row has no time on the session's clock (device local time of an unknown zone, or no date), so nothing before it can be looked at for a cause")
             if candidates.count > 1, let c = chosen {
                 let others = candidates.dropFirst()
                 details["competing_causes"] = .strings(others.map(\.cause.rawValue))
@@ -198,7 +203,8 @@ package struct StallRule: Rule {
             }
             out.append(
                 finding(
-                    severity: severity, start: stall.start, end: stall.end ?? stall.periodEnd,
+                    severity: severity, start: timed ? stall.start : nil,
+                    end: timed ? stall.end ?? stall.periodEnd : nil,
                     title: title, cause: cause.rawValue, explanation: explanation, details: details,
                     evidence: evidence, subject: Self.subject(chosen), advice: cause.advice))
         }
