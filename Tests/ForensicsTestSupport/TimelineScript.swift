@@ -18,7 +18,7 @@ import Foundation
 /// 7.000 stall | seek | seek-done | pause | rate 0.5
 /// 9.000 switch 20M -> 15M   (`switch-start`, `failed`)
 /// 9.500 error -12938 "HTTP 404: File Not Found" recovered|fatal
-/// 20.00 summary stalls=1 switches=2 duration=600 twab=14800000
+/// 20.00 summary stalls=1 switches=2 duration=600 twab=14800000 recovering=4.5
 /// ```
 /// A status `-` means no response (the request failed); `error=CODE` attaches a transport error;
 /// `rh.NAME=VALUE` records a response header (`rh.x-amz-cf-id=…`, a CDN's request id).
@@ -135,6 +135,7 @@ package enum TimelineScript {
             if let v = options["duration"] { fields.append("\"playbackDuration\":\(v)") }
             if let v = options["twab"] { fields.append("\"timeWeightedAverageBitrate\":\(v)") }
             if let v = options["startup"] { fields.append("\"timeSpentInInitialStartup\":\(v)") }
+            if let v = options["recovering"] { fields.append("\"timeSpentRecoveringFromStall\":\(v)") }
             if flags.contains("fatal") {
                 fields.append(
                     "\"errorEvent\":{\"didRecover\":false,\"error\":{\"domain\":\"CoreMediaErrorDomain\",\"code\":-12938,\"localizedDescription\":\"HTTP 404: File Not Found\"}}"

@@ -44,14 +44,15 @@ import Testing
         Analyzer().analyze(files: [(name, Array(lines.joined(separator: "\n").utf8))])
     }
 
-    /// Stalls only the player's summary counts (no stall event times them): no all-clear, and the
-    /// reason names them. Near miss: a summary of no stalls is an all-clear.
+    /// Stalls only the player's summary counts (no stall event times them): a `stall` finding
+    /// with their count and time, no all-clear. Near miss: a summary of no stalls is an all-clear.
     @Test func stallsASummaryCountsAreNoAllClear() throws {
         let report = analyze([Self.segment(0, at: 0), Self.started, Self.summary(stalls: 3, recovering: 12.5)])
         let session = try #require(report.sessions.first)
         #expect(session.session.kpis.stallCount == 3)
-        #expect(report.verdict.status == .couldNotJudge)
-        #expect(report.verdict.couldNotJudge.contains { $0.contains("3 stalls that no finding") })
+        #expect(report.verdict.status == .problemsFound)
+        let stall = try #require(session.findings.first { $0.ruleID == "stall" })
+        #expect(stall.title.contains("3 times, 12.5 s in all, as the player's playback summary counts them"))
 
         let clean = analyze([Self.segment(0, at: 0), Self.started, Self.summary(stalls: 0, recovering: 0)])
         #expect(clean.sessions.first?.session.kpis.stallCount == 0)

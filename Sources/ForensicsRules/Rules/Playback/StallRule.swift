@@ -42,6 +42,13 @@ package struct StallRule: Rule {
         kind: .playback, defaultSeverity: .warning,
         triggeringExamples: [
             RuleExample(
+                "only the player's summary counts the stalls (no stall event times them)",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=5M
+                    300.0 summary stalls=3 recovering=12.5 duration=300 ◀
+                    """),
+            RuleExample(
                 "404 → 15 Mbit/s → 404 → stall (segment errors)",
                 timeline: """
                     0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
@@ -125,11 +132,19 @@ package struct StallRule: Rule {
             RuleExample(
                 "near miss: access and error logs with 404s but every row counts 0 stalls",
                 files: ExampleFixtures.cdn404Logs(stallsInLowerRow: 0)),
+            RuleExample(
+                "near miss: the player's summary counts no stall",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=5M
+                    300.0 summary stalls=0 recovering=0 duration=300
+                    """),
         ])
 
     package func findings(in session: Session) -> [Finding] {
         var out: [Finding] = []
         let stalls = session.analysis.stalls
+        if stalls.isEmpty, let counted = summaryStalls(in: session) { return [counted] }
         // Computed once for every stall (each looks up its window in it).
         let failures = stalls.isEmpty ? [] : session.analysis.failures
         let variantBefore = stalls.isEmpty ? [] : session.variantsBefore()
@@ -209,6 +224,33 @@ package struct StallRule: Rule {
                     evidence: evidence, subject: Self.subject(chosen), advice: cause.advice))
         }
         return out
+    }
+
+    /// Stalls only the player's playback summary counts (the dump kept no stall event): one
+    /// finding with their count and total time, as the summary gives them — when and why are not
+    /// known, and not guessed.
+    func summaryStalls(in session: Session) -> Finding? {
+        guard let count = session.kpis.stallCount, count > 0, session.kpis.provenance[.stallCount] == .summaryEvent,
+            let index = session.entries.lastIndex(where: {
+                if case .summary = $0.record.payload { return true } else { return false }
+            })
+        else { return nil }
+        let total = session.kpis.stallDuration
+        let severity: Severity =
+            (total ?? 0) > options.errorSeconds * Double(count) ? .error : .warning
+        let times = count == 1 ? "once" : "\(count) times"
+        let spent = total.map { ", \(NumberFormat.seconds($0)) in all" } ?? ""
+        return finding(
+            severity: severity, start: nil, end: nil,
+            title: "Playback stalled \(times)\(spent), as the player's playback summary counts them — cause: unknown",
+            cause: StallCause.unknown.rawValue,
+            explanation:
+                "the playback summary counts stalls without saying when they happened, and the dump holds no stall event that times them, so no cause can be looked for",
+            details: ["stall_count": .integer(count), "duration": .seconds(total)],
+            evidence: [Finding.Evidence(session.entries[index])], subject: Finding.Subject(),
+            advice:
+                "Record the player's stall events (AVMetricPlayerItemStallEvent) with the summary, or keep its access log: they say when each stall began, so its cause can be found."
+        )
     }
 
     /// What a stall is about for the fleet view: with server rows behind its cause, the POP that
