@@ -67,6 +67,8 @@ package enum TimestampParser {
                 guard let oh = digits(2) else { return nil }
                 if i < n, b[i] == 58 { i += 1 }
                 let om = digits(2) ?? 0
+                // RFC 3339's numeric offset: hours 00–23, minutes 00–59 (`+99:00` is no zone).
+                guard oh <= 23, om <= 59 else { return nil }
                 let magnitude = Int(oh * 3600 + om * 60)
                 offset = c == 45 ? -magnitude : magnitude
             } else {
