@@ -91,6 +91,17 @@ struct KPICalculator {
             k.errorCount = s.analysis.failures.count
             k.provenance[.errorCount] = .timeline
         }
+        // The player's own count of the errors it recovered from (and the one that ended it):
+        // when it says more than the timeline shows (a dump that kept no error events), it
+        // stands. The larger of the two, never their sum: they count the same errors.
+        if let recovered = summary?.recoverableErrorCount, recovered >= 0 {
+            let fatal = summary?.error.map { $0.didRecover != true } ?? false
+            let counted = Self.saturatingAdd(recovered, fatal ? 1 : 0)
+            if counted > (k.errorCount ?? -1) {
+                k.errorCount = counted
+                k.provenance[.errorCount] = .summaryEvent
+            }
+        }
         if s.capabilities.contains(.fatalErrors) {
             k.fatalError =
                 s.entries.contains { e in

@@ -174,4 +174,28 @@ import Testing
         let unavailable = Analyzer().analyze(files: [("capture.har", har(503))])
         #expect(unavailable.sessions.flatMap(\.findings).contains { $0.title.contains("failed with HTTP 503") })
     }
+
+    /// The summary's count of errors the player recovered from stands when the dump kept no
+    /// error event (probe A: "0 errors" beside `recoverableErrorCount` 4). Near miss: with more
+    /// errors on the timeline than the summary counts, the timeline's count stands — never both.
+    @Test func theSummarysErrorCountStandsWhenTheTimelineShowsFewer() throws {
+        let summary = Self.event(
+            "AVMetricPlayerItemPlaybackSummaryEvent", at: "10:05:00.000",
+            "\"stallCount\":0,\"playbackDuration\":300,\"recoverableErrorCount\":4")
+        let report = analyze([Self.segment(0, at: 0), Self.started, summary])
+        let kpis = try #require(report.sessions.first?.session.kpis)
+        #expect(kpis.errorCount == 4)
+        #expect(kpis.provenance[.errorCount] == .summaryEvent)
+
+        let recovered = (0..<6).map { n in
+            Self.event(
+                "AVMetricErrorEvent", at: "10:00:1\(n).000",
+                "\"didRecover\":true,\"error\":{\"domain\":\"NSURLErrorDomain\",\"code\":-1001,\"localizedDescription\":\"timed out \(n)\"}"
+            )
+        }
+        let more = analyze([Self.segment(0, at: 0), Self.started] + recovered + [summary])
+        let moreKPIs = try #require(more.sessions.first?.session.kpis)
+        #expect(moreKPIs.errorCount == 6)
+        #expect(moreKPIs.provenance[.errorCount] == .timeline)
+    }
 }
