@@ -68,7 +68,7 @@ struct KPICalculator {
         } else if accessRows.contains(where: { $0.durationWatched != nil }) {
             k.playingTime = accessRows.reduce(0) { $0 + ($1.durationWatched ?? 0) }
             k.provenance[.playingTime] = .accessLog
-        } else if let start = s.analysis.startupEnd?.time, let end = sessionEnd, end >= start {
+        } else if let start = s.analysis.startupEnd?.time, let end = Self.lastKnownTime(s), end >= start {
             k.playingTime = max(0, (end - start) - (k.stallDuration ?? 0))
             k.provenance[.playingTime] = .timeline
         }
@@ -128,6 +128,14 @@ struct KPICalculator {
             k.provenance[.timeWeightedAverageBitrate] = .timeline
         }
         return k
+    }
+
+    /// The time of the last record this tool understood: an event of a type it does not know
+    /// says nothing of playback, so it does not stretch the time played (probe A).
+    static func lastKnownTime(_ s: Session) -> Timestamp? {
+        s.entries.lazy.filter {
+            if case .unknown = $0.record.payload { return false } else { return true }
+        }.compactMap { $0.endTime ?? $0.time }.max()
     }
 
     /// Which source a count of no switches comes from.

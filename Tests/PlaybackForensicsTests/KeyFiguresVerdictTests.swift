@@ -198,4 +198,16 @@ import Testing
         #expect(moreKPIs.errorCount == 6)
         #expect(moreKPIs.provenance[.errorCount] == .timeline)
     }
+
+    /// An event of a type this tool does not know says nothing of playback: trailing one does not
+    /// stretch the time played (probe A). Near miss: a known event there does.
+    @Test func anUnknownTrailingEventDoesNotStretchPlayingTime() throws {
+        let unknown = Self.event("AVMetricPlayerItemFutureEvent", at: "10:00:30.000", "")
+        let report = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), unknown])
+        let playing = try #require(report.sessions.first?.session.kpis.playingTime)
+        #expect(playing < 6, "\(playing)")
+        let known = Self.segment(2, at: 30)
+        let longer = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), known])
+        #expect((longer.sessions.first?.session.kpis.playingTime ?? 0) > 29)
+    }
 }
