@@ -70,13 +70,19 @@ package struct ServerLogCoverage: Sendable, Equatable {
         if perMinute[minute] != nil || perMinute.count < Self.maxMinutes { perMinute[minute, default: 0] += 1 }
     }
 
+    /// Counts read back from a stored file may be anything a planted store holds: sums saturate.
     package mutating func merge(_ other: ServerLogCoverage) {
-        rows += other.rows
+        rows = Self.add(rows, other.rows)
         earliest = min(earliest, other.earliest)
         latest = max(latest, other.latest)
         for (m, n) in other.perMinute where perMinute[m] != nil || perMinute.count < Self.maxMinutes {
-            perMinute[m, default: 0] += n
+            perMinute[m] = Self.add(perMinute[m] ?? 0, n)
         }
+    }
+
+    static func add(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? Int.max : Int.min) : sum
     }
 
     /// Rows starting between `from` and `to`, to the minute (whole minutes at either end counted).
@@ -84,9 +90,11 @@ package struct ServerLogCoverage: Sendable, Equatable {
         guard from <= to, from.isFinite, to.isFinite, abs(from) < 1e12, abs(to) < 1e12 else { return 0 }
         let a = Int64((from / 60).rounded(.down))
         let b = Int64((to / 60).rounded(.down))
-        guard b - a <= 100_000 else { return perMinute.filter { $0.key >= a && $0.key <= b }.values.reduce(0, +) }
+        guard b - a <= 100_000 else {
+            return perMinute.filter { $0.key >= a && $0.key <= b }.values.reduce(0, Self.add)
+        }
         var n = 0
-        for m in a...b { n += perMinute[m] ?? 0 }
+        for m in a...b { n = Self.add(n, perMinute[m] ?? 0) }
         return n
     }
 

@@ -69,7 +69,10 @@ package struct Correlator: Sendable {
         }
         let unjoined = RequestJoiner().join(&sessions, serverFiles: serverFiles)
         var result = CorrelationResult(sessions: sessions, unassigned: unassigned, diagnostics: diagnostics)
-        result.serverRows = serverFiles.reduce(0) { $0 + ($1.coverage?.rows ?? $1.records.count) }
+        result.serverRows = serverFiles.reduce(0) {
+            let (sum, overflow) = $0.addingReportingOverflow(max(0, $1.coverage?.rows ?? $1.records.count))
+            return overflow ? Int.max : sum
+        }
         result.unjoinedServerRows = unjoined
         return result
     }
@@ -210,10 +213,12 @@ package struct Correlator: Sendable {
         return (session, diagnostics)
     }
 
-    /// A record of the player's own state: an event, its summary, an error it reported.
+    /// A record of the player's own state that it writes whenever it plays: an event (likely to
+    /// keep up, a rate change, a stall, a switch) or its summary. An error event is not one: an
+    /// app that keeps requests and errors only has not recorded the player's stalls.
     static func isPlayerLevel(_ record: Record) -> Bool {
         switch record.payload {
-        case .player, .summary, .error: return true
+        case .player, .summary: return true
         default: return false
         }
     }

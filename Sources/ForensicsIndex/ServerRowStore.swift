@@ -79,14 +79,17 @@ package final class ServerRowStore: Sendable {
     /// untrusted like any input: one whose schema is not exactly this tool's (a trigger, a view,
     /// another table or index, a table of another shape) or whose values are not of their
     /// columns' types is removed and made again — its files are then read again from the logs
-    /// given. A write-ahead log or journal beside it that this tool did not leave is removed
-    /// before SQLite can replay it.
+    /// given. So is one with a write-ahead log or journal beside it (a run cut short, or a planted
+    /// log SQLite would replay).
     package init(path: String) throws {
         self.path = path
         var queue: DatabaseQueue
         do {
-            if access(path, F_OK) == 0 {
-                for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            // A write-ahead log or journal beside it is a run cut short (its last writes are in
+            // the log) or a planted one: either way the main file alone cannot be trusted, and
+            // the cache is made again.
+            if ["-wal", "-journal"].contains(where: { access(path + $0, F_OK) == 0 }) {
+                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
             }
             queue = try DatabaseQueue(path: path, configuration: TriageIndex.configuration(label: "server-rows"))
             if try !queue.read({ db in try Self.isOwn(db) }) {
@@ -139,8 +142,9 @@ package final class ServerRowStore: Sendable {
         for key in own.keys where key.hasPrefix("table ") {
             guard found.contains(where: { "table " + $0.1 == key }) else { return false }
         }
-        // Every value of its column's declared type (a NULL only where the schema allows one).
-        for table in ["meta", "files", "minutes", "headers", "rows"] {
+        // Every value of its column's declared type (a NULL only where the schema allows one), in
+        // the small tables; `rows` (a day of logs) is read value by value where it is used.
+        for table in ["meta", "files", "minutes", "headers"] {
             var wrong: [String] = []
             for column in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))") {
                 let name = "\"" + ((column["name"] as String?) ?? "") + "\""
@@ -303,7 +307,15 @@ package final class ServerRowStore: Sendable {
             var lines: [Int: StoredRow] = [:]
             func collect(_ sql: String, _ arguments: StatementArguments) throws {
                 for r in try Row.fetchAll(db, sql: sql, arguments: arguments) where lines.count < limit {
-                    lines[r["line"]] = StoredRow(line: r["line"], header: r["text"], raw: r["raw"])
+                    // Read as values, not decoded blindly: the table is not type-checked when the
+                    // store is opened (a day of rows would be read whole), so a value of another
+                    // type is skipped here.
+                    let lineValue: DatabaseValue = r[0]
+                    let rawValue: DatabaseValue = r[1]
+                    let textValue: DatabaseValue = r[2]
+                    guard let line = Int.fromDatabaseValue(lineValue), let raw = String.fromDatabaseValue(rawValue)
+                    else { continue }
+                    lines[line] = StoredRow(line: line, header: String.fromDatabaseValue(textValue), raw: raw)
                 }
             }
             let select =
