@@ -30,10 +30,16 @@ public struct AnalysisReport: Sendable {
     public struct SessionResult: Sendable {
         public var session: Session
         public var findings: [Finding]
+        /// What this session's evidence could not show, each a reason without the session's name
+        /// ("stalls and startup time cannot be judged: …"). Kept with the session, so that
+        /// narrowing to other sessions leaves them out; the bundle verdict groups equal reasons
+        /// across sessions.
+        public var gaps: [String] = []
 
-        public init(session: Session, findings: [Finding]) {
+        public init(session: Session, findings: [Finding], gaps: [String] = []) {
             self.session = session
             self.findings = findings
+            self.gaps = gaps
         }
     }
 

@@ -53,19 +53,24 @@ extension AnalysisReport {
             }
         }
         reasons.append(contentsOf: caveats)
-        // Key figures no finding accounts for (stalls a summary counted, errors the player
-        // recovered from): "no problem found" beside a KPI table with stalls or errors would tell
-        // two stories.
-        for result in sessions where !result.findings.contains(where: { $0.severity >= .warning }) {
-            let k = result.session.kpis
-            var shown: [String] = []
-            if let n = k.stallCount, n > 0 { shown.append("\(n) stall\(n == 1 ? "" : "s")") }
-            if let n = k.errorCount, n > 0 { shown.append("\(n) error\(n == 1 ? "" : "s")") }
-            if k.fatalError == true { shown.append("a fatal error") }
-            guard !shown.isEmpty else { continue }
-            reasons.append(
-                "session \(result.session.id): the key figures show \(shown.joined(separator: " and ")) that no finding at warning level or above explains (see the timeline)"
-            )
+        // What each session's evidence could not show: one reason per gap, naming the first
+        // sessions, so that a proxy log of a hundred sessions does not bury the verdict.
+        var gaps: [(why: String, sessions: [String])] = []
+        var gapIndex: [String: Int] = [:]
+        for result in sessions {
+            for why in result.gaps {
+                if let i = gapIndex[why] {
+                    gaps[i].sessions.append(result.session.id)
+                } else {
+                    gapIndex[why] = gaps.count
+                    gaps.append((why, [result.session.id]))
+                }
+            }
+        }
+        for (why, ids) in gaps {
+            let named = ids.prefix(3).joined(separator: ", ")
+            let more = ids.count > 3 ? " and \(ids.count - 3) more" : ""
+            reasons.append("session\(ids.count == 1 ? "" : "s") \(named)\(more): \(why)")
         }
         // Input problems at warning level or above: each a reason of its own (the first few, one
         // per distinct message), then how many more.

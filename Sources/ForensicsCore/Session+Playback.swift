@@ -86,10 +86,11 @@ extension Session {
             if n + 1 < rows.count, let next = entries[rows[n + 1]].time, periodEnd.map({ next > $0 }) ?? true {
                 periodEnd = next
             }
-            out.append(
-                Stall(
-                    index: i, start: t, endIndex: nil, end: nil, recovered: nil, reportedCount: count,
-                    periodEnd: periodEnd))
+            var stall = Stall(
+                index: i, start: t, endIndex: nil, end: nil, recovered: nil, reportedCount: count,
+                periodEnd: periodEnd)
+            stall.placed = entries[i].time != nil
+            out.append(stall)
         }
         return out
     }
@@ -107,6 +108,10 @@ extension Session {
         public var reportedCount: Int = 1
         /// For access-log stalls: the end of the row's period, within which the stall happened.
         public var periodEnd: Timestamp?
+        /// False when its row has no time on the session's clock (device local time nothing
+        /// aligned, or no date): `start` is then a neighbour's, for ordering only — no report
+        /// draws it on a time axis or looks back from it.
+        public var placed = true
 
         public var duration: Double? { end.map { $0 - start } }
         /// True when only the count is known: the time within the period and the duration are not.

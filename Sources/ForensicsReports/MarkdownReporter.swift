@@ -491,7 +491,9 @@ package struct MarkdownReporter: Sendable {
                 .init(section: .requests, label: label, mark: r.failed ? .failedRequest : .request, start: t, end: end))
         }
         let requestsDrawn = rows.count
-        for st in s.analysis.stalls where inWindow(st.start) {
+        // A stall on a row with no time on the session's clock (its start is borrowed from a
+        // neighbour) has no place on a time axis: the finding says "time unknown" instead.
+        for st in s.analysis.stalls where st.placed && inWindow(st.start) {
             // An access-log row counts stalls without saying when or for how long: a marker at
             // the row's start, never a bar that would claim a duration.
             if st.fromAccessLog {

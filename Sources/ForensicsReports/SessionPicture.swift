@@ -349,7 +349,7 @@ package struct SessionPicture {
         }
         // Stalls: bars where both ends are known, a marker with "?" where not.
         var drawn = 0
-        for st in a.stalls where drawn < Self.maxMarkers {
+        for st in a.stalls where st.placed && drawn < Self.maxMarkers {
             drawn += 1
             if st.fromAccessLog {
                 dot(
@@ -366,7 +366,8 @@ package struct SessionPicture {
                 if visible(st.start, st.start) { note(st.start, y: mid + 4, "?", cls: "open") }
             }
         }
-        if a.stalls.count > drawn { notes.append("\(a.stalls.count - drawn) more stalls not drawn") }
+        let placed = a.stalls.filter(\.placed).count
+        if placed > drawn { notes.append("\(placed - drawn) more stalls not drawn") }
         endLane()
     }
 

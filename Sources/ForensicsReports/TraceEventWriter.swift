@@ -139,7 +139,7 @@ package struct TraceEventWriter: Sendable {
         if let begin = a.startupBegin?.time, inWindow(begin) {
             playerSlice("startup", "player", begin, a.startupEnd?.time, [])
         }
-        for stall in a.stalls where inWindow(stall.start) {
+        for stall in a.stalls where stall.placed && inWindow(stall.start) {
             playerSlice(
                 stall.end == nil ? "stall (duration unknown)" : "stall", "stall", stall.start, stall.end,
                 [("recovered", stall.recovered.map { .bool($0) } ?? .null), ("count", .integer(stall.reportedCount))])

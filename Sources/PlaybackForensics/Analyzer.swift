@@ -216,24 +216,10 @@ public struct Analyzer: Sendable {
                 session.kpis.fatalError = true
                 if session.kpis.errorCount == 0 { session.kpis.errorCount = 1 }
             }
-            return AnalysisReport.SessionResult(session: session, findings: findings)
-        }
-        // Sessions whose sources cannot show what a ticket asks about: "no problem" cannot be
-        // claimed for them. One caveat per reason, naming the first sessions, so that a proxy log
-        // of a hundred sessions does not bury the verdict.
-        var unmeasured: [(why: String, sessions: [String])] = []
-        for result in sessions {
-            guard let why = Self.unmeasured(result.session, registry: ingestor.registry) else { continue }
-            if let i = unmeasured.firstIndex(where: { $0.why == why }) {
-                unmeasured[i].sessions.append(result.session.id)
-            } else {
-                unmeasured.append((why, [result.session.id]))
-            }
-        }
-        for (why, ids) in unmeasured {
-            let named = ids.prefix(3).joined(separator: ", ")
-            let more = ids.count > 3 ? " and \(ids.count - 3) more" : ""
-            caveats.append("session\(ids.count == 1 ? "" : "s") \(named)\(more): \(why)")
+            // What the session cannot show, judged on all its findings (before any narrowing).
+            let gaps = [Self.unmeasured(session, registry: ingestor.registry), Self.unexplained(session, findings)]
+                .compactMap { $0 }
+            return AnalysisReport.SessionResult(session: session, findings: findings, gaps: gaps)
         }
         diagnostics.sort { $0.location < $1.location }
         var report = AnalysisReport(
@@ -243,6 +229,27 @@ public struct Analyzer: Sendable {
         report.serverRows = correlation.serverRows
         report.unjoinedServerRows = correlation.unjoinedServerRows
         return report
+    }
+
+    /// Key figures no finding accounts for (errors the player recovered from, below every rule's
+    /// threshold): "no problem found" beside a KPI table with stalls or errors would tell two
+    /// stories (rules.md). A session with a finding at warning level or above needs no such
+    /// reason; stalls are accounted for by a `stall` finding of any severity (a stall after a
+    /// seek is one, at info), errors by any other finding.
+    static func unexplained(_ session: Session, _ findings: [Finding]) -> String? {
+        guard !findings.contains(where: { $0.severity >= .warning }) else { return nil }
+        let k = session.kpis
+        let stallRule = StallRule.description.identifier
+        var shown: [String] = []
+        if let n = k.stallCount, n > 0, !findings.contains(where: { $0.ruleID == stallRule }) {
+            shown.append("\(n) stall\(n == 1 ? "" : "s")")
+        }
+        let otherFinding = findings.contains { $0.ruleID != stallRule }
+        if let n = k.errorCount, n > 0, !otherFinding { shown.append("\(n) error\(n == 1 ? "" : "s")") }
+        if k.fatalError == true, !otherFinding { shown.append("a fatal error") }
+        guard !shown.isEmpty else { return nil }
+        return
+            "the key figures show \(shown.joined(separator: " and ")) that no finding explains (see the key figures and the timeline)"
     }
 
     /// What a session's sources cannot show, when that leaves "no problem" unclaimable: a session

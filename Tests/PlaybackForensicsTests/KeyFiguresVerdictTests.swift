@@ -210,4 +210,64 @@ import Testing
         let longer = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), known])
         #expect((longer.sessions.first?.session.kpis.playingTime ?? 0) > 29)
     }
+
+    static let stallAt30 = event("AVMetricPlayerItemStallEvent", at: "10:00:30.000", "\"rate\":0,\"previousRate\":1")
+    static let resumedAt34 = event(
+        "AVMetricPlayerItemLikelyToKeepUpEvent", at: "10:00:34.000",
+        "\"variant\":{\"peakBitRate\":2000000,\"url\":\"https://cdn.example.com/a/v1/prog.m3u8\"}")
+
+    /// Review: narrowing hides findings, not what they explained. A stall explained by a warning
+    /// finding, narrowed away by `--since` or `--min-severity`, is not "a stall no finding
+    /// explains".
+    @Test func narrowingDoesNotMakeAnExplainedStallUnexplained() throws {
+        let report = analyze([
+            Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), Self.stallAt30, Self.resumedAt34,
+        ])
+        #expect(report.sessions.first?.findings.contains { $0.ruleID == "stall" && $0.severity == .warning } == true)
+        let later = ReportNarrowing(since: TimestampParser.parse("2026-11-21T10:00:40Z")).apply(report)
+        #expect(!later.verdict.couldNotJudge.contains { $0.contains("no finding explains") }, "\(later.verdict)")
+        let errorsOnly = ReportNarrowing(minimumSeverity: .error).apply(report)
+        #expect(!errorsOnly.verdict.couldNotJudge.contains { $0.contains("no finding explains") })
+    }
+
+    /// Review: a stall right after a seek is expected (an info finding): explained, so the
+    /// verdict is an all-clear, not "could not judge".
+    @Test func aStallAfterASeekIsExplained() throws {
+        let seek = Self.event("AVMetricPlayerItemSeekEvent", at: "10:00:29.500", "")
+        let report = analyze([
+            Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), seek, Self.stallAt30, Self.resumedAt34,
+        ])
+        let findings = try #require(report.sessions.first?.findings)
+        #expect(findings.contains { $0.ruleID == "stall" && $0.severity == .info })
+        #expect(!report.verdict.couldNotJudge.contains { $0.contains("no finding explains") }, "\(report.verdict)")
+    }
+
+    /// Review: what one session cannot show is not said of another: narrowed to the clean
+    /// session, a requests-only dump's gap is gone. Many sessions with the same gap share one
+    /// reason.
+    @Test func aSessionsGapsStayWithIt() throws {
+        let other = "AAAAAAAA-5A8E-4E0B-9E53-2F1C8B7A9D10"
+        let requestsOnly = (0..<3).map {
+            Self.segment($0, at: $0 * 6).replacingOccurrences(of: Self.session, with: other)
+        }
+        let clean = [Self.segment(0, at: 0), Self.started, Self.summary(stalls: 0, recovering: 0)]
+        let report = Analyzer().analyze(files: [
+            ("a/metrics.jsonl", Array(clean.joined(separator: "\n").utf8)),
+            ("b/metrics.jsonl", Array(requestsOnly.joined(separator: "\n").utf8)),
+        ])
+        #expect(report.sessions.count == 2)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains(other) })
+        let narrowed = ReportNarrowing(sessionPrefix: "6C1D").apply(report)
+        #expect(narrowed.verdict.status == .noProblemFound, "\(narrowed.verdict)")
+
+        var many: [String] = []
+        for n in 0..<5 {
+            let id = "BBBBBBB\(n)-5A8E-4E0B-9E53-2F1C8B7A9D10"
+            many += (0..<2).map { Self.segment($0, at: $0 * 6).replacingOccurrences(of: Self.session, with: id) }
+        }
+        let fleet = analyze(many)
+        let reasons = fleet.verdict.couldNotJudge.filter { $0.contains("holds no event of the player's own") }
+        #expect(reasons.count == 1)
+        #expect(reasons.first?.contains("and 2 more") == true)
+    }
 }

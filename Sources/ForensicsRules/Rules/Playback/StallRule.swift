@@ -158,7 +158,7 @@ package struct StallRule: Rule {
             let stallEntry = session.entries[stall.index]
             // A row with no time on the session's clock (device local time nothing aligned, or
             // no date): counted, but there is no "before" to look back into for a cause.
-            let timed = stallEntry.time != nil
+            let timed = stall.placed
             let candidates = timed ? causes(for: stall, in: session, failures: failures) : []
             let chosen = candidates.first
             let cause = chosen?.cause ?? .unknown
