@@ -160,6 +160,9 @@ public struct KPIs: Sendable, Hashable, Codable {
     public var stallCount: Int?
     /// Nil when stalls are known only by count (access log) or not at all.
     public var stallDuration: Double?
+    /// True when a stall never ended before the records did: `stallDuration` (and the
+    /// rebuffering ratio) then count it to the last record — at least that long.
+    public var stallDurationIsLowerBound = false
     public var rebufferRatio: Double?
     public var variantSwitchCount: Int?
     public var downswitchCount: Int?

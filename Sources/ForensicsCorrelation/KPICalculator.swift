@@ -37,13 +37,22 @@ struct KPICalculator {
         let rowStalls = accessRows.reduce(0) { Self.saturatingAdd($0, max(0, $1.stalls ?? 0)) }
         if timedStalls || (s.capabilities.contains(.playerEvents) && summary?.stallCount == nil && rowStalls == 0) {
             k.stallCount = stalls.count
-            // A stall that never ended has no duration: the total is unknown, not the time
-            // until the log stopped (which may be none).
+            // A stall that never ended lasted at least until the last record: the total is then
+            // a lower bound, and says so. With no record after it (or a stall whose start or end
+            // has no date) there is no bound at all: unknown, never 0.
             var total: Double? = 0
             for st in stalls {
-                if let d = st.duration { total = total.map { $0 + d } } else { total = nil }
+                if let d = st.duration {
+                    total = total.map { $0 + d }
+                } else if st.recovered == false, st.placed, let end = sessionEnd, end - st.start > 0 {
+                    total = total.map { $0 + (end - st.start) }
+                    k.stallDurationIsLowerBound = true
+                } else {
+                    total = nil
+                }
             }
             k.stallDuration = total
+            if total == nil { k.stallDurationIsLowerBound = false }
             k.provenance[.stallCount] = .timeline
         } else if let c = summary?.stallCount {
             k.stallCount = max(0, c)

@@ -145,10 +145,14 @@ package struct JSONReporter: Sendable {
     }
 
     package func kpis(_ k: KPIs) -> JSONOut {
-        .object([
+        var fields: [(String, JSONOut)] = [
             ("startup_time", .optional(k.startupTime.map { ($0 * 1000).rounded() / 1000 })),
             ("stall_count", .optional(k.stallCount)),
             ("stall_duration", .optional(k.stallDuration.map { ($0 * 1000).rounded() / 1000 })),
+        ]
+        // Only when true: a stall that never ended makes the duration (and ratio) a lower bound.
+        if k.stallDurationIsLowerBound { fields.append(("stall_duration_is_lower_bound", .bool(true))) }
+        fields += [
             ("rebuffer_ratio", .optional(k.rebufferRatio.map { ($0 * 10000).rounded() / 10000 })),
             ("variant_switch_count", .optional(k.variantSwitchCount)),
             ("downswitch_count", .optional(k.downswitchCount)),
@@ -157,7 +161,8 @@ package struct JSONReporter: Sendable {
             ("time_weighted_average_bitrate", .optional(k.timeWeightedAverageBitrate.map { $0.rounded() })),
             ("playing_time", .optional(k.playingTime.map { ($0 * 1000).rounded() / 1000 })),
             ("provenance", .object(k.provenanceByName.map { ($0.0, .string($0.1)) })),
-        ])
+        ]
+        return .object(fields)
     }
 
     package func finding(_ f: Finding, basis: TimeBasis = .utc) -> JSONOut {

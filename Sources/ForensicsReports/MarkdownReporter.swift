@@ -308,7 +308,8 @@ package struct MarkdownReporter: Sendable {
             "| Startup time | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(src(.startupTime)) |")
         let stalls: String
         if let n = k.stallCount {
-            stalls = "\(n) (\(k.stallDuration.map(NumberFormat.seconds) ?? "duration unknown"))"
+            stalls =
+                "\(n) (\(k.stallDuration.map { (k.stallDurationIsLowerBound ? "at least " : "") + NumberFormat.seconds($0) } ?? "duration unknown"))"
         } else {
             stalls = "unknown"
         }

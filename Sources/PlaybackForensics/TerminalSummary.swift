@@ -47,7 +47,11 @@ public struct TerminalSummary: Sendable {
             var figures: [String] = []
             figures.append("startup " + (k.startupTime.map(NumberFormat.seconds) ?? "unknown"))
             if let n = k.stallCount {
-                figures.append("stalls \(n)" + (k.stallDuration.map { " (\(NumberFormat.seconds($0)))" } ?? ""))
+                figures.append(
+                    "stalls \(n)"
+                        + (k.stallDuration.map {
+                            " (\(k.stallDurationIsLowerBound ? "at least " : "")\(NumberFormat.seconds($0)))"
+                        } ?? ""))
             } else {
                 figures.append("stalls unknown")
             }

@@ -89,7 +89,7 @@ import Testing
 
     /// A stall the dump ends in never recovered: its duration is unknown, not 0 s, and so is the
     /// rebuffering ratio. Near miss: a stall that recovered is timed.
-    @Test func aStallThatNeverEndedHasNoDuration() throws {
+    @Test func aStallThatNeverEndedIsBoundedOrUnknown() throws {
         let stall = Self.event("AVMetricPlayerItemStallEvent", at: "10:00:30.000", "\"rate\":0,\"previousRate\":1")
         let report = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), stall])
         let kpis = try #require(report.sessions.first?.session.kpis)
@@ -102,6 +102,18 @@ import Testing
             "\"variant\":{\"peakBitRate\":2000000,\"url\":\"https://cdn.example.com/a/v1/prog.m3u8\"}")
         let timed = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), stall, resumed])
         #expect(timed.sessions.first?.session.kpis.stallDuration == 4)
+        #expect(timed.sessions.first?.session.kpis.stallDurationIsLowerBound == false)
+
+        // Records after a stall that never ended bound it from below: at least that long, and
+        // said so (JSON and the key figures), so the worst sessions are not left out of fleet
+        // figures.
+        let later = Self.segment(7, at: 40)
+        let bounded = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), stall, later])
+        let k = try #require(bounded.sessions.first?.session.kpis)
+        #expect(abs((k.stallDuration ?? 0) - 10.2) < 0.001)
+        #expect(k.stallDurationIsLowerBound)
+        #expect(ReportRenderer().render(bounded, as: .json).contains("\"stall_duration_is_lower_bound\": true"))
+        #expect(ReportRenderer().render(bounded, as: .markdown).contains("| Stalls | 1 (at least 10.2 s) |"))
     }
 
     /// A CDN log alone holds other viewers' rows and never a playback: nothing playback-related
