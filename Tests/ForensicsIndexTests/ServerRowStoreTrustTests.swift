@@ -32,6 +32,18 @@ import ForensicsCore
         try store.finishStoring()
     }
 
+    /// A directory holding a store with one file, as a run leaves it, then edited by `plant`
+    /// (as someone with write access to OUT could).
+    func plantedStore(_ plant: (Database) throws -> Void = { _ in }) throws -> (dir: URL, path: String) {
+        let dir = try directory()
+        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
+        try storeOneFile(at: path)
+        let planted = try DatabaseQueue(path: path)
+        try planted.write(plant)
+        try planted.close()
+        return (dir, path)
+    }
+
     func objects(_ path: String) throws -> [String] {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
@@ -41,51 +53,37 @@ import ForensicsCore
     }
 
     @Test func theToolsOwnStoreIsKept() throws {
-        let dir = try directory()
+        let (dir, path) = try plantedStore()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
-        try storeOneFile(at: path)
         let again = try ServerRowStore(path: path)
         #expect(try again.files().map(\.name) == ["day.log"])
     }
 
     @Test func aPlantedTriggerOrViewIsNeverKept() throws {
-        let dir = try directory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
-        try storeOneFile(at: path)
-        let planted = try DatabaseQueue(path: path)
-        try planted.write { db in
+        let (dir, path) = try plantedStore { db in
             try db.execute(
                 sql: "CREATE TRIGGER forge AFTER INSERT ON rows BEGIN UPDATE files SET name = 'FORGED'; END")
             try db.execute(sql: "CREATE VIEW v AS SELECT * FROM rows")
         }
-        try planted.close()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let store = try ServerRowStore(path: path)
         #expect(try store.files().isEmpty, "made again: its files are read again from the logs")
         #expect(try !objects(path).contains { $0.hasPrefix("trigger") || $0.hasPrefix("view") })
     }
 
     @Test func aValueOfAnotherTypeMakesTheStoreAgain() throws {
-        let dir = try directory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
-        try storeOneFile(at: path)
-        let planted = try DatabaseQueue(path: path)
         // Text in a REAL column stays text (SQLite's affinity cannot convert it); decoded as a
         // number it would stop the tool.
-        try planted.write { db in try db.execute(sql: "UPDATE files SET modified = 'abc'") }
-        try planted.close()
+        let (dir, path) = try plantedStore { db in try db.execute(sql: "UPDATE files SET modified = 'abc'") }
+        defer { try? FileManager.default.removeItem(at: dir) }
         let store = try ServerRowStore(path: path)
         #expect(try store.files().isEmpty)
         try store.keepOnly(containers: ["day.log"])
     }
 
     @Test func aWriteAheadLogBesideItIsNotReplayed() throws {
-        let dir = try directory()
+        let (dir, path) = try plantedStore()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
-        try storeOneFile(at: path)
         // A copy written in WAL mode, its change left in the log, and only the log planted.
         let copy = dir.appendingPathComponent("copy.sqlite").path
         try FileManager.default.copyItem(atPath: path, toPath: copy)
@@ -107,19 +105,14 @@ import ForensicsCore
     /// of another type is skipped where it is read, never decoded blindly. Counts read back
     /// saturate instead of overflowing. Near miss: the good row is returned.
     @Test func aRowOfAnotherTypeOrAnImpossibleCountIsNoCrash() throws {
-        let dir = try directory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("cdn-rows.sqlite").path
-        try storeOneFile(at: path)
-        let planted = try DatabaseQueue(path: path)
-        try planted.write { db in
+        let (dir, path) = try plantedStore { db in
             try db.execute(
                 sql:
                     "INSERT INTO rows (file, line, start, path, request_id, raw) SELECT file, 'x', start, path, 'r1', raw FROM rows"
             )
             try db.execute(sql: "UPDATE files SET rows = 9223372036854775807")
         }
-        try planted.close()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let store = try ServerRowStore(path: path)
         let file = try #require(try store.files().first)
         var filter = ServerRowFilter()
