@@ -35,6 +35,15 @@ public struct AnalysisReport: Sendable {
         /// narrowing to other sessions leaves them out; the bundle verdict groups equal reasons
         /// across sessions.
         public var gaps: [String] = []
+        /// The worst finding that narrowing (`--min-severity`, `--since`, `--until`) left out of
+        /// `findings`: a display filter changes what is shown, not what was found, so the verdict
+        /// still counts it.
+        public var hiddenWorst: Severity?
+
+        /// The worst finding of the session, shown or narrowed away.
+        public var worstSeverity: Severity? {
+            [findings.map(\.severity).max(), hiddenWorst].compactMap { $0 }.max()
+        }
 
         public init(session: Session, findings: [Finding], gaps: [String] = []) {
             self.session = session
@@ -71,8 +80,8 @@ public struct AnalysisReport: Sendable {
         self.unassignedRecords = unassignedRecords
     }
 
-    /// The most severe finding's severity, if any.
+    /// The most severe finding's severity, if any (narrowed-away findings included).
     public var worstSeverity: Severity? {
-        sessions.flatMap(\.findings).map(\.severity).max()
+        sessions.compactMap(\.worstSeverity).max()
     }
 }

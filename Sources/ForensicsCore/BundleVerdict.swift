@@ -111,7 +111,7 @@ extension AnalysisReport {
                 "no playback session could be built from the \(read) record\(read == 1 ? "" : "s") read (see the diagnostics)"
             return BundleVerdict(status: .couldNotJudge, couldNotJudge: [why] + reasons)
         }
-        if sessions.contains(where: { $0.findings.contains { $0.severity >= .warning } }) {
+        if sessions.contains(where: { ($0.worstSeverity ?? .info) >= .warning }) {
             return BundleVerdict(status: .problemsFound, couldNotJudge: reasons)
         }
         return BundleVerdict(status: reasons.isEmpty ? .noProblemFound : .couldNotJudge, couldNotJudge: reasons)

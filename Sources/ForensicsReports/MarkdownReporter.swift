@@ -115,7 +115,7 @@ package struct MarkdownReporter: Sendable {
         var out: [String] = []
         switch v.status {
         case .problemsFound:
-            let affected = report.sessions.filter { $0.findings.contains { $0.severity >= .warning } }.count
+            let affected = report.sessions.filter { ($0.worstSeverity ?? .info) >= .warning }.count
             let worst = report.worstSeverity.map { " (worst: \($0.rawValue))" } ?? ""
             out.append(
                 "**Bundle verdict: problems found** in \(affected) of \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s")\(worst)."

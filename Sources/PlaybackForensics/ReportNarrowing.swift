@@ -30,15 +30,23 @@ public struct ReportNarrowing: Sendable {
         var out = report
         out.sessions = report.sessions.compactMap { r in
             guard matchesSession(r.session.id) else { return nil }
+            // Device local times of an unknown zone cannot be compared with a UTC window (they
+            // may be 14 hours off either way): such a session is kept whole, and says so.
+            let placeable = r.session.timeBasis == .utc
             // A session without times cannot be placed in a window: kept only without one.
-            if since != nil || until != nil {
+            if since != nil || until != nil, placeable {
                 guard let start = r.session.start, let end = r.session.end else { return nil }
                 if let since, end < since { return nil }
                 if let until, start > until { return nil }
             }
             var kept = r
+            if since != nil || until != nil, !placeable {
+                kept.gaps.append(
+                    "times are device local in an unknown zone, so --since/--until cannot place them: shown whole (state the zone with --timezone)"
+                )
+            }
             if let minimumSeverity { kept.findings = r.findings.filter { $0.severity >= minimumSeverity } }
-            if since != nil || until != nil {
+            if since != nil || until != nil, placeable {
                 kept.findings = kept.findings.filter { f in
                     guard let t = f.start else { return true }
                     let end = f.end ?? t
@@ -47,6 +55,8 @@ public struct ReportNarrowing: Sendable {
                     return true
                 }
             }
+            // What the filters left out still counts in the verdict.
+            if kept.findings.count < r.findings.count { kept.hiddenWorst = r.worstSeverity }
             return kept
         }
         if out.sessions.isEmpty, !report.sessions.isEmpty {

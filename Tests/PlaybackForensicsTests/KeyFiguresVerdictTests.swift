@@ -240,6 +240,33 @@ import Testing
         #expect(!later.verdict.couldNotJudge.contains { $0.contains("no finding explains") }, "\(later.verdict)")
         let errorsOnly = ReportNarrowing(minimumSeverity: .error).apply(report)
         #expect(!errorsOnly.verdict.couldNotJudge.contains { $0.contains("no finding explains") })
+        // Probe D: a display filter changes what is shown, not what was found — the stall's
+        // warning still makes the verdict "problems found" (and agrees with --fail-on's exit 2).
+        let earlier = ReportNarrowing(until: TimestampParser.parse("2026-11-21T10:00:20Z")).apply(report)
+        #expect(earlier.sessions.count == 1 && earlier.sessions.first?.findings.isEmpty == true)
+        #expect(earlier.verdict.status == .problemsFound)
+        #expect(errorsOnly.verdict.status == .problemsFound)
+        #expect(errorsOnly.worstSeverity == .warning)
+    }
+
+    /// Probe D: device local times of an unknown zone cannot be compared with a UTC window: the
+    /// session is shown whole, and the verdict says why, instead of being dropped as if its
+    /// local times were UTC. Near miss: a UTC session outside the window is left out.
+    @Test func aWindowCannotPlaceALocalTimeSession() throws {
+        let access = """
+            #Version: 1.0
+            #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
+            #Date: 2026/11/21 10:05:00.000
+            #Fields: date time uri cs-guid s-ip c-start-time c-duration-watched c-stalls sc-indicated-bitrate c-startup-time
+            2026/11/21 10:05:02.000 https://cdn.example.com/a/v1/prog.m3u8 AB12CD34-1111-2222-3333-444455556666 203.0.113.7 0 170 2 2000000 1.0
+
+            """
+        let report = Analyzer().analyze(files: [("access.log", Array(access.utf8))])
+        let window = ReportNarrowing(until: TimestampParser.parse("2026-11-21T10:03:00Z")).apply(report)
+        #expect(window.sessions.count == 1)
+        #expect(window.verdict.couldNotJudge.contains { $0.contains("cannot place them") })
+        let utc = analyze([Self.segment(0, at: 0), Self.started])
+        #expect(ReportNarrowing(until: TimestampParser.parse("2026-11-21T09:00:00Z")).apply(utc).sessions.isEmpty)
     }
 
     /// Review: a stall right after a seek is expected (an info finding): explained, so the
