@@ -45,6 +45,9 @@ extension TriageIndex {
         package var incomplete = 0
         /// Bundles with no finding at warning level whose evidence could not all be judged.
         package var couldNotJudge = 0
+        /// Bundles read whose files hold nothing playback-related (server logs alone, say):
+        /// neither unreadable nor judged.
+        package var nothingRead = 0
         /// Bundles any part of which was not judged: could-not-judge reasons (caveats of a bundle
         /// with problems included), unreadable, or read in part — what `--fail-on` will not pass.
         package var notFullyJudged = 0
@@ -64,6 +67,8 @@ extension TriageIndex {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.incomplete.sql)") ?? 0
             c.couldNotJudge =
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.couldNotJudge.sql)") ?? 0
+            c.nothingRead =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.nothingRead.sql)") ?? 0
             c.notFullyJudged =
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bundles WHERE \(BundleFilter.notFullyJudged.sql)") ?? 0
             c.sessions = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0
@@ -76,7 +81,7 @@ extension TriageIndex {
 
     /// Which bundles `forEachBundle` lists.
     package enum BundleFilter: Sendable {
-        case all, skipped, unreadable, incomplete, couldNotJudge, notFullyJudged
+        case all, skipped, unreadable, incomplete, couldNotJudge, nothingRead, notFullyJudged
 
         var sql: String {
             switch self {
@@ -85,6 +90,7 @@ extension TriageIndex {
             case .unreadable: "error IS NOT NULL AND NOT skipped"
             case .incomplete: "incomplete IS NOT NULL"
             case .couldNotJudge: "verdict = 'could-not-judge'"
+            case .nothingRead: "verdict = 'nothing-read' AND error IS NULL AND NOT skipped"
             case .notFullyJudged:
                 "(could_not_judge IS NOT NULL OR (error IS NOT NULL AND NOT skipped) OR incomplete IS NOT NULL)"
             }

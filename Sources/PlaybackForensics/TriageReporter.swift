@@ -87,6 +87,7 @@ public struct TriageReporter: Sendable {
                 + (c.played == c.sessions ? "" : " (\(c.played) played or tried to; shares are of these)")
                 + " · \(c.unreadable) unreadable"
                 + (c.couldNotJudge == 0 ? "" : " · \(c.couldNotJudge) could not be judged")
+                + (c.nothingRead == 0 ? "" : " · \(c.nothingRead) with nothing playback-related read")
                 + (c.skipped == 0
                     ? ""
                     : " · \(c.skipped) other file\(c.skipped == 1 ? "" : "s") skipped (\(skipped.joined(separator: ", "))\(c.skipped > 5 ? ", …" : ""))")
@@ -158,6 +159,16 @@ public struct TriageReporter: Sendable {
                 try write(
                     "- \(text.escape(b.name)): \(first)\(reasons.count > 1 ? " (and \(reasons.count - 1) more)" : "")\n"
                 )
+            }
+            try write("\n")
+        }
+        if c.nothingRead > 0 {
+            try write(
+                "## Bundles with nothing playback-related read\n\nRead, but no file in them is a playback source (server logs alone, say): nothing in them was judged.\n\n"
+            )
+            try index.forEachBundle(.nothingRead) { b in
+                let reasons = (b.couldNotJudge ?? "").split(separator: "\n").map(String.init)
+                try write("- \(text.escape(b.name)): \(reasons.first.map { text.escape($0, limit: 300) } ?? "")\n")
             }
             try write("\n")
         }

@@ -177,6 +177,7 @@ struct TriageRun: ParsableCommand {
             line += " (\(unreadable.joined(separator: ", "))\(counts.unreadable > 5 ? ", …" : ""))"
         }
         if counts.couldNotJudge > 0 { line += ", \(counts.couldNotJudge) could not be judged" }
+        if counts.nothingRead > 0 { line += ", \(counts.nothingRead) with nothing playback-related read" }
         if counts.skipped > 0 { line += ", \(counts.skipped) other file\(counts.skipped == 1 ? "" : "s") skipped" }
         if sinceIndex {
             line +=

@@ -138,4 +138,31 @@ import Testing
         #expect(
             check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0", "\(check.stdout) \(check.stderr)")
     }
+
+    /// A bundle that was read but holds nothing playback-related (a CDN log alone) is counted and
+    /// listed in the overview, never left out of it (probe D): a reader must not take an unlisted
+    /// bundle for a judged one. Near miss: the bundle beside it is judged as usual.
+    @Test func aBundleWithNothingPlaybackRelatedIsListed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-nothing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fleet = root.appendingPathComponent("fleet")
+        let cdnOnly = fleet.appendingPathComponent("cdn-only")
+        try FileManager.default.createDirectory(at: cdnOnly, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLIRunner.repository.deletingLastPathComponent().appendingPathComponent(
+                "shared/corpus/real-world/cdn/cloudfront-awsdocs-standard-example.log"),
+            to: cdnOnly.appendingPathComponent("cloudfront.log"))
+        try FileManager.default.copyItem(
+            at: CLIRunner.repository.appendingPathComponent("SampleLogs/slow-key-startup"),
+            to: fleet.appendingPathComponent("b1"))
+        let out = root.appendingPathComponent("out")
+        let r = try CLIRunner.run(["triage", fleet.path, "--output", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("1 with nothing playback-related read"), "\(r.stderr)")
+        let index = try String(contentsOf: out.appendingPathComponent("index.md"), encoding: .utf8)
+        #expect(index.contains("1 with nothing playback-related read"))
+        #expect(index.contains("## Bundles with nothing playback-related read"))
+        #expect(index.contains("- cdn-only: nothing playback-related was read"), "\(index)")
+        #expect(index.contains("b1"))
+    }
 }
