@@ -315,7 +315,7 @@ package struct MarkdownReporter: Sendable {
         }
         rows.append("| Stalls | \(stalls) | \(src(.stallCount)) |")
         rows.append(
-            "| Rebuffer ratio | \(k.rebufferRatio.map { NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(k.rebufferRatio == nil ? "—" : src(.playingTime)) |"
+            "| Rebuffer ratio | \(k.rebufferRatio.map { (k.stallDurationIsLowerBound ? "at least " : "") + NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(k.rebufferRatio == nil ? "—" : src(.playingTime)) |"
         )
         let switches =
             k.variantSwitchCount.map { "\($0) (\(k.downswitchCount.map(String.init) ?? "unknown"))" } ?? "unknown"

@@ -309,4 +309,32 @@ import Testing
         #expect(reasons.count == 1)
         #expect(reasons.first?.contains("and 2 more") == true)
     }
+
+    /// Probe D: the player's summary counts 3 stalls, the dump's stall events time 1: the key
+    /// figures say 3 (with the summary's total time), and the findings add up to them — the timed
+    /// stall and one finding for the 2 untimed. Near miss: a summary that agrees with the events
+    /// adds no finding.
+    @Test func theSummarysLargerStallCountStandsAndTheFindingsAddUp() throws {
+        let summary3 = Self.event(
+            "AVMetricPlayerItemPlaybackSummaryEvent", at: "10:05:00.000",
+            "\"stallCount\":3,\"timeSpentRecoveringFromStall\":12,\"playbackDuration\":170")
+        let report = analyze([
+            Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), Self.stallAt30, Self.resumedAt34, summary3,
+        ])
+        let result = try #require(report.sessions.first)
+        #expect(result.session.kpis.stallCount == 3)
+        #expect(result.session.kpis.stallDuration == 12)
+        #expect(result.session.kpis.stallDurationIsLowerBound == false)
+        let stalls = result.findings.filter { $0.ruleID == "stall" }
+        #expect(stalls.count == 2)
+        #expect(stalls.contains { $0.title.hasPrefix("2 more stalls than the stall events show (3 in all") })
+
+        let summary1 = summary3.replacingOccurrences(of: "\"stallCount\":3", with: "\"stallCount\":1")
+            .replacingOccurrences(of: "\"timeSpentRecoveringFromStall\":12", with: "\"timeSpentRecoveringFromStall\":4")
+        let agreeing = analyze([
+            Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), Self.stallAt30, Self.resumedAt34, summary1,
+        ])
+        #expect(agreeing.sessions.first?.session.kpis.stallCount == 1)
+        #expect(agreeing.sessions.first?.findings.filter { $0.ruleID == "stall" }.count == 1)
+    }
 }

@@ -49,6 +49,15 @@ package struct StallRule: Rule {
                     300.0 summary stalls=3 recovering=12.5 duration=300 ◀
                     """),
             RuleExample(
+                "the summary counts more stalls than the stall events time (the rest in one finding)",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=5M
+                    30.00 stall
+                    34.00 ltku variant=5M
+                    300.0 summary stalls=3 recovering=12 duration=300 ◀
+                    """),
+            RuleExample(
                 "404 → 15 Mbit/s → 404 → stall (segment errors)",
                 timeline: """
                     0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
@@ -223,7 +232,40 @@ package struct StallRule: Rule {
                     title: title, cause: cause.rawValue, explanation: explanation, details: details,
                     evidence: evidence, subject: Self.subject(chosen), advice: cause.advice))
         }
+        // The player's counters saying more than its timed events: the rest in one finding, so
+        // that the findings add up to the key figures.
+        if let untimed = untimedStalls(in: session, timed: stalls) { out.append(untimed) }
         return out
+    }
+
+    /// Stalls the player's summary or access log counts beyond its timed stall events (an app
+    /// keeps the event types it chooses): one finding for the rest, when and why unknown.
+    func untimedStalls(in session: Session, timed stalls: [Session.Stall]) -> Finding? {
+        guard !stalls.isEmpty, !stalls.contains(where: \.fromAccessLog), let total = session.kpis.stallCount,
+            total > stalls.count
+        else { return nil }
+        let fromSummary = session.kpis.provenance[.stallCount] == .summaryEvent
+        let evidence = session.entries.indices.filter { i in
+            switch session.entries[i].record.payload {
+            case .summary: return fromSummary
+            case .accessLog(let a): return !fromSummary && (a.stalls ?? 0) > 0
+            default: return false
+            }
+        }.prefix(20).map { Finding.Evidence(session.entries[$0]) }
+        guard !evidence.isEmpty else { return nil }
+        let more = total - stalls.count
+        let counter = fromSummary ? "the player's playback summary" : "the access log"
+        return finding(
+            severity: .warning, start: nil, end: nil,
+            title:
+                "\(more) more stall\(more == 1 ? "" : "s") than the stall events show (\(total) in all, as \(counter) counts them) — cause: unknown",
+            cause: StallCause.unknown.rawValue,
+            explanation:
+                "\(counter) counts \(total) stalls, the dump's stall events time \(stalls.count): the rest are counted without saying when, so no cause can be looked for",
+            details: ["stall_count": .integer(more)], evidence: evidence, subject: Finding.Subject(),
+            advice:
+                "Record the player's stall events (AVMetricPlayerItemStallEvent) for the whole playback: they say when each stall began, so its cause can be found."
+        )
     }
 
     /// Stalls only the player's playback summary counts (the dump kept no stall event): one
