@@ -78,10 +78,10 @@ extension Session {
             guard case .accessLog(let a) = entries[i].record.payload, let count = a.stalls, count > 0 else { continue }
             // A row written without a date (`- -`) before any dated one (undated entries end
             // the timeline): its stalls still happened, placed at the nearest dated entry.
-            guard
-                let t = entries[i].time ?? entries[(i + 1)...].lazy.compactMap(\.time).first
-                    ?? entries[..<i].lazy.compactMap(\.time).last
-            else { continue }
+            // With no dated entry at all, the count still stands (unplaced: no time is shown).
+            let t =
+                entries[i].time ?? entries[(i + 1)...].lazy.compactMap(\.time).first
+                ?? entries[..<i].lazy.compactMap(\.time).last ?? Timestamp(0)
             var periodEnd: Timestamp? = a.durationWatched.map { t + $0 }
             if n + 1 < rows.count, let next = entries[rows[n + 1]].time, periodEnd.map({ next > $0 }) ?? true {
                 periodEnd = next

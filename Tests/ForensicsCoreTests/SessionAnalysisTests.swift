@@ -110,6 +110,11 @@ import Testing
         let stall = try #require(a.stalls.first)
         #expect(stall.reportedCount == 3)
         #expect(stall.start == Timestamp(32))
+        #expect(!stall.placed, "its own row has no time: no report draws it on a time axis")
+        // The only row, undated: still counted (probe D).
+        let alone = SessionAnalysis(session([undated], capabilities: [.stallCounts, .variantPeriods]))
+        #expect(alone.stalls.map(\.reportedCount) == [3])
+        #expect(alone.stalls.allSatisfy { !$0.placed })
     }
 
     @Test func aFailedRequestIsOneFailureHoweverManySourcesSawIt() {
