@@ -95,6 +95,15 @@ public struct Analyzer: Sendable {
             for i in more.indices {
                 let name = more[i].path == logs ? Self.lastComponent(logs) : more[i].path
                 more[i].rename(to: "\(root)/\(name)")
+                // A file that names a CDN's fields but no reader could read (cut short, damaged,
+                // a layout not known): given as a server log, it hides the rows it holds.
+                if more[i].format == nil, let notRead = more[i].notRead, notRead.reason.hasPrefix("CDN access log") {
+                    more[i].refuse(
+                        NotRead(
+                            "given with --cdn-logs as a server log, but no reader could read it (cut short, damaged, or a layout this tool does not know): \(notRead.reason)",
+                            hidesEvidence: true))
+                    continue
+                }
                 guard let format = more[i].format, ingestor.registry.semantics(of: format).role.makesSessions else {
                     continue
                 }

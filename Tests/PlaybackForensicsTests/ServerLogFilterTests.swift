@@ -43,6 +43,25 @@ import Testing
         return (bundle, logs, n)
     }
 
+    /// A file given with `--cdn-logs` that names a CDN's fields but that no reader could read
+    /// (here a Cloudflare row cut mid-line, as a truncated download leaves it) hides the rows it
+    /// held: could not judge, naming it (probe D). Near miss: a README beside the logs stays
+    /// neutral.
+    @Test func anUnreadableCDNLogGivenAsOneIsNoAllClear() throws {
+        let pair = try buriedPair()
+        defer { try? FileManager.default.removeItem(at: pair.bundle.deletingLastPathComponent()) }
+        let cut =
+            #"{"ClientRequestHost":"cdn.example.com","ClientRequestURI":"/vod/film/v8/s1.m4s","EdgeStartTimestamp":17952552"#
+        try Data(cut.utf8).write(to: pair.logs.appendingPathComponent("http_requests.json"))
+        try Data("# notes\n".utf8).write(to: pair.logs.appendingPathComponent("README.md"))
+        let report = try Analyzer().analyze(path: pair.bundle.path, serverLogs: [pair.logs.path])
+        #expect(
+            report.verdict.couldNotJudge.contains {
+                $0.contains("http_requests.json was not read: given with --cdn-logs")
+            })
+        #expect(!report.verdict.couldNotJudge.contains { $0.contains("README.md") })
+    }
+
     @Test func aDayOfOtherViewersIsCountedNotHeldAndTheJoinIsTheSame() throws {
         let pair = try buriedPair()
         defer { try? FileManager.default.removeItem(at: pair.bundle.deletingLastPathComponent()) }
