@@ -135,6 +135,15 @@ package struct Correlator: Sendable {
         partOf.reserveCapacity(count)
         times.reserveCapacity(count)
         var unplaced: [Diagnostic] = []
+        // A stated zone the requests overruled (enough of them matched at another difference):
+        // said, so that nobody reads the file as placed by the zone they gave (probe D).
+        for o in offsets where o.clock == .deviceLocalZoneStated && !o.statedZoneKept && abs(o.offset) >= 60 {
+            unplaced.append(
+                Diagnostic(
+                    SourceLocation(file: o.file, line: 0), .warning,
+                    "the zone stated with --timezone is \(NumberFormat.trimmed(o.offset / 3600, decimals: 2)) h off for this file: \(o.matches) of its requests matched the UTC sources at that difference, so its times were aligned by them (check the stated zone)"
+                ))
+        }
         for p in parts.indices {
             // Each part's records are let go once on the timeline (see `correlate`).
             let part = parts[p]

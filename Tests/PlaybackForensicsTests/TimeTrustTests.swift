@@ -116,4 +116,43 @@ import Testing
         // 15:30 in UTC+05:30 is 10:00 UTC, as stated — not moved by the 12 s of one match.
         #expect(row.time?.iso8601 == "2026-11-21T10:00:00.000Z")
     }
+
+    /// `--timezone` stated wrong (+00:00 for a device in UTC+9): three failed requests of the
+    /// error log match the UTC metric events nine hours apart, enough to align the file by them
+    /// — and a warning says the stated zone was overruled (probe D). Near miss: with the right
+    /// zone stated, nothing is said.
+    @Test func aStatedZoneOverruledByTheRequestsIsSaid() throws {
+        var events: [String] = []
+        var rows: [String] = []
+        for n in 1...3 {
+            events.append(
+                #"{"type":"AVMetricMediaResourceRequestEvent","date":"2026-11-21T10:00:1\#(n).300Z","sessionID":"S1","url":"https://cdn.example.com/a/v1/s\#(n).ts","requestStartTime":"2026-11-21T10:00:1\#(n).000Z","responseEndTime":"2026-11-21T10:00:1\#(n).300Z","networkTransactionMetrics":{"transactionMetrics":[{"response":{"statusCode":503}}]}}"#
+            )
+            rows.append(
+                "2026/11/21 19:00:1\(n).300 https://cdn.example.com/a/v1/s\(n).ts S1 203.0.113.7 -12661 \"CoreMediaErrorDomain\" \"HTTP 503: Service Unavailable\" en0"
+            )
+        }
+        let errors = """
+            #Version: 1.0
+            \(Self.software)
+            #Date: 2026/11/21 19:00:00.000
+            #Fields: date time uri cs-guid s-ip status domain comment cs-iftype
+            \(rows.joined(separator: "\n"))
+
+            """
+        func analyze(zone: Int) -> AnalysisReport {
+            var options = AnalysisOptions()
+            options.timezoneOffset = zone
+            return Analyzer(options: options).analyze(files: [
+                ("metrics.jsonl", Array(events.joined(separator: "\n").utf8)), ("error.log", Array(errors.utf8)),
+            ])
+        }
+        let wrong = analyze(zone: 0)
+        #expect(
+            wrong.diagnostics.contains {
+                $0.severity == .warning && $0.message.contains("zone stated with --timezone is -9 h off")
+            })
+        let right = analyze(zone: 9 * 3600)
+        #expect(!right.diagnostics.contains { $0.message.contains("zone stated with --timezone") })
+    }
 }
