@@ -17,6 +17,11 @@ public struct Session: Sendable {
     public var analysis = SessionAnalysis()
     /// What the present sources can measure, together (their declared capabilities).
     public var capabilities: SourceSemantics.Capabilities = []
+    /// False when the source of every player event kept none that starts or ends a stall (a
+    /// stall, a likely-to-keep-up after the first, a rate change, a summary's count): an app
+    /// that measures startup keeps only the initial likely-to-keep-up, and its silence about
+    /// stalls then proves nothing. Switches and startup are judged as before.
+    public var stallEventsRecorded = true
     /// Session-making formats the tool reads that this session has no file of, in catalog order
     /// (the report's "missing").
     public var absentSources: [InputFormat] = []

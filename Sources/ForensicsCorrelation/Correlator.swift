@@ -216,6 +216,11 @@ package struct Correlator: Sendable {
             clockOffsets: offsets, kpis: KPIs())
         entries = []
         session.capabilities = capabilities
+        if capabilities.contains(.playerEvents) {
+            session.stallEventsRecorded = zip(session.entries, formats).contains {
+                playerFormats.contains($1) && Self.showsStallsRecorded($0.record)
+            }
+        }
         if localReference { session.timeBasis = .deviceLocalZoneUnknown }
         session.analysis = SessionAnalysis(session)
         session.kpis = KPICalculator().compute(session)
@@ -228,6 +233,16 @@ package struct Correlator: Sendable {
     static func isPlayerLevel(_ record: Record) -> Bool {
         switch record.payload {
         case .player, .summary: return true
+        default: return false
+        }
+    }
+
+    /// A record that shows stalls were being recorded: a stall, a likely-to-keep-up after the
+    /// first, a rate change (what starts and ends a stall), or a summary that counts them.
+    static func showsStallsRecorded(_ record: Record) -> Bool {
+        switch record.payload {
+        case .player(let p): return p.kind == .stall || p.kind == .likelyToKeepUp || p.kind == .rateChange
+        case .summary(let s): return s.stallCount != nil
         default: return false
         }
     }

@@ -35,7 +35,10 @@ struct KPICalculator {
         // A player's own stall events (metric events, ijkplayer's buffering lines) are timed.
         let timedStalls = !stalls.isEmpty && !stalls.contains(where: \.fromAccessLog)
         let rowStalls = accessRows.reduce(0) { Self.saturatingAdd($0, max(0, $1.stalls ?? 0)) }
-        if timedStalls || (s.capabilities.contains(.playerEvents) && summary?.stallCount == nil && rowStalls == 0) {
+        if timedStalls
+            || (s.capabilities.contains(.playerEvents) && s.stallEventsRecorded && summary?.stallCount == nil
+                && rowStalls == 0)
+        {
             k.stallCount = stalls.count
             // A stall that never ended lasted at least until the last record: the total is then
             // a lower bound, and says so. With no record after it (or a stall whose start or end

@@ -298,6 +298,10 @@ public struct Analyzer: Sendable {
                 : "no row of its access log carries a stall count (c-stalls)"
             return "\(unknown) cannot be judged: \(which), and no other source (\(names)) records the player's stalls"
         }
+        if session.sources.contains(.metricEvents), session.capabilities.contains(.playerEvents) {
+            return
+                "\(unknown) cannot be judged: its AVMetrics dump holds no event that starts or ends a stall (a stall, a likely-to-keep-up after the first, a rate change, a summary's count; an app records the event types it chooses): record those too, or add the player's access log"
+        }
         if session.sources.contains(.metricEvents) {
             return
                 "\(unknown) cannot be judged: its AVMetrics dump holds no event of the player's own (an app records the event types it chooses), only requests and errors (record the player's events too, or add its access log)"

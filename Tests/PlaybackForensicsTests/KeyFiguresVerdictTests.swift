@@ -72,8 +72,9 @@ import Testing
     }
 
     /// A dump of requests alone (an app records the event types it chooses) cannot say the
-    /// player never stalled: stalls and fatal errors unknown, not 0. Near miss: one player event
-    /// shows the player's events were recorded, and the silence about stalls then counts.
+    /// player never stalled: stalls and fatal errors unknown, not 0. Nor can one whose only player
+    /// event is the initial likely-to-keep-up. Near miss: a rate change shows the events that
+    /// start and end stalls were recorded, and the silence about stalls then counts.
     @Test func aDumpOfRequestsAloneCannotClearStalls() throws {
         let report = analyze((0..<5).map { Self.segment($0, at: $0 * 6) })
         let kpis = try #require(report.sessions.first?.session.kpis)
@@ -82,7 +83,16 @@ import Testing
         #expect(report.verdict.status == .couldNotJudge)
         #expect(report.verdict.couldNotJudge.contains { $0.contains("holds no event of the player's own") })
 
-        let played = analyze([Self.started] + (0..<5).map { Self.segment($0, at: $0 * 6) })
+        // The initial likely-to-keep-up alone (an app that measures startup) shows startup, not
+        // that stalls were recorded (probe D, D9).
+        let startupOnly = analyze([Self.started] + (0..<5).map { Self.segment($0, at: $0 * 6) })
+        #expect(startupOnly.sessions.first?.session.kpis.startupTime != nil)
+        #expect(startupOnly.sessions.first?.session.kpis.stallCount == nil)
+        #expect(
+            startupOnly.verdict.couldNotJudge.contains { $0.contains("holds no event that starts or ends a stall") })
+
+        let rate = Self.event("AVMetricPlayerItemRateChangeEvent", at: "10:00:00.710", "\"rate\":1,\"previousRate\":0")
+        let played = analyze([Self.started, rate] + (0..<5).map { Self.segment($0, at: $0 * 6) })
         #expect(played.sessions.first?.session.kpis.stallCount == 0)
         #expect(played.verdict.status == .noProblemFound)
     }
