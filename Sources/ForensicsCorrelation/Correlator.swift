@@ -204,10 +204,16 @@ package struct Correlator: Sendable {
         // it recorded the player at all: an app chooses which metric events it keeps, and a dump
         // of requests alone (or of event types this tool does not know) says nothing of stalls
         // or fatal errors.
-        if capabilities.contains(.playerEvents),
-            !zip(entries, formats).contains(where: { playerFormats.contains($1) && Self.isPlayerLevel($0.record) })
-        {
-            capabilities.subtract([.playerEvents, .fatalErrors])
+        // One pass for both questions (and none without a source of player events).
+        var playerLevel = false
+        var stallsRecorded = false
+        if capabilities.contains(.playerEvents) {
+            for (entry, format) in zip(entries, formats) where playerFormats.contains(format) {
+                playerLevel = playerLevel || Self.isPlayerLevel(entry.record)
+                stallsRecorded = stallsRecorded || Self.showsStallsRecorded(entry.record)
+                if stallsRecorded { break }
+            }
+            if !playerLevel { capabilities.subtract([.playerEvents, .fatalErrors]) }
         }
         let asset = Self.assetURL(entries)
         let sessionID = fromLogs ? id : Self.derivedID(asset: asset, first: entries.first?.location.file ?? "")
@@ -216,11 +222,7 @@ package struct Correlator: Sendable {
             clockOffsets: offsets, kpis: KPIs())
         entries = []
         session.capabilities = capabilities
-        if capabilities.contains(.playerEvents) {
-            session.stallEventsRecorded = zip(session.entries, formats).contains {
-                playerFormats.contains($1) && Self.showsStallsRecorded($0.record)
-            }
-        }
+        if capabilities.contains(.playerEvents) { session.stallEventsRecorded = stallsRecorded }
         if localReference { session.timeBasis = .deviceLocalZoneUnknown }
         session.analysis = SessionAnalysis(session)
         session.kpis = KPICalculator().compute(session)

@@ -61,14 +61,6 @@ struct KPICalculator {
             k.stallCount = max(0, c)
             k.stallDuration = c == 0 ? 0 : summary?.timeSpentRecoveringFromStall
             k.provenance[.stallCount] = .summaryEvent
-            // The access log counting more (its rows are the stall findings then): its count
-            // stands, and the summary's time covers only part of it.
-            if rowStalls > max(0, c) {
-                k.stallCount = rowStalls
-                k.provenance[.stallCount] = .accessLog
-                k.stallDuration = (k.stallDuration ?? 0) > 0 ? k.stallDuration : nil
-                k.stallDurationIsLowerBound = k.stallDuration != nil
-            }
         } else if accessRows.contains(where: { $0.stalls != nil }) {
             // Rows whose `c-stalls` is missing or out of range tell nothing: with none that
             // tells, the count stays unknown, not 0; with some untold, a count of 0 is unknown
@@ -82,10 +74,11 @@ struct KPICalculator {
             }
         }
         // One story when the sources disagree: the player's own counters (its summary, the
-        // access log's `c-stalls`) say how many stalls there were when the timed events are
-        // fewer — an app keeps the event types it chooses. The larger count stands; the time of
-        // the timed ones is then a lower bound, unless the summary gives the total.
-        if timedStalls, let counted = k.stallCount {
+        // access log's `c-stalls`) say how many stalls there were when the timed events, or the
+        // summary, count fewer — an app keeps the event types it chooses. The larger count
+        // stands. The summary gives its total time; the access log times nothing, so what was
+        // timed is then a lower bound (a summary's time of 0 bounds nothing: unknown).
+        if let counted = k.stallCount {
             let summaryCount = max(0, summary?.stallCount ?? 0)
             if summaryCount > counted, summaryCount >= rowStalls {
                 k.stallCount = summaryCount
@@ -99,7 +92,12 @@ struct KPICalculator {
             } else if rowStalls > counted {
                 k.stallCount = rowStalls
                 k.provenance[.stallCount] = .accessLog
-                if k.stallDuration != nil { k.stallDurationIsLowerBound = true }
+                if let d = k.stallDuration, d > 0 || timedStalls {
+                    k.stallDurationIsLowerBound = true
+                } else {
+                    k.stallDuration = nil
+                    k.stallDurationIsLowerBound = false
+                }
             }
         }
         // Playing time.
