@@ -72,17 +72,12 @@ package struct ServerLogCoverage: Sendable, Equatable {
 
     /// Counts read back from a stored file may be anything a planted store holds: sums saturate.
     package mutating func merge(_ other: ServerLogCoverage) {
-        rows = Self.add(rows, other.rows)
+        rows = Int.saturatingSum(rows, other.rows)
         earliest = min(earliest, other.earliest)
         latest = max(latest, other.latest)
         for (m, n) in other.perMinute where perMinute[m] != nil || perMinute.count < Self.maxMinutes {
-            perMinute[m] = Self.add(perMinute[m] ?? 0, n)
+            perMinute[m] = Int.saturatingSum(perMinute[m] ?? 0, n)
         }
-    }
-
-    static func add(_ a: Int, _ b: Int) -> Int {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? (b > 0 ? Int.max : Int.min) : sum
     }
 
     /// Rows starting between `from` and `to`, to the minute (whole minutes at either end counted).
@@ -91,10 +86,10 @@ package struct ServerLogCoverage: Sendable, Equatable {
         let a = Int64((from / 60).rounded(.down))
         let b = Int64((to / 60).rounded(.down))
         guard b - a <= 100_000 else {
-            return perMinute.filter { $0.key >= a && $0.key <= b }.values.reduce(0, Self.add)
+            return perMinute.filter { $0.key >= a && $0.key <= b }.values.reduce(0, Int.saturatingSum)
         }
         var n = 0
-        for m in a...b { n = Self.add(n, perMinute[m] ?? 0) }
+        for m in a...b { n = Int.saturatingSum(n, perMinute[m] ?? 0) }
         return n
     }
 

@@ -70,8 +70,7 @@ package struct Correlator: Sendable {
         let unjoined = RequestJoiner().join(&sessions, serverFiles: serverFiles)
         var result = CorrelationResult(sessions: sessions, unassigned: unassigned, diagnostics: diagnostics)
         result.serverRows = serverFiles.reduce(0) {
-            let (sum, overflow) = $0.addingReportingOverflow(max(0, $1.coverage?.rows ?? $1.records.count))
-            return overflow ? Int.max : sum
+            Int.saturatingSum($0, max(0, $1.coverage?.rows ?? $1.records.count))
         }
         result.unjoinedServerRows = unjoined
         return result

@@ -34,7 +34,7 @@ struct KPICalculator {
         let sessionEnd = s.end
         // A player's own stall events (metric events, ijkplayer's buffering lines) are timed.
         let timedStalls = !stalls.isEmpty && !stalls.contains(where: \.fromAccessLog)
-        let rowStalls = accessRows.reduce(0) { Self.saturatingAdd($0, max(0, $1.stalls ?? 0)) }
+        let rowStalls = accessRows.reduce(0) { Int.saturatingSum($0, max(0, $1.stalls ?? 0)) }
         if timedStalls
             || (s.capabilities.contains(.playerEvents) && s.stallEventsRecorded && summary?.stallCount == nil
                 && rowStalls == 0)
@@ -135,7 +135,7 @@ struct KPICalculator {
         // stands. The larger of the two, never their sum: they count the same errors.
         if let recovered = summary?.recoverableErrorCount, recovered >= 0 {
             let fatal = summary?.error.map { $0.didRecover != true } ?? false
-            let counted = Self.saturatingAdd(recovered, fatal ? 1 : 0)
+            let counted = Int.saturatingSum(recovered, fatal ? 1 : 0)
             if counted > (k.errorCount ?? -1) {
                 k.errorCount = counted
                 k.provenance[.errorCount] = .summaryEvent
@@ -181,11 +181,6 @@ struct KPICalculator {
     static func switchBasis(_ s: Session) -> Session.VariantSwitch.Basis {
         if s.capabilities.contains(.playerEvents) { return .player }
         return s.capabilities.contains(.variantPeriods) ? .accessLog : .requests
-    }
-
-    static func saturatingAdd(_ a: Int, _ b: Int) -> Int {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? (b > 0 ? Int.max : Int.min) : sum
     }
 
     /// Time-weighted bandwidth of the playing variant over the timeline, when variants are known.
