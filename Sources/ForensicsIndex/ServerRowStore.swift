@@ -126,16 +126,7 @@ package final class ServerRowStore: Sendable {
             db, sql: "SELECT CAST(type AS TEXT), CAST(name AS TEXT), CAST(sql AS TEXT) FROM sqlite_master"
         ).map { row in ((row[0] as String?) ?? "", (row[1] as String?) ?? "", row[2] as String?) }
         if found.isEmpty { return true }
-        let fresh = try DatabaseQueue()
-        let own: [String: String?] = try fresh.write { db in
-            try db.execute(sql: schema)
-            for statement in indexes { try db.execute(sql: statement) }
-            var own: [String: String?] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master") {
-                own[(row[0] as String) + " " + (row[1] as String)] = row[2] as String?
-            }
-            return own
-        }
+        let own = try TriageIndex.ownSchema([schema] + indexes)
         for (type, name, sql) in found {
             guard let expected = own[type + " " + name], expected == sql else { return false }
         }

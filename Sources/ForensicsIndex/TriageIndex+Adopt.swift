@@ -49,11 +49,12 @@ extension TriageIndex {
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
-    /// What this tool's schema holds, read from a fresh in-memory index: `type`, `name` → `sql`.
-    static func ownSchema() throws -> [String: String?] {
+    /// What this tool's schema holds, read from a fresh in-memory database made by `statements`
+    /// (the index's, or another store's): `type`, `name` → `sql`.
+    static func ownSchema(_ statements: [String] = TriageIndexSchema.statements) throws -> [String: String?] {
         let fresh = try DatabaseQueue()
         return try fresh.write { db in
-            for statement in TriageIndexSchema.statements { try db.execute(sql: statement) }
+            for statement in statements { try db.execute(sql: statement) }
             var own: [String: String?] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master") {
                 let type: String = row[0]
