@@ -136,21 +136,7 @@ package final class ServerRowStore: Sendable {
         // Every value of its column's declared type (a NULL only where the schema allows one), in
         // the small tables; `rows` (a day of logs) is read value by value where it is used.
         for table in ["meta", "files", "minutes", "headers"] {
-            var wrong: [String] = []
-            for column in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))") {
-                let name = "\"" + ((column["name"] as String?) ?? "") + "\""
-                let type = ((column["type"] as String?) ?? "").lowercased()
-                let notNull = ((column["notnull"] as Int?) ?? 0) != 0
-                guard ["text", "integer", "real"].contains(type) else { continue }
-                wrong.append(
-                    notNull ? "typeof(\(name)) <> '\(type)'" : "typeof(\(name)) NOT IN ('\(type)', 'null')")
-            }
-            guard !wrong.isEmpty else { continue }
-            if try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(wrong.joined(separator: " OR ")))") == true
-            {
-                return false
-            }
+            if try TriageIndex.hasWrongType(table, TriageIndex.typeTests(table, db).wrong, db) { return false }
         }
         return true
     }

@@ -163,15 +163,11 @@ extension TriageIndex {
         }
     }
 
-    /// Casts every value of `table` held as another storage class than its column's declared
-    /// type (what `absorb`'s `CAST` does on the way in); a NULL in a NOT NULL column refuses.
-    /// SQLite's own objects: a table's automatic index (no SQL) and the sequence table.
-    static func isSQLiteOwn(_ object: (type: String, name: String, sql: String?)) -> Bool {
-        (object.type == "index" && object.name.hasPrefix("sqlite_autoindex_") && object.sql == nil)
-            || (object.type == "table" && object.name == "sqlite_sequence")
-    }
-
-    static func holdToTypes(_ table: String, _ db: Database) throws {
+    /// A table's columns (declared type upper-cased) and, per column, the SQL test that a value
+    /// is not of its declared storage class (or NULL where the schema forbids one).
+    static func typeTests(
+        _ table: String, _ db: Database
+    ) throws -> (columns: [(name: String, type: String, notNull: Bool)], wrong: [String]) {
         let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { row in
             (
                 name: (row["name"] as String?) ?? "", type: ((row["type"] as String?) ?? "").uppercased(),
@@ -180,27 +176,42 @@ extension TriageIndex {
         }
         let storage = ["TEXT": "text", "INTEGER": "integer", "REAL": "real"]
         var wrong: [String] = []
-        var casts: [String] = []
         for c in columns {
             let quoted = "\"\(c.name)\""
-            let expected = storage[c.type]
-            if expected != nil { casts.append("\(quoted) = CAST(\(quoted) AS \(c.type))") }
             // One test a column. `typeof`, not `IS NULL`: SQLite folds `IS NULL` on a NOT NULL
             // column to false, whatever the file holds.
-            switch (expected, c.notNull) {
+            switch (storage[c.type], c.notNull) {
             case (let type?, true): wrong.append("typeof(\(quoted)) <> '\(type)'")
             case (let type?, false): wrong.append("typeof(\(quoted)) NOT IN ('\(type)', 'null')")
             case (nil, true): wrong.append("typeof(\(quoted)) = 'null'")
             case (nil, false): break
             }
         }
-        guard !wrong.isEmpty else { return }
-        // One scan finds nothing to do in an index this tool wrote.
-        guard
-            try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(wrong.joined(separator: " OR ")))")
-                == true
-        else { return }
+        return (columns, wrong)
+    }
+
+    /// Whether any row of `table` fails one of `wrong` (one scan; none in a file this tool wrote).
+    static func hasWrongType(_ table: String, _ wrong: [String], _ db: Database) throws -> Bool {
+        guard !wrong.isEmpty else { return false }
+        return try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(wrong.joined(separator: " OR ")))") == true
+    }
+
+    /// SQLite's own objects: a table's automatic index (no SQL) and the sequence table.
+    static func isSQLiteOwn(_ object: (type: String, name: String, sql: String?)) -> Bool {
+        (object.type == "index" && object.name.hasPrefix("sqlite_autoindex_") && object.sql == nil)
+            || (object.type == "table" && object.name == "sqlite_sequence")
+    }
+
+    /// Casts every value of `table` held as another storage class than its column's declared
+    /// type (what `absorb`'s `CAST` does on the way in); a NULL in a NOT NULL column refuses.
+    static func holdToTypes(_ table: String, _ db: Database) throws {
+        let (columns, wrong) = try typeTests(table, db)
+        guard try hasWrongType(table, wrong, db) else { return }
+        let storage = ["TEXT", "INTEGER", "REAL"]
+        let casts = columns.filter { storage.contains($0.type) }.map {
+            "\"\($0.name)\" = CAST(\"\($0.name)\" AS \($0.type))"
+        }
         for c in columns where c.notNull {
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE typeof(\"\(c.name)\") = 'null')")
                 == true
