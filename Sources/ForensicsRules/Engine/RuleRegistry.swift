@@ -16,6 +16,7 @@ package enum RuleRegistry {
         LiveStartNearEdgeRule.self,
         SlowSegmentDownloadRule.self,
         StreamDefectsRule.self,
+        PlaylistUnavailableRule.self,
         ProxyUnreachableRule.self,
         ProxyUnplayableContentTypeRule.self,
         ProxyOriginErrorsRule.self,
