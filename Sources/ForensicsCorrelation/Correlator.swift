@@ -194,6 +194,7 @@ package struct Correlator: Sendable {
         var formats = partOf.map { partFormats[Int($0)] }
         partOf = []
         var diagnostics: [Diagnostic] = unplaced
+        (entries, formats) = RepeatedRecordFolder.fold(entries, formats, diagnostics: &diagnostics)
         (entries, formats) = AVPlayerAccessLogDumpFolder.fold(entries, formats, diagnostics: &diagnostics)
         (entries, formats) = mergeRequests(entries, formats, viewRank: viewRank)
         (entries, formats) = mergeErrorLogRows(entries, formats)

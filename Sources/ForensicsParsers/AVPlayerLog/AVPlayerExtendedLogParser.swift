@@ -79,6 +79,15 @@ package struct AVPlayerExtendedLogParser {
         // A `#Fields` line not yet followed by a row. Apple's writer emits `#Fields` only with an
         // event to write, so a `#Fields` line with no row means the rows were cut off.
         var fieldsWithoutRows: Int?
+        // The cumulative error log saved again into the same file repeats every earlier row: a
+        // later dump's row is a repeat while its dump has not shown it more often than an earlier
+        // dump did (rows as written; one dump's equal rows are distinct events, its times having
+        // a resolution of one second).
+        var earlierDumps: [String: Int] = [:]
+        var thisDump: [String: Int] = [:]
+        var repeatedRows = 0
+        var dumps = 0
+        var firstRepeat: Int?
         func cutOff(_ line: Int, _ result: inout ParseResult) {
             result.diagnose(
                 Diagnostic(
@@ -102,6 +111,10 @@ package struct AVPlayerExtendedLogParser {
                     fields = text.dropFirst(8).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
                     rowNames = []
                     blockLine = line.number
+                    if !thisDump.isEmpty {
+                        earlierDumps.merge(thisDump, uniquingKeysWith: max)
+                        thisDump = [:]
+                    }
                 } else if text.hasPrefix("#Date:") {
                     let value = String(text.dropFirst(6)).trimmingSpaces
                     let whole = value.split(separator: ".").first.map(String.init) ?? value
@@ -142,6 +155,14 @@ package struct AVPlayerExtendedLogParser {
             }
             let session = row["cs-guid"]
             if isErrorRow || format == .errorLog {
+                let n = thisDump[text, default: 0] + 1
+                if n == 1, thisDump.isEmpty { dumps += 1 }
+                thisDump[text] = n
+                if n <= earlierDumps[text, default: 0] {
+                    repeatedRows += 1
+                    if firstRepeat == nil { firstRepeat = line.number }
+                    continue
+                }
                 let err = ErrorInfo(
                     domain: row["domain"], code: row["status"].flatMap { Int($0) }, description: row["comment"])
                 result.records.append(
@@ -174,6 +195,13 @@ package struct AVPlayerExtendedLogParser {
             }
         }
         if let pending = fieldsWithoutRows, !result.stoppedAtRecordLimit { cutOff(pending, &result) }
+        if let firstRepeat {
+            result.diagnose(
+                Diagnostic(
+                    SourceLocation(file: file, line: firstRepeat), .info,
+                    "the error log was saved \(dumps) times into this file; \(repeatedRows) row\(repeatedRows == 1 ? "" : "s") "
+                        + "repeating an earlier dump's counted once"))
+        }
         return result
     }
 

@@ -90,7 +90,11 @@ extension TimelineEntry {
     /// into it.
     var statedErrors: [StatedError] {
         var out = Self.stated(record, own: true).map { [$0] } ?? []
-        for v in otherViews { if let e = Self.stated(v, own: false) { out.append(e) } }
+        for v in otherViews {
+            // An error-log row's repeat (another dump of the cumulative log) states no new error.
+            if case .errorLog = record.payload, case .errorLog = v.payload { continue }
+            if let e = Self.stated(v, own: false) { out.append(e) }
+        }
         return out
     }
 

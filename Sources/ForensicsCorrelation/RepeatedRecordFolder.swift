@@ -1,0 +1,84 @@
+import ForensicsCore
+
+/// Folds records that a bundle holds in more than one file into one entry each: a metric event
+/// found in two files (a dump uploaded twice, or its tail sent again), an error-log row in two
+/// saved copies of the cumulative error log (`AVPlayerItem.errorLog()` returns every event so
+/// far, and apps save it again and again).
+///
+/// Why: counted once per copy, a repeated stall event made a second stall that "never recovered"
+/// (no rate change after it), and a repeated error-log dump doubled the error count and raised a
+/// `segment-errors` finding that one copy does not support. Repeats within one file are its
+/// parser's to drop (a metric dump's repeated lines; an error log's later dumps); access-log
+/// dumps are `AVPlayerAccessLogDumpFolder`'s.
+///
+/// Two records are one event when their format, source time (to the bit), session and summary
+/// agree: for a request the summary holds its URL, status and duration; for a player event its
+/// kind, rate and media time; for an error its domain, code and text. Within one file such
+/// records are distinct events (an error log's time has a resolution of one second: two
+/// failures of one segment in one second are two rows), so the n-th of a file is folded into the
+/// n-th found in any other file, never into one of its own. A record without a time is never
+/// folded: nothing tells a repeat from a second event. The first copy stays; the others become
+/// its other views, so the evidence still names every line.
+enum RepeatedRecordFolder {
+    /// `formats[i]` is the source format of `entries[i]`; both come back in the same shape.
+    static func fold(
+        _ entries: [TimelineEntry], _ formats: [InputFormat], diagnostics: inout [Diagnostic]
+    ) -> ([TimelineEntry], [InputFormat]) {
+        var metricFiles: Set<String> = []
+        var errorLog = false
+        for (entry, format) in zip(entries, formats) {
+            if format == .metricEvents, metricFiles.count < 2 { metricFiles.insert(entry.location.file) }
+            if format == .errorLog { errorLog = true }
+        }
+        let acrossMetricFiles = metricFiles.count > 1
+        guard acrossMetricFiles || errorLog else { return (entries, formats) }
+        struct Key: Hashable {
+            var format: InputFormat
+            var seconds: UInt64
+            var session: String?
+            var summary: String
+        }
+        struct Slots {
+            /// The distinct events of this key, by the entry that stays.
+            var kept: [Int] = []
+            /// How many of this key each file has shown so far.
+            var seen: [String: Int] = [:]
+        }
+        var slots: [Key: Slots] = [:]
+        var out = entries
+        var removed: Set<Int> = []
+        var files: Set<String> = []
+        for (i, entry) in entries.enumerated() {
+            let format = formats[i]
+            guard format == .errorLog || (format == .metricEvents && acrossMetricFiles),
+                let time = entry.record.time
+            else { continue }
+            let key = Key(
+                format: format, seconds: time.secondsSince1970.bitPattern, session: entry.record.sessionID,
+                summary: entry.record.summary)
+            let file = entry.location.file
+            var s = slots[key, default: Slots()]
+            let n = s.seen[file, default: 0]
+            s.seen[file] = n + 1
+            if n < s.kept.count {
+                // The n-th of its file is another file's n-th: a copy (a file's own n-th made a slot
+                // only when no file had shown that many).
+                out[s.kept[n]].otherViews.append(entry.record)
+                removed.insert(i)
+                files.insert(file)
+            } else {
+                s.kept.append(i)
+            }
+            slots[key] = s
+        }
+        guard let firstRemoved = removed.min() else { return (entries, formats) }
+        diagnostics.append(
+            Diagnostic(
+                entries[firstRemoved].location, .info,
+                "\(removed.count) record\(removed.count == 1 ? "" : "s") repeated from an earlier file or dump "
+                    + "(the same event, time and session) counted once, in \(files.count) file\(files.count == 1 ? "" : "s")"
+            ))
+        let remaining = entries.indices.filter { !removed.contains($0) }
+        return (remaining.map { out[$0] }, remaining.map { formats[$0] })
+    }
+}
