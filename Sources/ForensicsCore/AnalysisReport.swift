@@ -64,8 +64,9 @@ public struct AnalysisReport: Sendable {
     public var caveats: [String] = []
     /// Server rows (CDN and origin logs) read, and how many joined no session: other viewers'
     /// rows, or requests the bundle does not show.
-    /// Set when narrowing (`--session`, `--since`, `--until`) left no session of those the
-    /// bundle has: why, in a sentence (the report then says so, never "no session could be built").
+    /// Set when narrowing (`--session`, `--since`, `--until`) left out sessions the bundle has:
+    /// when it left none, why, in a sentence (the report then says so, never "no session could be
+    /// built"); when it left some, the selection's scope and what the left-out sessions hold.
     public var narrowedAway: String?
     public var serverRows = 0
     public var unjoinedServerRows = 0

@@ -31,10 +31,14 @@ package struct JSONReporter: Sendable {
             Self.tool(version: toolVersion),
             (
                 "verdict",
-                .object([
-                    ("status", .string(verdict.status.rawValue)),
-                    ("could_not_judge", .array(verdict.couldNotJudge.map { .string(redactor.redact($0)) })),
-                ])
+                .object(
+                    [
+                        ("status", .string(verdict.status.rawValue)),
+                        ("could_not_judge", .array(verdict.couldNotJudge.map { .string(redactor.redact($0)) })),
+                    ]
+                        // Present only when --session, --since or --until left sessions out.
+                        + (report.sessions.isEmpty
+                            ? [] : report.narrowedAway.map { [("scope", .string(redactor.redact($0)))] } ?? []))
             ),
             ("inputs", .array(report.inputs.map(input))),
             ("sessions", .array(full.map(session))),

@@ -32,6 +32,9 @@ package struct MarkdownReporter: Sendable {
         if report.sessions.isEmpty, let why = report.narrowedAway {
             out.append("No session to report: \(text.escape(why, limit: 500)).")
             out.append("")
+        } else if let scope = report.narrowedAway {
+            out.append("**Scope:** \(text.escape(scope, limit: 500)).")
+            out.append("")
         } else if report.sessions.isEmpty, verdict.status != .nothingRead {
             out.append("No playback session could be built from this bundle: see the inputs and diagnostics below.")
             out.append("")
@@ -113,23 +116,26 @@ package struct MarkdownReporter: Sendable {
     /// The verdict over the whole bundle: what was found, or what could not be judged and why.
     func bundleVerdict(_ v: BundleVerdict, report: AnalysisReport) -> [String] {
         var out: [String] = []
+        // Narrowed to some sessions, the verdict is the selection's (the scope line says so).
+        let label =
+            !report.sessions.isEmpty && report.narrowedAway != nil ? "Verdict on the selection" : "Bundle verdict"
         switch v.status {
         case .problemsFound:
             let affected = report.sessions.filter { ($0.worstSeverity ?? .info) >= .warning }.count
             let worst = report.worstSeverity.map { " (worst: \($0.rawValue))" } ?? ""
             out.append(
-                "**Bundle verdict: problems found** in \(affected) of \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s")\(worst)."
+                "**\(label): problems found** in \(affected) of \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s")\(worst)."
             )
         case .noProblemFound:
             out.append(
-                "**Bundle verdict: no problem found** — every file was read and judged, and no finding reached warning level."
+                "**\(label): no problem found** — every file was read and judged, and no finding reached warning level."
             )
         case .couldNotJudge:
             out.append(
-                "**Bundle verdict: could not judge everything** — no finding at warning level or above in what was read, but that is no all-clear:"
+                "**\(label): could not judge everything** — no finding at warning level or above in what was read, but that is no all-clear:"
             )
         case .nothingRead:
-            out.append("**Bundle verdict: nothing to judge** — no playback evidence was read:")
+            out.append("**\(label): nothing to judge** — no playback evidence was read:")
         }
         if !v.couldNotJudge.isEmpty {
             if v.status == .problemsFound {
@@ -273,6 +279,12 @@ package struct MarkdownReporter: Sendable {
         basics.append(Self.count(k.variantSwitchCount, "variant switch", "variant switches"))
         basics.append(Self.count(k.errorCount, "error", "errors"))
         guard let worst = serious.first else {
+            // Findings the reader's filters (`--min-severity`, `--since`) left out still stand:
+            // the figures they explain are not "unexplained", and their worst is said.
+            if let hidden = r.hiddenWorst {
+                return
+                    "No finding shown here: the filters asked for hide this session's findings (the worst hidden: \(hidden.rawValue)). Overall: \(basics.joined(separator: ", "))."
+            }
             // Never "no problem" while stalls or errors are known.
             let known = (k.stallCount ?? 0) > 0 || (k.errorCount ?? 0) > 0 || k.fatalError == true
             if known {

@@ -59,13 +59,32 @@ public struct ReportNarrowing: Sendable {
             if kept.findings.count < r.findings.count { kept.hiddenWorst = r.worstSeverity }
             return kept
         }
+        var asked: [String] = []
+        if let p = sessionPrefix { asked.append("session \(p)…") }
+        if let since { asked.append("since \(since.iso8601)") }
+        if let until { asked.append("until \(until.iso8601)") }
+        // Sessions left out are not judged here: the verdict is the selection's, and says so —
+        // with what the left-out sessions hold, so that a narrowed all-clear never reads as the
+        // bundle's.
+        let shown = Set(out.sessions.map(\.session.id))
+        let left = report.sessions.filter { !shown.contains($0.session.id) }
+        if !out.sessions.isEmpty, !left.isEmpty {
+            let troubled = left.filter { ($0.worstSeverity ?? .info) >= .warning || !$0.gaps.isEmpty }
+            let n = left.count
+            var scope =
+                "narrowed to \(out.sessions.count) of the bundle's \(report.sessions.count) sessions (\(asked.joined(separator: ", "))): \(n) left out"
+            if troubled.isEmpty {
+                scope += ", none of them with a finding at warning level or above or a gap"
+            } else {
+                let worst = left.compactMap(\.worstSeverity).max().map { ", worst \($0.rawValue)" } ?? ""
+                scope +=
+                    ", \(troubled.count) of them with findings or gaps\(worst): the verdict above is the selection's, not the bundle's"
+            }
+            out.narrowedAway = scope
+        }
         if out.sessions.isEmpty, !report.sessions.isEmpty {
             let starts = report.sessions.compactMap { $0.session.start }
             let ends = report.sessions.compactMap { $0.session.end }
-            var asked: [String] = []
-            if let p = sessionPrefix { asked.append("session \(p)…") }
-            if let since { asked.append("since \(since.iso8601)") }
-            if let until { asked.append("until \(until.iso8601)") }
             let span =
                 starts.min().flatMap { s in ends.max().map { " (from \(s.iso8601) to \($0.iso8601))" } } ?? ""
             let n = report.sessions.count

@@ -1,4 +1,5 @@
 import ForensicsCore
+import ForensicsReports
 import Foundation
 import Testing
 
@@ -257,6 +258,14 @@ import Testing
         #expect(earlier.verdict.status == .problemsFound)
         #expect(errorsOnly.verdict.status == .problemsFound)
         #expect(errorsOnly.worstSeverity == .warning)
+        // Probe E: the session's own verdict says its findings are hidden, not unexplained.
+        let text = markdown(errorsOnly)
+        #expect(
+            text.contains(
+                "No finding shown here: the filters asked for hide this session's findings (the worst hidden: warning)")
+        )
+        #expect(!text.contains("No rule explains"))
+        #expect(!markdown(report).contains("No finding shown here"))
     }
 
     /// Probe D: device local times of an unknown zone cannot be compared with a UTC window: the
@@ -308,6 +317,16 @@ import Testing
         #expect(report.verdict.couldNotJudge.contains { $0.contains(other) })
         let narrowed = ReportNarrowing(sessionPrefix: "6C1D").apply(report)
         #expect(narrowed.verdict.status == .noProblemFound, "\(narrowed.verdict)")
+        // Probe E: the selection's all-clear says it is the selection's, and what was left out.
+        let scope = try #require(narrowed.narrowedAway)
+        #expect(
+            scope.contains(
+                "narrowed to 1 of the bundle's 2 sessions (session 6C1D…): 1 left out, 1 of them with findings or gaps")
+        )
+        #expect(markdown(narrowed).contains("**Scope:** narrowed to 1 of"))
+        // Near miss: narrowed to the session with the gap, the clean one left out is no warning.
+        let other1 = ReportNarrowing(sessionPrefix: "AAAA").apply(report)
+        #expect(other1.narrowedAway?.contains("none of them with a finding") == true)
 
         var many: [String] = []
         for n in 0..<5 {
@@ -348,3 +367,5 @@ import Testing
         #expect(agreeing.sessions.first?.findings.filter { $0.ruleID == "stall" }.count == 1)
     }
 }
+
+private func markdown(_ report: AnalysisReport) -> String { MarkdownReporter(toolVersion: "test").render(report) }
