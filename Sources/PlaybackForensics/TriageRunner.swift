@@ -50,7 +50,18 @@ public struct TriageRunner: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             throw SetupError(description: "cannot list \(directory): \(String(cString: strerror(EACCES)))")
         }
-        return names.filter { !$0.hasPrefix(".") && !BundleReader.isPlatformClutter($0) }.sorted()
+        return names.filter { !isSystemEntry($0) && !BundleReader.isPlatformClutter($0) }.sorted()
+    }
+
+    /// What a file system, a version-control tool or macOS keeps beside the bundles: never a
+    /// user's bundle. Any other name is one, a leading dot included (`.user1.jsonl`, `..bundle`):
+    /// skipping dot-names silently lost bundles (probe F), and `analyze` reads them.
+    static func isSystemEntry(_ name: String) -> Bool {
+        name == "." || name == ".." || name.hasPrefix("._")
+            || [
+                ".git", ".svn", ".hg", ".Trashes", ".Trash", ".Spotlight-V100", ".fseventsd", ".TemporaryItems",
+                ".DocumentRevisions-V100", ".localized", ".directory",
+            ].contains(name)
     }
 
     /// Whether a directory of bundles looks like one bundle given by mistake: log files directly
@@ -211,15 +222,23 @@ public struct TriageRunner: Sendable {
                             if report.inputs.allSatisfy({ $0.records == 0 }) {
                                 Self.describeEmpty(report, path: path, into: &bundle)
                             } else {
-                                try store.write(
-                                    BundleReports(
-                                        file: file, markdown: markdown.render(report), json: json.render(report),
-                                        html: html.render(report)))
+                                do {
+                                    try store.write(
+                                        BundleReports(
+                                            file: file, markdown: markdown.render(report), json: json.render(report),
+                                            html: html.render(report)))
+                                } catch {
+                                    // The output's fault, not the bundle's: the run fails (exit 1)
+                                    // and the bundle is not indexed, so the next run analyses it.
+                                    throw ReportWriteFailure(underlying: error)
+                                }
                                 bundle = IndexedBundle(
                                     name: name, file: file, contentHash: hash, analyzer: fingerprint, report: report,
                                     redactor: redactor)
                                 bundle.metadataKey = metadata
                             }
+                        } catch let failed as ReportWriteFailure {
+                            throw failed
                         } catch {
                             bundle.error = "\(error)"
                         }
@@ -382,4 +401,11 @@ public struct TriageRunner: Sendable {
             lock.unlock()
         }
     }
+}
+
+/// A bundle's report could not be written (a FIFO, a directory or a link in its place, a full
+/// disk): a failure of the run, never a property of the bundle.
+struct ReportWriteFailure: Error, CustomStringConvertible {
+    var underlying: any Error
+    var description: String { "\(underlying)" }
 }

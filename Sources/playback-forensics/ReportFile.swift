@@ -15,22 +15,38 @@ enum ReportFile {
         var errorDescription: String? { description }
     }
 
-    static func write(_ text: String, to path: String) throws {
-        try streaming(to: path) { write in try write(text) }
+    /// `regularOnly`: the file is one of the tool's own in an output directory (triage), where
+    /// anything but a regular file was planted; `analyze --output` may name a pipe or a device.
+    static func write(_ text: String, to path: String, regularOnly: Bool = false) throws {
+        try streaming(to: path, regularOnly: regularOnly) { write in try write(text) }
     }
 
     /// Opens `path` once and hands `body` a function that appends text to it: a long overview is
     /// written as it is made, never held whole.
-    static func streaming(to path: String, _ body: ((String) throws -> Void) throws -> Void) throws {
+    static func streaming(
+        to path: String, regularOnly: Bool = false, _ body: ((String) throws -> Void) throws -> Void
+    ) throws {
         // O_NOFOLLOW: a symbolic link planted where a report goes is not written through. Not
         // O_TRUNC: a hard link planted there (its target outside the output) is refused before
-        // anything of it is cut.
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        // anything of it is cut. O_NONBLOCK: a FIFO without a reader fails at once (ENXIO)
+        // instead of blocking the run for ever; it is cleared once the file is known.
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+        guard fd >= 0 else {
+            let reason = errno == ENXIO ? "a pipe with no reader" : String(cString: strerror(errno))
+            throw WriteError(path: path, reason: reason)
+        }
         var closed = false
         defer { if !closed { close(fd) } }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        if regularOnly, (info.st_mode & S_IFMT) != S_IFREG {
+            throw WriteError(
+                path: path, reason: "not a regular file (a pipe, device or socket in its place): not written")
+        }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            throw WriteError(path: path, reason: String(cString: strerror(errno)))
+        }
         if (info.st_mode & S_IFMT) == S_IFREG {
             guard info.st_nlink <= 1 else {
                 throw WriteError(path: path, reason: "it is a hard link to another file: not written through")

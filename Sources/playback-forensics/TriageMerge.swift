@@ -149,7 +149,7 @@ struct TriageMerge: ParsableCommand {
                 continue
             }
             let text = try String(contentsOfFile: source + "/" + name, encoding: .utf8)
-            try ReportFile.write(text, to: destination + "/" + name)
+            try ReportFile.write(text, to: destination + "/" + name, regularOnly: true)
         }
     }
 }

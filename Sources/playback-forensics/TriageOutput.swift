@@ -194,9 +194,9 @@ enum TriageOutput {
         let reports = output + "/bundles"
         return TriageRunner.ReportStore(
             write: { bundle in
-                try ReportFile.write(bundle.markdown, to: "\(reports)/\(bundle.file).md")
-                try ReportFile.write(bundle.json, to: "\(reports)/\(bundle.file).json")
-                try ReportFile.write(bundle.html, to: "\(reports)/\(bundle.file).html")
+                try ReportFile.write(bundle.markdown, to: "\(reports)/\(bundle.file).md", regularOnly: true)
+                try ReportFile.write(bundle.json, to: "\(reports)/\(bundle.file).json", regularOnly: true)
+                try ReportFile.write(bundle.html, to: "\(reports)/\(bundle.file).html", regularOnly: true)
             },
             remove: { file in
                 // A name from an index is a plain name, never a path (`TriageIndex.isSafeFileName`).
@@ -251,7 +251,7 @@ enum TriageOutput {
         do {
             try reporter.readSummary(index)
             if onlyHTML {
-                try ReportFile.write(try reporter.html(index), to: output + "/index.html")
+                try ReportFile.write(try reporter.html(index), to: output + "/index.html", regularOnly: true)
             } else {
                 // `triage.json` on a second thread, through a connection of its own (the index is
                 // in write-ahead-log mode: readers do not wait for each other), while this one
@@ -265,12 +265,12 @@ enum TriageOutput {
                 DispatchQueue.concurrentPerform(iterations: 2) { part in
                     do {
                         if part == 0 {
-                            try ReportFile.streaming(to: output + "/index.md") { write in
+                            try ReportFile.streaming(to: output + "/index.md", regularOnly: true) { write in
                                 try done.markdown(index, write: write)
                             }
-                            try ReportFile.write(try done.html(index), to: output + "/index.html")
+                            try ReportFile.write(try done.html(index), to: output + "/index.html", regularOnly: true)
                         } else {
-                            try ReportFile.streaming(to: output + "/triage.json") { write in
+                            try ReportFile.streaming(to: output + "/triage.json", regularOnly: true) { write in
                                 try done.json(json, write: write)
                             }
                         }
