@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ForensicsParsers
 import PlaybackForensics
 
 /// The only place that writes: stdout, stderr, files.
@@ -47,7 +48,28 @@ enum Output {
     /// A broken pipe is a failed write (`EPIPE`), not a signal that ends the process unannounced.
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (`ulimit -f`) is a failed write (`EFBIG`), not a signal either.
+        signal(SIGXFSZ, SIG_IGN)
     }
+
+    /// Ctrl-C, `kill`, a closed terminal: the temporary copies of the input (spooled standard
+    /// input, archives inside a bundle) are removed before the process ends with the signal's
+    /// status. The handlers run on a queue of their own, never in the signal's context.
+    static func removeTemporaryFilesOnSignals() {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
+            source.setEventHandler {
+                TemporaryFiles.removeAll()
+                exit(128 + sig)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    private static let signalQueue = DispatchQueue(label: "playback-forensics.signals")
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
     /// Writes the whole text to a descriptor; the reason it could not, or nil.
     static func writeAll(_ text: String, to fd: Int32) -> String? {

@@ -27,6 +27,7 @@ struct PlaybackForensicsCommand: ParsableCommand {
     /// subcommand's name, is a typo: say so instead of reading it as the bundle to analyze.
     static func main() {
         Output.ignoreBrokenPipes()
+        Output.removeTemporaryFilesOnSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), first != "-", !names.contains(first),

@@ -27,8 +27,17 @@ package struct BundleReader {
         if path == "-" {
             // Spooled to a private temporary file (up to the member size limit), so that an
             // archive piped in is recognised and expanded like the same file on disk.
-            let spooled = try Self.spoolStandardInput(limit: limits.maxMemberSize)
-            defer { try? FileManager.default.removeItem(atPath: spooled) }
+            var cut = false
+            let spooled = try Self.spoolStandardInput(limit: limits.maxMemberSize, cut: &cut)
+            defer { TemporaryFiles.remove(spooled) }
+            if cut {
+                // What came before the limit is read and judged; the verdict says the rest was not.
+                diagnostics.append(
+                    Diagnostic(
+                        SourceLocation(file: "stdin", line: 0), .warning,
+                        "standard input is larger than the limit of \(limits.maxMemberSize) bytes (--max-member-size): only its first \(limits.maxMemberSize) bytes were read"
+                    ))
+            }
             try readFile(path: spooled, display: "stdin", diagnostics: &diagnostics, visit: visit)
             return
         }
@@ -392,24 +401,40 @@ package struct BundleReader {
     }
 
     /// Copies standard input to a new file only this user can read; refuses more than `limit` bytes.
-    static func spoolStandardInput(limit: Int) throws -> String {
+    /// Past the limit the copy stops and `cut` is set: a pipe's first gigabytes are read, not
+    /// refused whole (probe F: `analyze -` of a stream past the limit wrote no report at all).
+    static func spoolStandardInput(limit: Int, cut: inout Bool) throws -> String {
         var source = PeekableByteSource(FileByteSource(handle: FileHandle.standardInput))
-        return try spool(&source, limit: limit, name: "stdin")
+        var stopped: Bool? = false
+        defer { cut = stopped == true }
+        return try spool(&source, limit: limit, name: "stdin", cut: &stopped)
     }
 
     /// Copies a byte source to a new private temporary file (stdin, an archive inside the bundle);
     /// refuses more than `limit` bytes.
     static func spool(_ source: inout PeekableByteSource, limit: Int, name: String) throws -> String {
+        var cut: Bool?
+        return try spool(&source, limit: limit, name: name, cut: &cut)
+    }
+
+    /// `cut` nil: more than `limit` bytes is an error; else the copy stops at `limit` and says so.
+    static func spool(_ source: inout PeekableByteSource, limit: Int, name: String, cut: inout Bool?) throws -> String {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("playback-forensics-spool-\(UUID().uuidString)").path
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw InputError.unreadable(path: name, reason: "cannot create a temporary file") }
+        TemporaryFiles.register(path)
         defer { close(fd) }
         var total = 0
         do {
-            while let chunk = try source.nextChunk() {
+            while var chunk = try source.nextChunk() {
+                let before = total
                 total = total.addingReportingOverflow(chunk.count).partialValue
-                guard total <= limit else { throw InputError.tooLarge(path: name, limit: limit) }
+                if total > limit {
+                    guard cut != nil else { throw InputError.tooLarge(path: name, limit: limit) }
+                    cut = true
+                    chunk = Array(chunk.prefix(max(0, limit - before)))
+                }
                 try chunk.withUnsafeBytes { raw in
                     var offset = 0
                     while offset < raw.count {
@@ -420,9 +445,10 @@ package struct BundleReader {
                         offset += n
                     }
                 }
+                if cut == true { break }
             }
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            TemporaryFiles.remove(path)
             throw error
         }
         return path

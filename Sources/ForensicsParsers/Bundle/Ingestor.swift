@@ -79,7 +79,7 @@ package struct Ingestor: Sendable {
         var outcome = ingestKeepingArchive(member, budget: budget)
         if let spooled = outcome.spooledArchive {
             // Only the bundle walk (`ingestBundle`) expands an archive inside a bundle.
-            try? FileManager.default.removeItem(atPath: spooled)
+            TemporaryFiles.remove(spooled)
             outcome.spooledArchive = nil
             outcome.diagnostics.append(
                 Diagnostic(
@@ -220,7 +220,7 @@ package struct Ingestor: Sendable {
             outcomes.append(outcome)
             return
         }
-        defer { try? FileManager.default.removeItem(atPath: spooled) }
+        defer { TemporaryFiles.remove(spooled) }
         guard depth < limits.maxArchiveDepth else {
             outcomes.append(
                 Outcome(
