@@ -168,12 +168,18 @@ public struct Redactor: Sendable {
         // Personal data (README, "Personal data"): e-mail, advertising and device identifiers, client addresses.
         "email", "e-mail", "mail", "idfa", "idfv", "gaid", "aaid", "adid", "rdid", "ifa", "udid", "msisdn",
         "client_ip", "clientip", "c-ip", "cip", "remote_addr", "x-forwarded-for",
+        // Probe F, round five: short and plural credential names, and phone numbers.
+        "cred", "creds", "credentials", "pw", "x-auth", "tel", "telephone", "phone_number", "phonenumber", "mobile",
+        "msisdn_hash",
     ].map { Array($0.utf8) }
 
     static let secretParameterSuffixes: [[UInt8]] = [
         "token", "signature", "secret", "password", "sessionid", "sessid", "key-pair-id", "api_key", "api-key",
         "apikey", "credential", "_key", "-key", "privatekey", "advertising_id", "advertisingid", "device_id",
         "deviceid", "_email", "-email",
+        // camelCase keys lower-cased (`secretKey`, `accessKey`, `authKey`, `signingKey`): any
+        // name ending in `key` (a cache or sort key redacted too is a small price).
+        "key",
     ].map { Array($0.utf8) }
 
     /// Header names that are never query parameters.
@@ -458,12 +464,54 @@ struct RedactionScanner {
         if name.secretHeader, spaced || name.headerOnly {
             return headerValue(after: i, toEndOfLine: false)
         }
-        guard !spaced, name.secretParameter else { return i + 1 }
+        guard !spaced, name.secretParameter || isSignedURLHash(header.name) else { return i + 1 }
+        // `password="…"`, `token='…'` in prose (an error's description): the quoted value.
+        if i + 1 < b.count, b[i + 1] == UInt8(ascii: "\"") || b[i + 1] == UInt8(ascii: "'") {
+            return quotedValue(from: i + 1)
+        }
+        if i + 2 < b.count, b[i + 1] == UInt8(ascii: "\\"), b[i + 2] == UInt8(ascii: "\"") {
+            return quotedValue(from: i + 2)
+        }
         var e = i + 1
         while e < b.count, !endsValue(b[e]) { e += 1 }
         if isNSErrorCode(name: header.name, value: (i + 1)..<e) { return e }
         return replace((i + 1)..<e)
     }
+
+    /// Limelight/Edgio MediaVault signs a URL with `e` (the expiry) and `h` (the hash): `h` is a
+    /// secret in a query that also has an `e` parameter (alone, `h=720` is a height).
+    func isSignedURLHash(_ name: Range<Int>) -> Bool {
+        guard name.count == 1, b[name.lowerBound] | 0x20 == UInt8(ascii: "h"), name.lowerBound > 0,
+            b[name.lowerBound - 1] == UInt8(ascii: "&") || b[name.lowerBound - 1] == UInt8(ascii: "?")
+        else { return false }
+        var j = name.lowerBound - 1
+        let floor = max(0, j - 4096)
+        while j > floor {
+            let c = b[j]
+            if c == UInt8(ascii: " ") || endsLine(c) || c == UInt8(ascii: "\"") { return false }
+            if c == UInt8(ascii: "?") || c == UInt8(ascii: "&"), j + 2 < b.count, b[j + 1] | 0x20 == UInt8(ascii: "e"),
+                b[j + 2] == UInt8(ascii: "=")
+            {
+                return true
+            }
+            if c == UInt8(ascii: "?") { break }
+            j -= 1
+        }
+        // The `e` may follow: `?h=…&e=…`.
+        var k = name.upperBound
+        let ceiling = min(b.count, k + 4096)
+        while k < ceiling, !endsValue(b[k]) || b[k] == UInt8(ascii: "&") {
+            if b[k] == UInt8(ascii: "&"), k + 2 < b.count, b[k + 1] | 0x20 == UInt8(ascii: "e"),
+                b[k + 2] == UInt8(ascii: "=")
+            {
+                return true
+            }
+            k += 1
+        }
+        return false
+    }
+
+    func endsLine(_ c: UInt8) -> Bool { Self.endsLine(c) }
 
     /// `Error Domain=CoreMediaErrorDomain Code=-12642`: an `NSError`'s code, a number the error
     /// is known by, not an authorization code. Only `Code` spelled so, after a space, a signed
@@ -533,7 +581,7 @@ struct RedactionScanner {
         var e = i
         while e > 0, Self.isSpace(b[e - 1]) { e -= 1 }
         var quoted = false
-        if e > 0, b[e - 1] == UInt8(ascii: "\"") {
+        if e > 0, b[e - 1] == UInt8(ascii: "\"") || b[e - 1] == UInt8(ascii: "'") {
             quoted = true
             e -= 1
             if e > 0, b[e - 1] == UInt8(ascii: "\\") { e -= 1 }
@@ -549,17 +597,23 @@ struct RedactionScanner {
         var s = i + 1
         while s < b.count, Self.isSpace(b[s]) { s += 1 }
         if s < b.count, b[s] == UInt8(ascii: "\\"), s + 1 < b.count, b[s + 1] == UInt8(ascii: "\"") { s += 1 }
-        if s < b.count, b[s] == UInt8(ascii: "\"") {
-            s += 1
-            var e = s
-            while e < b.count, b[e] != UInt8(ascii: "\""), b[e] != UInt8(ascii: "\\"), !Self.endsLine(b[e]) { e += 1 }
-            return replace(s..<e)
+        if s < b.count, b[s] == UInt8(ascii: "\"") || b[s] == UInt8(ascii: "'") {
+            return quotedValue(from: s)
         }
         var e = s
         while e < b.count, !Self.endsLine(b[e]), toEndOfLine || b[e] != UInt8(ascii: ";") { e += 1 }
         // A value that a report cell or JSON string closes stays inside it.
         while e > s, b[e - 1] == UInt8(ascii: "\"") || Self.isSpace(b[e - 1]) { e -= 1 }
         return replace(s..<e)
+    }
+
+    /// The value inside the quote at `open` (`"` or `'`), to its closing quote, an escape or the
+    /// end of the line; returns where to go on.
+    mutating func quotedValue(from open: Int) -> Int {
+        let quote = b[open]
+        var e = open + 1
+        while e < b.count, b[e] != quote, b[e] != UInt8(ascii: "\\"), !Self.endsLine(b[e]) { e += 1 }
+        return replace((open + 1)..<e)
     }
 
     /// `scheme://user:password@host`: everything between `://` and `@` is a credential; otherwise

@@ -6,6 +6,19 @@ import Testing
 /// from the vendor's documented parameter names, not from a sample log.
 @Suite struct RedactionShapeTests {
     static let shapes: [(String, String)] = [
+        // Probe F, round five: camelCase and short credential names, phone numbers, MediaVault.
+        (
+            "https://cdn.example.com/v/a.ts?secretKey=PLANTED1&accessKey=PLANTED2&authkey=PLANTED3&cred=PLANTED4&credentials=PLANTED5&x-auth=PLANTED6&pw=PLANTED7&seg=4",
+            "seg=4"
+        ),
+        ("https://cdn.example.com/v/b.ts?e=1795255200&h=PLANTED8&tel=PLANTED9&phone_number=PLANTEDa", "e=1795255200"),
+        ("https://cdn.example.com/v/b.ts?h=PLANTEDb&e=1795255200", "/v/b.ts"),
+        // Quoted values in prose and dictionary dumps (an error's description, a console line).
+        ("login failed password=\"PLANTEDc\" auth_token=\"PLANTEDd\" for user", "for user"),
+        ("UserInfo={NSDescription=HTTP 403 password=\"PLANTEDe\" token='PLANTEDf'}", "HTTP 403"),
+        ("license {'token': 'PLANTEDg', 'api_key': 'PLANTEDh'} refused", "refused"),
+        ("'token' = 'PLANTEDi';", "'token'"),
+        ("body {\\\"password\\\":\\\"PLANTEDj\\\"} sent", "sent"),
         // Google Cloud Storage V4 signed URL: credential (a service account) and signature.
         (
             "https://storage.googleapis.com/b/o.m3u8?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=PLANTEDsa%40p.iam.gserviceaccount.com%2F20261124%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20261124T000000Z&X-Goog-SignedHeaders=host&X-Goog-Signature=PLANTEDabc123",
@@ -121,6 +134,8 @@ import Testing
         "https://cdn.example.com/v/a.m3u8?spec=1&sex=2&sprite=3",
         "s-ip 203.0.113.7 answered",
         "segment request https://edge7.cdn.example.net/live/event/v20/s74.m4s → 404 in 0.045 s",
+        // `h` without MediaVault's `e` is a height.
+        "https://cdn.example.com/thumb.jpg?w=1280&h=720",
     ])
     func nearMissStays(input: String) {
         #expect(Redactor().redact(input) == input)
