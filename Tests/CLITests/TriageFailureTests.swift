@@ -166,3 +166,118 @@ import Testing
         #expect(index.contains("b1"))
     }
 }
+
+/// Probe F (hostile input, round five): what is planted in OUT where a report goes never blocks
+/// the run or passes for a property of the bundle, and an interrupted run leaves no copy of its
+/// input behind.
+@Suite(.serialized) struct PlantedOutputTests {
+    func fleetAndIndex() throws -> (root: URL, fleet: URL, out: URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-planted-\(UUID().uuidString)")
+        let fleet = root.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLIRunner.repository.appendingPathComponent("SampleLogs/cdn-404-stall"),
+            to: fleet.appendingPathComponent("b1"))
+        let out = root.appendingPathComponent("out")
+        #expect(try CLIRunner.run(["triage", fleet.path, "--output", out.path]).status == 0)
+        try FileManager.default.copyItem(
+            at: CLIRunner.repository.appendingPathComponent("SampleLogs/slow-key-startup"),
+            to: fleet.appendingPathComponent("b2"))
+        return (root, fleet, out)
+    }
+
+    /// A FIFO where the new bundle's report goes: refused at once (no reader to wait for), the
+    /// run fails (exit 1) and the bundle is not indexed, so the next run, the FIFO gone, writes it.
+    @Test func aFIFOWhereAReportGoesFailsTheRunAtOnceAndTheNextRunWritesIt() throws {
+        let w = try fleetAndIndex()
+        defer { try? FileManager.default.removeItem(at: w.root) }
+        let report = w.out.appendingPathComponent("bundles/b2.md").path
+        #expect(mkfifo(report, 0o644) == 0)
+        let started = Date()
+        let r = try CLIRunner.run(["triage", w.fleet.path, "--output", w.out.path, "--since-index"])
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("b2.md"), "\(r.stderr)")
+        unlink(report)
+        let again = try CLIRunner.run(["triage", w.fleet.path, "--output", w.out.path, "--since-index"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("1 analysed"), "\(again.stderr)")
+        #expect(again.stderr.contains("0 unreadable"), "\(again.stderr)")
+        var info = stat()
+        #expect(lstat(report, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    /// A symbolic link where a report goes: the target is untouched, the run fails, and the
+    /// bundle is not recorded as unreadable for later runs to keep.
+    @Test func aLinkWhereAReportGoesIsNoUnreadableBundle() throws {
+        let w = try fleetAndIndex()
+        defer { try? FileManager.default.removeItem(at: w.root) }
+        let victim = w.root.appendingPathComponent("victim.txt")
+        try Data("precious\n".utf8).write(to: victim)
+        let report = w.out.appendingPathComponent("bundles/b2.md").path
+        try FileManager.default.createSymbolicLink(atPath: report, withDestinationPath: victim.path)
+        let r = try CLIRunner.run(["triage", w.fleet.path, "--output", w.out.path, "--since-index"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "precious\n")
+        unlink(report)
+        let again = try CLIRunner.run(["triage", w.fleet.path, "--output", w.out.path, "--since-index"])
+        #expect(again.status == 0 && again.stderr.contains("0 unreadable"), "\(again.stderr)")
+    }
+
+    /// Near miss: `analyze --output` may name a pipe that has a reader (a shell's `>(…)`); one
+    /// without a reader fails at once instead of waiting.
+    @Test func analyzeIntoAPipeWithoutAReaderFailsAtOnce() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fifo = root.appendingPathComponent("report.md").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let r = try CLIRunner.run(["analyze", "SampleLogs/cdn-404-stall", "--output", fifo])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("a pipe with no reader"), "\(r.stderr)")
+    }
+
+    /// Standard input past the member limit is read up to it and judged, the verdict saying the
+    /// rest was not read (before: no report at all, and the wrong option named).
+    @Test func standardInputPastTheLimitIsReadInPart() throws {
+        let line =
+            #"{"type":"AVMetricPlayerItemRateChangeEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"S1","rate":1,"previousRate":0}"#
+        let script = "yes '\(line)' | head -c 2000000 | \"$1\" analyze - --max-member-size 1MiB --report json"
+        let r = try CLIRunner.runProgram("/bin/sh", ["-c", script, "sh", CLIRunner.binary.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("only its first 1048576 bytes were read (--max-member-size)") == false)
+        #expect(r.stdout.contains("larger than the limit of 1048576 bytes (--max-member-size): only its first"))
+        #expect(r.stdout.contains("\"could-not-judge\""))
+    }
+
+    /// Ctrl-C while standard input is spooled: the private copy in TMPDIR is removed.
+    @Test func anInterruptedReadOfStandardInputLeavesNoCopy() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("pf-spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let script = "yes | TMPDIR=\"$1\" timeout -s INT 2 \"$2\" analyze - >/dev/null 2>&1; ls -A \"$1\" | wc -l"
+        let r = try CLIRunner.runProgram("/bin/sh", ["-c", script, "sh", tmp.path, CLIRunner.binary.path])
+        #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(r.stdout) \(r.stderr)")
+    }
+}
+
+/// Probe F: a bundle whose name starts with a dot is a bundle (as `analyze` reads it), not
+/// silently left out; what a file system or a version-control tool keeps beside them is skipped.
+@Suite struct DotNamedBundleTests {
+    @Test func dotNamedBundlesAreTriagedAndSystemEntriesSkipped() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-dot-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fleet = root.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        let sample = CLIRunner.repository.appendingPathComponent("SampleLogs/cdn-404-stall")
+        try FileManager.default.copyItem(at: sample, to: fleet.appendingPathComponent("user3"))
+        try FileManager.default.copyItem(at: sample, to: fleet.appendingPathComponent("..user2"))
+        try FileManager.default.copyItem(at: sample, to: fleet.appendingPathComponent(".git"))
+        try Data("x".utf8).write(to: fleet.appendingPathComponent("._user3"))
+        let r = try CLIRunner.run(["triage", fleet.path, "--output", root.appendingPathComponent("out").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("triage: 2 bundles"), "\(r.stderr)")
+        let index = try String(contentsOf: root.appendingPathComponent("out/index.md"), encoding: .utf8)
+        #expect(index.contains("..user2"))
+    }
+}

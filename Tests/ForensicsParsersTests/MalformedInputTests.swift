@@ -63,6 +63,29 @@ import Testing
         #expect(diagnostics(h).contains { $0.location.file == "c.har" && $0.message.contains("ends early") })
     }
 
+    /// Probe F: a HAR `time` of 1e308 ms, or a start at the end of the year 9999, made a session
+    /// end "invalid-date" in every report: such a duration is unknown, with a warning on its line.
+    /// Near miss: a 40-minute request keeps its duration.
+    @Test func aHARDurationNoRequestCanHaveIsUnknown() {
+        func entry(_ start: String, _ time: String) -> String {
+            #"{"startedDateTime":"\#(start)","time":\#(time),"request":{"method":"GET","url":"https://h/v/s1.ts","headers":[]},"response":{"status":200,"headers":[],"content":{"size":10,"mimeType":"video/mp2t"}}}"#
+        }
+        let har =
+            #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":["# + "\n"
+            + [
+                entry("2026-11-21T10:00:00.000Z", "1e308"), entry("9999-12-31T23:59:59.999Z", "120"),
+                entry("2026-11-21T10:00:00.000Z", "2400000"),
+            ].joined(separator: ",\n") + "\n]}}"
+        let h = ingest("c.har", har)
+        let ends = h.result?.records.map { $0.request?.end } ?? []
+        #expect(ends.count == 3)
+        #expect(ends.prefix(2).allSatisfy { $0 == nil })
+        #expect(ends.last??.secondsSince1970 == (TimestampParser.parse("2026-11-21T10:40:00Z")?.secondsSince1970))
+        let said = diagnostics(h).map(\.message)
+        #expect(said.contains { $0.contains("longer than a day") })
+        #expect(said.contains { $0.contains("after the year 9999") })
+    }
+
     // MARK: garbage line
 
     @Test func garbageLinesAreReportedWithTheirLine() {

@@ -5,6 +5,9 @@ import ForensicsCore
 /// with its headers, status and timings; playlist bodies (plain, base64 and/or gzip) are parsed
 /// as playlists with the entry's URL as base.
 package struct HARParser {
+    /// The longest `time` read as a request's duration: a day (a capture of one session).
+    static let maxEntryMilliseconds = 86_400_000.0
+
     package let file: String
     package let maxDocumentSize: Int
     /// Largest decoded body; all decoded bodies of the capture together.
@@ -95,7 +98,19 @@ package struct HARParser {
         var request = MediaRequest(
             kind: MediaRequest.guessKind(url: url, contentType: contentType, body: body), url: url)
         request.start = started
-        if let started, let total = entry["time"]?.double, total >= 0 { request.end = started + total / 1000 }
+        if let started, let total = entry["time"]?.double, total >= 0 {
+            // A duration past a day, or one that ends past the year 9999, is no request's: unknown.
+            let end = started + total / 1000
+            if total <= Self.maxEntryMilliseconds, Timestamp.isPlausible(end.secondsSince1970) {
+                request.end = end
+            } else {
+                let why =
+                    total <= Self.maxEntryMilliseconds
+                    ? "HAR entry would end after the year 9999: its duration is read as unknown"
+                    : "HAR entry time \(total) ms is longer than a day, no request's duration: read as unknown"
+                result.diagnose(Diagnostic(location, .warning, why))
+            }
+        }
         let status = entry["response"]?["status"]?.int
         // HAR writes 0 for requests that got no response (blocked, aborted, failed).
         if let status, status > 0 {
