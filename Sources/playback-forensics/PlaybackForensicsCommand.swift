@@ -65,6 +65,28 @@ struct PlaybackForensicsCommand: ParsableCommand {
             }
             Foundation.exit(0)
         }
-        Self.main(nil)
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exitWriting(error)
+        }
+        Foundation.exit(0)
+    }
+
+    /// ArgumentParser's own exit, with its text written through `Output`: help or a completion
+    /// script that cannot be written (a full disk, a closed pipe) is a failed write, exit 1 —
+    /// `exit(withError:)` printed it unchecked and exited 0 (probe F).
+    static func exitWriting(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            if code == .success {
+                Output.stdout(message + "\n")
+            } else {
+                Output.stderr(message + "\n")
+            }
+        }
+        Foundation.exit(code.rawValue)
     }
 }

@@ -281,3 +281,18 @@ import Testing
         #expect(index.contains("..user2"))
     }
 }
+
+/// Probe F: help and completion scripts that cannot be written are failed writes (exit 1), like
+/// every other output; near miss: written to a pipe that reads them, exit 0.
+@Suite struct HelpWriteFailureTests {
+    @Test func helpToAFullDeviceIsExitOne() throws {
+        for arguments in ["--help", "analyze --help", "--generate-completion-script bash"] {
+            let r = try CLIRunner.runProgram(
+                "/bin/sh", ["-c", "\"$1\" \(arguments) > /dev/full; echo \"rc=$?\"", "sh", CLIRunner.binary.path])
+            #expect(r.stdout.contains("rc=1"), "\(arguments): \(r.stdout) \(r.stderr)")
+            #expect(r.stderr.contains("cannot write to standard output"), "\(arguments)")
+        }
+        let ok = try CLIRunner.run(["--help"])
+        #expect(ok.status == 0 && ok.stdout.contains("SUBCOMMANDS"))
+    }
+}
