@@ -55,16 +55,24 @@ enum ReportFile {
                 throw WriteError(path: path, reason: String(cString: strerror(errno)))
             }
         }
-        // Pieces are gathered to 64 KiB before a write: a line per session was a system call each.
-        var pending = ""
-        try body { text in
-            pending += text
-            if pending.utf8.count >= 64 << 10 {
-                try append(pending, to: fd, path: path)
-                pending = ""
+        // A report cut short (a full disk, a file-size limit) is not left to pass for a whole one:
+        // a regular file this call emptied is emptied again when the write fails.
+        let regular = (info.st_mode & S_IFMT) == S_IFREG
+        do {
+            // Pieces are gathered to 64 KiB before a write: a line per session was a system call each.
+            var pending = ""
+            try body { text in
+                pending += text
+                if pending.utf8.count >= 64 << 10 {
+                    try append(pending, to: fd, path: path)
+                    pending = ""
+                }
             }
+            try append(pending, to: fd, path: path)
+        } catch {
+            if regular { _ = ftruncate(fd, 0) }
+            throw error
         }
-        try append(pending, to: fd, path: path)
         // A delayed write error (NFS, a quota) shows at close: it is a failed write too.
         closed = true
         if close(fd) != 0 { throw WriteError(path: path, reason: String(cString: strerror(errno))) }

@@ -292,6 +292,21 @@ import Testing
             #expect(r.stdout.contains("rc=1"), "\(arguments): \(r.stdout) \(r.stderr)")
             #expect(r.stderr.contains("cannot write to standard output"), "\(arguments)")
         }
+        // A file-size limit cuts a report: exit 1 with the reason, and no cut report left behind.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-fsz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("r.html").path
+        let limited = try CLIRunner.runProgram(
+            "/bin/sh",
+            [
+                "-c",
+                "ulimit -f 8; \"$1\" analyze SampleLogs/cdn-404-stall --report html --output \"$2\"; echo \"rc=$?\"",
+                "sh", CLIRunner.binary.path, report,
+            ])
+        #expect(limited.stdout.contains("rc=1"), "\(limited.stdout) \(limited.stderr)")
+        #expect(limited.stderr.contains("File too large"))
+        #expect(((try? FileManager.default.attributesOfItem(atPath: report)[.size] as? Int) ?? 0) == 0)
         let ok = try CLIRunner.run(["--help"])
         #expect(ok.status == 0 && ok.stdout.contains("SUBCOMMANDS"))
     }
