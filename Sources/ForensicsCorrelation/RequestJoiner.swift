@@ -166,6 +166,9 @@ package struct RequestJoiner: Sendable {
         var kind: MediaRequest.Kind
         /// Response header values (lower-cased names) from every view of the request.
         var headers: [String: [String]]
+        /// Only the end is known (an error-log row is written when the request failed): its pair
+        /// for the clock offset is taken from the ends.
+        var endOnly = false
     }
 
     /// Joins the rows of `serverFiles` to `sessions` (their `serverViews` by timeline entry,
@@ -224,7 +227,8 @@ package struct RequestJoiner: Sendable {
                 continue
             }
             used.insert(row)
-            st.pairs.append(request.start - index.rows[row].start)
+            st.pairs.append(
+                request.endOnly ? request.end - index.rows[row].end : request.start - index.rows[row].start)
             st.pairRows.append(row)
         }
         // The offset, client minus server. A whole-second log cannot place a pair better than
@@ -502,6 +506,20 @@ package struct RequestJoiner: Sendable {
     static func clientRequests(_ session: Session) -> [ClientRequest] {
         var out: [ClientRequest] = []
         for (i, entry) in session.entries.enumerated() {
+            // An error-log row is a request too: the one that failed, with its URI and the time
+            // the player logged the failure (about its end). Probe E: an access and an error log
+            // with session-tagged server rows joined nothing, the 503s' rows left out.
+            if case .errorLog(_, let uri?) = entry.record.payload, let time = entry.time?.secondsSince1970 {
+                let canonical = URLCanonicalizer.canonical(uri)
+                let query = canonical.firstIndex(of: "?").map { String(canonical[canonical.index(after: $0)...]) }
+                out.append(
+                    ClientRequest(
+                        entry: i, path: URLCanonicalizer.path(uri),
+                        host: URLCanonicalizer.host(canonical)?.lowercased(),
+                        query: query, rangeStart: 0, start: time, end: time, kind: MediaRequest.guessKind(url: uri),
+                        headers: [:], endOnly: true))
+                continue
+            }
             guard let r = entry.record.request, let start = entry.time?.secondsSince1970 else { continue }
             var headers: [String: [String]] = [:]
             for view in [entry.record] + entry.otherViews {

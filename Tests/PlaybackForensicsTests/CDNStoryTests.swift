@@ -225,6 +225,86 @@ import Testing
         #expect(g.explanation?.contains("last mile") == false)
     }
 
+    static let slowMissScript = """
+        0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+        0.700 initial-ltku variant=8M
+        14.00 segment https://video.example.com/a/v8/s6.ts 200 9.0 dur=6
+        19.00 stall
+        23.50 ltku variant=8M
+        """
+
+    /// Probe E: a miss whose row has no first-byte time (CloudFront's older 19-field layout)
+    /// cannot prove the last mile: the cause stays the client's view, and says it is unproven.
+    @Test func aMissWithoutFirstByteTimeLeavesTheLastMileUnproven() throws {
+        let header =
+            "#Version: 1.0\n#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken\n"
+        let row = [
+            "2026-11-21", "10:00:23", "FRA56-P3", "1000", "198.51.100.23", "GET", "d1.cloudfront.net", "/a/v8/s6.ts",
+            "200", "-", "AppleCoreMedia/1.0.0.22B83", "-", "-", "Miss", "M1==", "video.example.com", "https", "300",
+            "8.950",
+        ].joined(separator: "\t")
+        let report = analyze(Self.slowMissScript, server: ("E1.2026-11-21-10.c.log", header + row + "\n"))
+        let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "stall" })
+        #expect(f.cause == "insufficient-bandwidth")
+        #expect(
+            f.explanation?.contains("unproven whether the last mile or the CDN was slow") == true,
+            "\(f.explanation ?? "")")
+        #expect(f.explanation?.contains("the time was spent on the last mile") == false)
+    }
+
+    /// Probe E: nginx's `$upstream_response_time` (no `$upstream_header_time`) is the edge's
+    /// time on the origin: a miss that spent most of the download there is `slow-origin`.
+    @Test func nginxUpstreamResponseTimeShowsASlowOrigin() throws {
+        let layout =
+            #"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time $upstream_response_time $upstream_cache_status"#
+        let row =
+            #"198.51.100.23 - - [21/Nov/2026:10:00:23 +0000] "GET /a/v8/s6.ts HTTP/1.1" 200 1500000 "-" "AppleCoreMedia/1.0.0.22B83" 8.950 8.600 MISS"#
+        var options = AnalysisOptions()
+        options.serverLogLayouts = [try ServerLogLayout(kind: "nginx", layout: layout)]
+        let report = Analyzer(options: options).analyze(files: [
+            ("events.jsonl", Array(TimelineScript.compile(Self.slowMissScript).utf8)),
+            ("access.log", Array((row + "\n").utf8)),
+        ])
+        let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "stall" })
+        #expect(f.cause == "slow-origin", "\(f.explanation ?? "")")
+        // The client's slow view of the same download is no competing cause.
+        #expect(f.explanation?.contains("also seen") == false)
+        #expect(f.explanation?.contains("the server rows show where that time went") == true)
+    }
+
+    /// Probe E: AVPlayer's error log records each failed request (URI, session id, when it
+    /// failed): the CDN's session-tagged row for it joins (strong), is quoted by the finding, and
+    /// places the server clock by the ends of the two (the row's start would be 9 s off).
+    @Test func anErrorLogRowJoinsItsServerRowBySessionID() throws {
+        let guid = "6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10"
+        let software = "#Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)\n"
+        let errors =
+            "#Version: 1.0\n" + software + "#Date: 2026/11/21 10:05:00.000\n"
+            + "#Fields: date time uri cs-guid s-ip status domain comment cs-iftype\n"
+            + (37...39).map {
+                "2026/11/21 10:00:\($0).000 https://video.example.com/v/720p/seg\($0).ts \(guid) 203.0.113.7 -12889 \"CoreMediaErrorDomain\" \"HTTP 503: Service Unavailable\" en0"
+            }.joined(separator: "\n") + "\n"
+        func row(_ n: Int) -> String {
+            let start: String = String(Int64((Self.t0 + Double(n) - 9) * 1e9))
+            let end: String = String(Int64((Self.t0 + Double(n)) * 1e9))
+            let rest: String =
+                #","RayID":"9e\#(n)","EdgeColoCode":"FRA","ClientRequestHost":"video.example.com","ClientRequestURI":"/v/720p/seg\#(n).ts","EdgeResponseStatus":503,"OriginResponseStatus":503,"CacheCacheStatus":"miss","EdgeTimeToFirstByteMs":8600,"RequestHeaders":{"x-playback-session-id":"\#(guid)"}}"#
+            return #"{"EdgeStartTimestamp":"# + start + #","EdgeEndTimestamp":"# + end + rest
+        }
+        let rows = (37...39).map(row).joined(separator: "\n") + "\n"
+        var options = AnalysisOptions()
+        options.timezoneOffset = 0
+        let report = Analyzer(options: options).analyze(files: [
+            ("error.log", Array(errors.utf8)), ("logpush.json", Array(rows.utf8)),
+        ])
+        let join = try #require(report.sessions.first?.session.serverJoin)
+        #expect(join.joined[JoinConfidence.strong] == 3, "\(join)")
+        #expect(abs(join.offset ?? 99) < 0.5, "\(join)")
+        let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "segment-errors" })
+        #expect(serverIDs(f, report) == ["9e37", "9e38", "9e39"])
+        #expect(f.explanation?.contains("path to the origin is broken") == true, "\(f.explanation ?? "")")
+    }
+
     /// CloudFront logged `000` and `ClientCommError`: the client closed the connection itself.
     @Test func aClientAbortIsNotTheCDNs() throws {
         let cf = Self.cloudFront([

@@ -154,6 +154,10 @@ package enum NginxAccessLog: ConfigurableServerLog {
         case "bytes_sent": return (.bytes, 1)
         case "request_time": return (.duration(.seconds), 0)
         case "upstream_header_time": return (.originFirstByte(.seconds), 0)
+        // The whole upstream response: an upper bound of the origin's first byte, and on a miss
+        // the time the edge spent on the origin (`-` when served from cache). Second to
+        // `$upstream_header_time` when both are logged.
+        case "upstream_response_time": return (.originFirstByte(.seconds), 1)
         case "upstream_cache_status": return (.cacheResult, 0)
         case "request_id": return (.requestID, 0)
         case "host", "server_name": return (.host, 0)

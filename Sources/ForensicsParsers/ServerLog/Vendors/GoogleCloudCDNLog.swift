@@ -18,6 +18,8 @@ package enum GoogleCloudCDNLog: ServerLogVendor {
             ("httpRequest.latency", .duration(.seconds)), ("httpRequest.cacheHit", .cacheResult),
             ("jsonPayload.cacheStatus", .cacheResult), ("jsonPayload.statusDetails", .detail),
             ("jsonPayload.cacheId", .pop), ("insertId", .requestID),
+            // Media CDN: the wait for the origin's first byte on a miss (`"8.600s"`).
+            ("jsonPayload.backendInitialLatency", .originFirstByte(.seconds)),
         ],
         anchor: .unknown, resolution: 0.001,
         evidence: ["httpRequest.requestUrl", "httpRequest.status", "jsonPayload.statusDetails"],

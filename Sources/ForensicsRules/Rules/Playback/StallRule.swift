@@ -194,15 +194,28 @@ package struct StallRule: Rule {
                     ? "nothing in the \(NumberFormat.trimmed(options.lookBackSeconds, decimals: 1)) s before the stall explains it"
                     : "its row has no time on the session's clock (device local time of an unknown zone, or no date), so nothing before it can be looked at for a cause")
             if candidates.count > 1, let c = chosen {
-                let others = candidates.dropFirst()
+                // A server-side cause found on the same requests as the client's slow download
+                // is where that download's time went, not a competing explanation.
+                let serverSide: Set<StallCause> = [.slowOrigin, .slowCDNEdge]
+                let same = candidates.dropFirst().filter { o in
+                    serverSide.contains(c.cause) && o.cause == .insufficientBandwidth
+                        && Set(o.entries.map(\.index)).isSubset(of: Set(c.entries.map(\.index)))
+                }
+                if !same.isEmpty {
+                    explanation +=
+                        "; the client saw the same download as slow (insufficient-bandwidth, by its view alone): the server rows show where that time went"
+                }
+                let others = candidates.dropFirst().filter { o in !same.contains { $0.cause == o.cause } }
                 details["competing_causes"] = .strings(others.map(\.cause.rawValue))
                 let earliest = candidates.min { $0.first < $1.first }
                 let order =
                     earliest?.cause == c.cause
                     ? "it came first (\(c.first.clockTime))"
                     : "\(earliest?.cause.rawValue ?? "") came first (\(earliest?.first.clockTime ?? "")), but \(c.cause.rawValue) is the more direct explanation"
-                explanation +=
-                    "; also seen: \(others.map(\.cause.rawValue).joined(separator: ", ")) — chose \(c.cause.rawValue) because \(order)"
+                if !others.isEmpty {
+                    explanation +=
+                        "; also seen: \(others.map(\.cause.rawValue).joined(separator: ", ")) — chose \(c.cause.rawValue) because \(order)"
+                }
             }
             if cause == .unknown {
                 let missing = session.missingSources([.metricEvents, .har, .cacheLog, .accessLog, .errorLog])

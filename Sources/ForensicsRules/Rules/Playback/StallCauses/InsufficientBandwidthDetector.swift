@@ -23,6 +23,19 @@ struct InsufficientBandwidthDetector: StallCauseDetector {
             if !rows.isEmpty, quick.count == rows.count {
                 why +=
                     "; the CDN answered \(rows.count == 1 ? "it" : "them") from cache with a first byte in \(NumberFormat.seconds(quick.compactMap { $0.serverRequest?.firstByte }.max() ?? 0)) (server rows joined): the time was spent on the last mile, not at the CDN"
+            } else if !rows.isEmpty {
+                // Joined rows that do not show a quick edge cannot make it a last-mile claim
+                // (rules.md): say what they lack, and that the CDN's share is unproven.
+                let untimed = rows.filter { $0.serverRequest?.firstByte == nil }.count
+                let misses = rows.filter { [.miss, .refresh].contains($0.serverRequest?.cacheResult) }.count
+                var lacks: [String] = []
+                if untimed > 0 {
+                    lacks.append("\(untimed) of \(rows.count) joined server rows record no first-byte time")
+                }
+                if misses > 0 { lacks.append("\(misses) \(misses == 1 ? "was a cache miss" : "were cache misses")") }
+                if lacks.isEmpty { lacks.append("the CDN's first byte was not quick on every joined row") }
+                why +=
+                    "; unproven whether the last mile or the CDN was slow: \(lacks.joined(separator: ", ")), so the server side cannot show the edge answered fast"
             }
             return StallCauseEvidence(
                 cause: .insufficientBandwidth, first: t, entries: slow, serverRows: rows, why: why)
