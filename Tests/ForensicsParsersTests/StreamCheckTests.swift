@@ -108,6 +108,12 @@ import Testing
             // VIDEO groups no EXT-X-MEDIA defines.
             "eyevinn-interstitial-video.m3u8": "extinf-exceeds-target-duration",
             "m3u8rs-master-iframe.m3u8": "rendition-group-undefined",
+            // Fixtures cut from longer playlists: VOD without its EXT-X-ENDLIST; a range without
+            // an offset on another resource; two media sequence numbers.
+            "map-uri-playlist-with-byterange.m3u8": "vod-without-endlist",
+            "multiple-map-uri-playlist.m3u8": "vod-without-endlist",
+            "hlsjs-test-L2054-gap-tag.m3u8": "vod-without-endlist", "byteRange.m3u8": "byterange-offset-missing",
+            "twoMediaSequences.m3u8": "media-playlist-tag-repeated",
         ]
         var flagged: [String] = []
         for url in TestPaths.files(under: TestPaths.corpus, withExtension: "m3u8") {

@@ -30,6 +30,9 @@ package struct LineReader {
     /// True once any line had a CR before its LF (reported once as a spec deviation by some parsers).
     package private(set) var sawCRLF = false
     package private(set) var sawBOM = false
+    /// The last line, when the input ended without a line break after it (copied only then):
+    /// what a reader checks for a file cut short in the middle of a line.
+    package private(set) var unterminatedTail: [UInt8]?
     /// The error that ended the underlying source early (truncated gzip, unreadable file), if any.
     package private(set) var sourceError: Error?
 
@@ -135,6 +138,9 @@ package struct LineReader {
                 let lineStart = start
                 start = buffer.count
                 if skippingOverlong { return nil }
+                if buffer.count - lineStart <= maxLineLength {
+                    unterminatedTail = Array(buffer[lineStart..<buffer.count])
+                }
                 return makeLine(lineStart, buffer.count, truncated: false)
             }
             let next: [UInt8]?

@@ -34,6 +34,7 @@ package struct PlaylistParser {
             }
             state.handle(line: bytes, number: number)
         }
+        if let tail = reader.unterminatedTail { state.judgeUnterminated(tail, number: reader.linesRead) }
         state.finish()
         if reader.sawBOM {
             state.diag(1, .info, "spec violation: UTF-8 byte order mark before #EXTM3U (RFC 8216 §4.1)")
@@ -65,6 +66,13 @@ package struct PlaylistParser {
         var currentKey: Int32 = -1
         var currentMap: Int32 = -1
         var lastByteRangeEnd: [String: Int64] = [:]
+        /// The line of a pending EXT-X-BYTERANGE written without an offset (RFC 8216bis
+        /// §4.4.4.2: then the segment before it must be a sub-range of the same resource).
+        var pendingRangeWithoutOffset: Int?
+        /// The previous segment's URI bytes, when it had a byte range (else nil).
+        var lastRangedURI: [UInt8]?
+        /// How many times each Media Playlist tag that may appear once has appeared.
+        var mediaTagCounts: [PlaylistTag: Int] = [:]
         var discontinuityCount: Int64 = 0
         var bitrateCarry: Int64?
         var lastExtinfLine: Int?
@@ -340,6 +348,7 @@ package struct PlaylistParser {
             case .extinf:
                 handleExtinf(v, number)
             case .targetDuration:
+                onceOnly(tag, number)
                 playlist.targetDurationLine = number
                 if let d = DecimalScanner.double(v.trimmingBlanks()), d.isFinite, d >= 0 {
                     playlist.targetDuration = d
@@ -347,12 +356,16 @@ package struct PlaylistParser {
                     defect("tag-value-invalid", number, .warning, "invalid EXT-X-TARGETDURATION '\(text(v))'")
                 }
             case .mediaSequence:
+                onceOnly(tag, number)
+                beforeFirstSegment(tag, number)
                 if let n = DecimalScanner.int64(v.trimmingBlanks()) {
                     playlist.mediaSequence = n
                 } else {
                     defect("tag-value-invalid", number, .warning, "invalid EXT-X-MEDIA-SEQUENCE '\(text(v))'")
                 }
             case .discontinuitySequence:
+                onceOnly(tag, number)
+                beforeFirstSegment(tag, number)
                 if let n = DecimalScanner.int64(v.trimmingBlanks()) {
                     playlist.discontinuitySequence = n
                     discontinuityCount = n
@@ -360,6 +373,7 @@ package struct PlaylistParser {
                     defect("tag-value-invalid", number, .warning, "invalid EXT-X-DISCONTINUITY-SEQUENCE '\(text(v))'")
                 }
             case .playlistType:
+                onceOnly(tag, number)
                 let t = text(v.trimmingBlanks())
                 if t == "VOD" || t == "EVENT" {
                     playlist.playlistType = t
@@ -383,6 +397,10 @@ package struct PlaylistParser {
                 pendingDiscontinuity = true
             case .byteRange:
                 pendingByteRange = parseByteRange(v, uri: nil, number)
+                let at = v.firstIndex(ofByte: UInt8(ascii: "@"))
+                let hasOffset =
+                    at.map { !UnsafeBufferPointer(rebasing: v[($0 + 1)...]).trimmingBlanks().isEmpty } ?? false
+                pendingRangeWithoutOffset = pendingByteRange != nil && !hasOffset ? number : nil
             case .programDateTime:
                 playlist.hasProgramDateTime = true
                 pendingProgramDateTime = playlist.segments.store(v)
@@ -571,6 +589,23 @@ package struct PlaylistParser {
             }
             if pendingDiscontinuity { discontinuityCount &+= 1 }
             let range = pendingByteRange
+            if let line = pendingRangeWithoutOffset {
+                // No offset: the segment before must be a sub-range of the same resource.
+                let sameResource = lastRangedURI.map { $0.elementsEqual(bytes) } ?? false
+                if !sameResource {
+                    let before =
+                        playlist.segments.isEmpty
+                        ? "it is the first segment"
+                        : lastRangedURI == nil
+                            ? "the segment before it has no byte range" : "the segment before it is another resource"
+                    defect(
+                        "byterange-offset-missing", line, .error,
+                        "spec violation: EXT-X-BYTERANGE without an offset, but \(before): the client must fail to parse the playlist"
+                    )
+                }
+            }
+            lastRangedURI = range == nil ? nil : Array(bytes)
+            pendingRangeWithoutOffset = nil
             if range != nil, firstByteRangeLine == nil { firstByteRangeLine = number }
             if duration > longestDuration {
                 longestDuration = duration
@@ -594,7 +629,98 @@ package struct PlaylistParser {
             lastExtinfLine = nil
         }
 
+        /// A Media Playlist tag of a kind that may appear once (RFC 8216bis §4.4.3).
+        mutating func onceOnly(_ tag: PlaylistTag, _ number: Int) {
+            let n = mediaTagCounts[tag, default: 0] + 1
+            mediaTagCounts[tag] = n
+            if n == 2 {
+                defect(
+                    "media-playlist-tag-repeated", number, .warning,
+                    "spec violation: a second \(tag.label): which value holds is left to the player")
+            }
+        }
+
+        /// EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE must come before the first
+        /// segment (RFC 8216bis §4.4.3.2, §4.4.3.3): the segments before them are numbered
+        /// otherwise than the playlist says.
+        mutating func beforeFirstSegment(_ tag: PlaylistTag, _ number: Int) {
+            guard !playlist.segments.isEmpty || pendingDuration != nil else { return }
+            defect(
+                "sequence-tag-after-segment", number, .warning,
+                "spec violation: \(tag.label) after the first media segment: the segments before it are numbered wrongly"
+            )
+        }
+
+        /// The last line, which the file ended in without a line break: a tag cut in its name,
+        /// its attribute list (an open quote) or an EXTINF without its comma is a file cut short.
+        mutating func judgeUnterminated(_ tail: [UInt8], number: Int) {
+            var end = tail.count
+            while end > 0, tail[end - 1] == 0x20 || tail[end - 1] == 0x09 || tail[end - 1] == 0x0D { end -= 1 }
+            let line = tail[..<end]
+            guard !line.isEmpty else { return }
+            guard line.starts(with: "#EXT".utf8) else {
+                guard line.first != UInt8(ascii: "#") else { return }
+                // A URI: cut short when every earlier URI of its kind ends in one extension and
+                // this one does not (`v360/ind` after `v720/index.m3u8`).
+                let text = String(decoding: line, as: UTF8.self)
+                let earlier: [String]
+                if let last = playlist.variants.last, last.line < number {
+                    earlier = playlist.variants.dropLast().suffix(8).map(\.uri)
+                } else {
+                    earlier =
+                        playlist.segments.count > 1
+                        ? (max(0, playlist.segments.count - 9)..<(playlist.segments.count - 1)).map {
+                            playlist.segments.uri(at: $0)
+                        }
+                        : []
+                }
+                // Cut means no extension yet (`se`), or part of the others' (`.m3` of `.m3u8`); a
+                // different whole extension is another resource, not a cut one.
+                let endings = Set(earlier.map(Self.pathExtension))
+                let own = Self.pathExtension(text)
+                let lastName = text.split(separator: "?", maxSplits: 1).first?.split(separator: "/").last ?? ""
+                guard endings.count == 1, let ending = endings.first, !ending.isEmpty, own != ending,
+                    !lastName.contains(".") || (!own.isEmpty && ending.hasPrefix(own))
+                else { return }
+                defect(
+                    "playlist-truncated", number, .error,
+                    "the playlist ends in the middle of its last line (no line break, the URI '\(text.prefix(60))' does not end in .\(ending) as the ones before it): it was cut short, and what follows is missing"
+                )
+                return
+            }
+            let colon = line.firstIndex(of: UInt8(ascii: ":"))
+            let name = String(decoding: line[..<(colon ?? line.endIndex)], as: UTF8.self)
+            let known = PlaylistTag.allCases.map { String(describing: $0.name) }
+            var why: String?
+            if !known.contains(name), known.contains(where: { $0.hasPrefix(name) }) {
+                why = "the tag name '\(name.prefix(40))' is cut"
+            } else if let colon, line[colon...].filter({ $0 == UInt8(ascii: "\"") }).count % 2 == 1 {
+                why = "a quoted attribute value is not closed"
+            } else if name == "#EXTINF", !line.contains(UInt8(ascii: ",")) {
+                why = "the EXTINF has no comma after its duration"
+            }
+            guard let why else { return }
+            defect(
+                "playlist-truncated", number, .error,
+                "the playlist ends in the middle of its last line (no line break, \(why)): it was cut short, and segments or variants after it are missing"
+            )
+        }
+
+        /// A URI's path extension, lower-cased (`ts`, `m3u8`), without the query; "" without one.
+        static func pathExtension(_ uri: String) -> String {
+            let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            guard let dot = name.lastIndex(of: ".") else { return "" }
+            return name[name.index(after: dot)...].lowercased()
+        }
+
         mutating func finish() {
+            if playlist.playlistType == "VOD", !playlist.endList, !playlist.segments.isEmpty {
+                defect(
+                    "vod-without-endlist", playlist.segments.line(at: playlist.segments.count - 1), .warning,
+                    "EXT-X-PLAYLIST-TYPE:VOD without EXT-X-ENDLIST: cut short, or not VOD (a player reloads it as live)"
+                )
+            }
             playlist.firstByteRangeLine = firstByteRangeLine
             playlist.longestSegment = longestDuration >= 0 ? (longestDuration, longestLine) : nil
             playlist.totalDuration = totalDuration

@@ -24,8 +24,8 @@ enum StreamSyntaxChecks {
             effect:
                 "Every line is a URI, blank, or one tag (§4.1): a tag written after another on the same line is part of that line, not a tag, and is lost.",
             advice: "End every tag with a line break; check the packager's or the CDN's line-ending handling.",
-            fires: ["#EXTM3U#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
-            passes: ["#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
+            fires: ["#EXTM3U#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"],
+            passes: ["#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"]),
         StreamCheck(
             id: "multiple-version-tags", title: "At most one EXT-X-VERSION", source: "RFC 8216bis §4.4.1.2",
             level: .must, severity: .warning,
@@ -97,6 +97,64 @@ enum StreamSyntaxChecks {
                     "multivariant playlist tags (EXT-X-STREAM-INF, EXT-X-MEDIA, EXT-X-SESSION-KEY, EXT-X-SESSION-DATA) in a playlist that also lists \(p.segments.count) media segments"
                 )
             }),
+        StreamCheck(
+            id: "playlist-truncated", title: "A playlist ends with a whole line",
+            source: "RFC 8216bis §4.1, §4.4", level: .must, severity: .error,
+            effect:
+                "A file cut in the middle of its last line (a tag name, an open quote, an EXTINF without its comma) was cut short: the segments or variants after the cut are missing, and the player sees a different stream.",
+            advice:
+                "Fetch the playlist again and compare its length with the response's Content-Length; check the origin and CDN for responses cut short.",
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-END",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts\n#EXTINF:6,\ns",
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nv1/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1600000\nv2/in",
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts",
+            ]),
+        StreamCheck(
+            id: "vod-without-endlist", title: "A VOD playlist ends with EXT-X-ENDLIST",
+            source: "RFC 8216bis §4.4.3.4, §4.4.3.5", level: .should, severity: .warning,
+            effect:
+                "EXT-X-PLAYLIST-TYPE:VOD says the playlist cannot change, but without EXT-X-ENDLIST it has no end: it was cut short, or a player reloads it as a live one and never reaches the end.",
+            advice: "End a VOD playlist with EXT-X-ENDLIST; if it is cut short, fetch it again.",
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"]),
+        StreamCheck(
+            id: "media-playlist-tag-repeated", title: "Each Media Playlist tag at most once",
+            source: "RFC 8216bis §4.4.3", level: .must, severity: .warning,
+            effect:
+                "Two EXT-X-TARGETDURATION (or MEDIA-SEQUENCE, DISCONTINUITY-SEQUENCE, PLAYLIST-TYPE) values leave it to the player which holds: reload timing or segment numbering differ between players.",
+            advice: "Write each Media Playlist tag once, in the playlist's header.",
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-TARGETDURATION:10\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:6,\ns1.ts\n"]),
+        StreamCheck(
+            id: "sequence-tag-after-segment", title: "Sequence tags come before the first segment",
+            source: "RFC 8216bis §4.4.3.2, §4.4.3.3", level: .must, severity: .warning,
+            effect:
+                "An EXT-X-MEDIA-SEQUENCE or EXT-X-DISCONTINUITY-SEQUENCE after a segment numbers the segments before it otherwise than the playlist means: a live player may skip or repeat segments on reload.",
+            advice: "Write EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE before the first EXTINF.",
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:6,\ns2.ts\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts\n"
+            ]),
+        StreamCheck(
+            id: "byterange-offset-missing",
+            title: "A byte range without an offset follows a range of the same resource",
+            source: "RFC 8216bis §4.4.4.2", level: .must, severity: .error,
+            effect:
+                "An EXT-X-BYTERANGE without @offset continues the segment before it; when that is another resource (or there is none) the segment is undefined and the client must fail to parse the playlist.",
+            advice: "Write the offset (length@offset) on the first range of each resource.",
+            fires: [
+                "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:1000\n#EXTINF:6,\nall.ts\n",
+                "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:1000@0\n#EXTINF:6,\na.ts\n#EXT-X-BYTERANGE:1000\n#EXTINF:6,\nb.ts\n",
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:1000@0\n#EXTINF:6,\nall.ts\n#EXT-X-BYTERANGE:1000\n#EXTINF:6,\nall.ts\n"
+            ]),
         StreamCheck(
             id: "version-too-low", title: "EXT-X-VERSION covers the features used", source: "RFC 8216bis §8",
             level: .must, severity: .info,
