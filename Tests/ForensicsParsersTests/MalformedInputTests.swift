@@ -86,6 +86,22 @@ import Testing
         #expect(said.contains { $0.contains("after the year 9999") })
     }
 
+    /// Probe E: a HAR whose playlist body is shorter than its `content.size` and ends inside a
+    /// line was cut short: a `playlist-truncated` defect. Near miss: the same body, its size
+    /// matching, is whole (its last EXTINF is only an info).
+    @Test func aHARPlaylistBodyShorterThanItsSizeIsCutShort() throws {
+        let body = "#EXTM3U\\n#EXT-X-TARGETDURATION:6\\n#EXTINF:6,\\ns1.ts\\n#EXTINF:6,"
+        func har(size: Int) -> String {
+            #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":["#
+                + #"{"startedDateTime":"2026-11-21T10:00:00.000Z","time":50,"request":{"method":"GET","url":"https://h/v/index.m3u8","headers":[]},"response":{"status":200,"headers":[],"content":{"size":\#(size),"mimeType":"application/vnd.apple.mpegurl","text":"\#(body)"}}}"#
+                + "]}}"
+        }
+        let cut = ingest("c.har", har(size: 400))
+        #expect(cut.result?.playlists.first?.defects.contains { $0.check == "playlist-truncated" } == true)
+        let whole = ingest("c.har", har(size: 59))
+        #expect(whole.result?.playlists.first?.defects.contains { $0.check == "playlist-truncated" } == false)
+    }
+
     // MARK: garbage line
 
     @Test func garbageLinesAreReportedWithTheirLine() {

@@ -140,7 +140,19 @@ package struct HARParser {
         result.records.append(
             Record(time: started, location: location, format: .har, sessionID: session, payload: .request(request)))
         if let body, body.contains("#EXTM3U") || body.contains("#EXTINF") || body.contains("#EXT-X-") {
-            let parsed = PlaylistParser(file: file, url: url).parse(text: body)
+            var parsed = PlaylistParser(file: file, url: url).parse(text: body)
+            // `content.size` is the decoded body's length: a body shorter than it that also ends
+            // inside a line was cut short by the capture (or the response). Both, since some
+            // tools write the size on the wire there.
+            if let size = content?["size"]?.int, size > 0, body.utf8.count < size, body.utf8.last != 0x0A,
+                !parsed.playlist.defects.contains(where: { $0.check == "playlist-truncated" })
+            {
+                let message =
+                    "the capture holds \(body.utf8.count) of the \(size) bytes of this playlist (content.size): it was cut short, and what follows is missing"
+                parsed.playlist.defects.append(
+                    StreamDefect(check: "playlist-truncated", line: 0, message: message, severity: .error))
+                parsed.diagnostics.append(Diagnostic(SourceLocation(file: file, line: 0), .error, message))
+            }
             for d in parsed.diagnostics {
                 result.diagnose(
                     Diagnostic(location, d.severity, "playlist body of \(url), line \(d.location.line): \(d.message)"))

@@ -32,6 +32,9 @@ package struct PlaylistSeriesCheck: Sendable {
     package var passes: [[(seconds: Double, playlist: String)]]
     /// Judges two successive captures of one playlist (time order): the defect's message, or nil.
     package var judge: @Sendable (PlaylistCapture, PlaylistCapture) -> String?
+    /// Judged against the first capture since the playlist last gained a segment, not the one
+    /// just before: six identical reloads 6 s apart are 30 s without a new segment.
+    package var sinceLastChange = false
 }
 
 /// What the series checks found: the check, the captures it is about, why.
@@ -130,9 +133,13 @@ package enum PlaylistSeriesChecks {
                 "A live playlist unchanged for more than 1.5 × its target duration starves the player: it stalls at the live edge (AVPlayer -12888).",
             advice:
                 "Check the encoder and packager feeding this rendition, and that the CDN does not cache the playlist longer than half a target duration.",
-            fires: [[(0, live(10, 4)), (10, live(10, 4))]],
+            fires: [
+                [(0, live(10, 4)), (10, live(10, 4))],
+                [(0, live(10, 4)), (6, live(10, 4)), (12, live(10, 4)), (18, live(10, 4))],
+            ],
             passes: [
                 [(0, live(10, 4)), (6, live(10, 4))], [(0, live(10, 4, end: true)), (30, live(10, 4, end: true))],
+                [(0, live(10, 4)), (6, live(10, 4)), (8, live(11, 4)), (14, live(11, 4))],
             ],
             judge: { a, b in
                 guard !a.snapshot.endList, !b.snapshot.endList, next(a.snapshot) == next(b.snapshot),
@@ -140,7 +147,7 @@ package enum PlaylistSeriesChecks {
                 else { return nil }
                 return
                     "no new segment for \(NumberFormat.seconds(b.time - a.time)), over 1.5 × the target duration (\(NumberFormat.seconds(1.5 * target)))"
-            }),
+            }, sinceLastChange: true),
         PlaylistSeriesCheck(
             id: "discontinuity-sequence-went-back", title: "The discontinuity sequence never goes back",
             source: "RFC 8216bis §6.2.2", level: "MUST", severity: .error,
@@ -195,10 +202,13 @@ package enum PlaylistSeriesChecks {
             for check in all {
                 var first: (PlaylistCapture, PlaylistCapture, String)?
                 var count = 0
-                for (a, b) in zip(series, series.dropFirst()) {
-                    guard let message = check.judge(a, b) else { continue }
+                var runStart = series.startIndex
+                for (i, (a, b)) in zip(series.indices.dropFirst(), zip(series, series.dropFirst())) {
+                    let from = check.sinceLastChange ? series[runStart] : a
+                    if next(b.snapshot) != next(a.snapshot) { runStart = i }
+                    guard let message = check.judge(from, b) else { continue }
                     count += 1
-                    if first == nil { first = (a, b, message) }
+                    if first == nil { first = (from, b, message) }
                 }
                 if let (a, b, message) = first {
                     out.append(
