@@ -114,6 +114,7 @@ import Testing
             "multiple-map-uri-playlist.m3u8": "vod-without-endlist",
             "hlsjs-test-L2054-gap-tag.m3u8": "vod-without-endlist", "byteRange.m3u8": "byterange-offset-missing",
             "twoMediaSequences.m3u8": "media-playlist-tag-repeated",
+            "variant-playlist-with-bandwidth-float.m3u8": "tag-value-invalid",
         ]
         var flagged: [String] = []
         for url in TestPaths.files(under: TestPaths.corpus, withExtension: "m3u8") {

@@ -403,6 +403,12 @@ package struct PlaylistParser {
                 pendingRangeWithoutOffset = pendingByteRange != nil && !hasOffset ? number : nil
             case .programDateTime:
                 playlist.hasProgramDateTime = true
+                if !Self.isDateTime(v.trimmingBlanks()) {
+                    defect(
+                        "tag-value-invalid", number, .warning,
+                        "invalid EXT-X-PROGRAM-DATE-TIME '\(text(v).prefix(60))' (not an ISO 8601 date-time with a zone)"
+                    )
+                }
                 pendingProgramDateTime = playlist.segments.store(v)
             case .gap:
                 pendingGap = true
@@ -471,6 +477,7 @@ package struct PlaylistParser {
                         "stream-inf-bandwidth-missing", number, .warning,
                         "spec violation: EXT-X-STREAM-INF without BANDWIDTH")
                 }
+                variantValues(a, tag, number)
                 pendingStreamInf = (a, number)
             case .iFrameStreamInf:
                 playlist.isMultivariant = true
@@ -627,6 +634,57 @@ package struct PlaylistParser {
             pendingGap = false
             if !pendingParts.isEmpty { pendingParts = [] }
             lastExtinfLine = nil
+        }
+
+        /// A variant's numbers as RFC 8216bis §4.2 types them: BANDWIDTH and AVERAGE-BANDWIDTH
+        /// decimal integers, RESOLUTION a decimal resolution, FRAME-RATE a decimal floating-point
+        /// number (no sign, no `nan`). A value that does not read is ignored by players.
+        mutating func variantValues(_ a: AttributeList, _ tag: PlaylistTag, _ number: Int) {
+            func digits(_ s: Substring) -> Bool {
+                !s.isEmpty && s.count <= 18 && s.allSatisfy { $0.isASCII && $0.isNumber }
+            }
+            var bad: [String] = []
+            for name in ["BANDWIDTH", "AVERAGE-BANDWIDTH"] {
+                if let v = a[name], !digits(Substring(v)) { bad.append("\(name)=\(v.prefix(30))") }
+            }
+            if let v = a["RESOLUTION"] {
+                let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+                if parts.count != 2 || !parts.allSatisfy(digits) { bad.append("RESOLUTION=\(v.prefix(30))") }
+            }
+            if let v = a["FRAME-RATE"] {
+                let parts = v.split(separator: ".", omittingEmptySubsequences: false)
+                if parts.count > 2 || !parts.allSatisfy(digits) { bad.append("FRAME-RATE=\(v.prefix(30))") }
+            }
+            guard !bad.isEmpty else { return }
+            defect(
+                "tag-value-invalid", number, .warning,
+                "invalid \(tag.label) attribute value\(bad.count == 1 ? "" : "s") \(bad.joined(separator: ", ")): not of the type RFC 8216bis §4.2 gives it, so a player may ignore it"
+            )
+        }
+
+        /// An RFC 3339 date-time with a zone (`2026-11-21T10:00:00.000Z`, `…+01:00`), checked by
+        /// its shape alone: every segment of a live playlist may carry one.
+        static func isDateTime(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            func digit(_ i: Int) -> Bool { i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
+            guard b.count >= 20, (0..<4).allSatisfy(digit), b[4] == 0x2D, digit(5), digit(6), b[7] == 0x2D, digit(8),
+                digit(9), b[10] | 0x20 == UInt8(ascii: "t"), digit(11), digit(12), b[13] == 0x3A, digit(14), digit(15),
+                b[16] == 0x3A, digit(17), digit(18)
+            else { return false }
+            var i = 19
+            if b[i] == 0x2E {
+                i += 1
+                guard digit(i) else { return false }
+                while digit(i) { i += 1 }
+            }
+            guard i < b.count else { return false }
+            if b[i] | 0x20 == UInt8(ascii: "z") { return i + 1 == b.count }
+            guard b[i] == 0x2B || b[i] == 0x2D, digit(i + 1), digit(i + 2) else { return false }
+            let hours = Int(b[i + 1] - 0x30) * 10 + Int(b[i + 2] - 0x30)
+            var j = i + 3
+            if j < b.count, b[j] == 0x3A { j += 1 }
+            guard j + 2 == b.count, digit(j), digit(j + 1) else { return j == b.count && hours <= 14 }
+            let minutes = Int(b[j] - 0x30) * 10 + Int(b[j + 1] - 0x30)
+            return hours <= 14 && minutes < 60
         }
 
         /// A Media Playlist tag of a kind that may appear once (RFC 8216bis §4.4.3).

@@ -38,7 +38,10 @@ enum StreamSyntaxChecks {
             level: .must, severity: .warning,
             effect: "A value that does not read (a duration in words, a sequence number with a sign) is ignored.",
             advice: "Write decimal integers and floating-point numbers as RFC 8216bis §4.2 defines them.",
-            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:one\n#EXTINF:6,\ns1.ts\n"],
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:one\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00+99:99\n#EXTINF:6,\ns1.ts\n",
+            ],
             passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:6,\ns1.ts\n"]),
         StreamCheck(
             id: "attribute-list-malformed", title: "Attribute lists are well formed", source: "RFC 8216bis §4.2",
