@@ -63,3 +63,27 @@ public struct ConsoleLine: Hashable, Sendable, Codable {
         [process, library ?? component.rawValue].compactMap { $0 }.joined(separator: " · ")
     }
 }
+
+extension ConsoleLine {
+    /// The system's media processes: they play on behalf of whichever app asked.
+    public static let mediaProcesses: Set<String> = [
+        "mediaserverd", "mediaplaybackd", "mediaparserd", "videocodecd", "audiomxd", "AVPlayerSession",
+    ]
+
+    /// Whether the line is about playback on its own: the player's or a media process's line,
+    /// one about a content key, a playlist or the live edge, one that ends playback, or an error
+    /// of the media stack's domains or about a media URL. An error of another kind (no network in
+    /// SpringBoard, a location error) is not, unless its process also logs playback.
+    public var isAboutPlayback: Bool {
+        if component == .player || topic != nil || endsPlayback { return true }
+        if let domain = error?.domain, Self.mediaDomains.contains(domain) { return true }
+        let lowered = text.prefix(4096).lowercased()
+        return Self.mediaURLMarkers.contains { lowered.contains($0) }
+    }
+
+    static let mediaDomains: Set<String> = [
+        "AVFoundationErrorDomain", "CoreMediaErrorDomain", "AVKitErrorDomain", "MPErrorDomain",
+        "AVContentKeySessionErrorDomain",
+    ]
+    static let mediaURLMarkers = [".m3u8", ".ts", ".m4s", ".mp4", ".m4a", ".aac", ".m4v", ".vtt", "skd://", ".mpd"]
+}

@@ -64,6 +64,14 @@ package struct Correlator: Sendable {
             let b = $1.start?.secondsSince1970 ?? .infinity
             return a != b ? a < b : $0.id < $1.id
         }
+        // Two playbacks of one console derive the same id (same file, no asset URL): the later
+        // ones are numbered, so every session can be asked for by its id.
+        var seen: [String: Int] = [:]
+        for i in sessions.indices where !sessions[i].idIsFromLogs {
+            let n = seen[sessions[i].id, default: 0] + 1
+            seen[sessions[i].id] = n
+            if n > 1 { sessions[i].id += "-\(n)" }
+        }
         for u in unassigned {
             diagnostics.append(Diagnostic(u.record.location, .warning, "record not assigned to a session: \(u.reason)"))
         }

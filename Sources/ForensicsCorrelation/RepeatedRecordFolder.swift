@@ -32,6 +32,7 @@ enum RepeatedRecordFolder {
         }
         let acrossMetricFiles = metricFiles.count > 1
         guard acrossMetricFiles || errorLog else { return (entries, formats) }
+        let formatsPresent = Set(formats)
         struct Key: Hashable {
             var format: InputFormat
             var seconds: UInt64
@@ -70,6 +71,34 @@ enum RepeatedRecordFolder {
                 s.kept.append(i)
             }
             slots[key] = s
+        }
+        // An error-log event the app also printed to the console (Xcode's `errorStatusCode: …,
+        // URI: …`) is the same event as the error log's row: same URI, code and session, within
+        // the error log's one-second resolution (probe G: six errors counted for three).
+        if errorLog, formatsPresent.contains(.deviceConsole) {
+            var rows: [String: [Int]] = [:]
+            for (i, entry) in entries.enumerated() where formats[i] == .errorLog && !removed.contains(i) {
+                if case .errorLog(let e, let uri?) = entry.record.payload {
+                    rows["\(uri) \(e.code ?? 0)", default: []].append(i)
+                }
+            }
+            var taken: Set<Int> = []
+            for (i, entry) in entries.enumerated() where formats[i] == .deviceConsole {
+                guard case .errorLog(let e, let uri?) = entry.record.payload, let t = entry.time?.secondsSince1970
+                else { continue }
+                let match = (rows["\(uri) \(e.code ?? 0)"] ?? []).first { j in
+                    guard !taken.contains(j), let tj = entries[j].time?.secondsSince1970 else { return false }
+                    let sameSession =
+                        entry.record.sessionID == nil || entries[j].record.sessionID == nil
+                        || entry.record.sessionID?.uppercased() == entries[j].record.sessionID?.uppercased()
+                    return sameSession && abs(tj - t) <= 2
+                }
+                guard let j = match else { continue }
+                taken.insert(j)
+                out[j].otherViews.append(entry.record)
+                removed.insert(i)
+                files.insert(entry.location.file)
+            }
         }
         guard let firstRemoved = removed.min() else { return (entries, formats) }
         diagnostics.append(

@@ -40,6 +40,16 @@ struct Sessionizer {
         }
         var fromLogs = [Bool](repeating: true, count: ids.count)
         let allRecords = files.reduce(0) { $0 + $1.records.count }
+        // A bundle of consoles alone: each playback they tell of is a session of its own.
+        if ids.isEmpty, allRecords > 0,
+            files.allSatisfy({ $0.records.isEmpty || $0.semantics.role == .console }),
+            files.allSatisfy({ $0.records.allSatisfy { $0.time != nil } })
+        {
+            consoleSessions(files, &sessionOf, &reasons, &ids, &fromLogs)
+            if !ids.isEmpty {
+                return Assignment(sessionOf: sessionOf, sessionIDs: ids, idFromLogs: fromLogs, reasons: reasons)
+            }
+        }
         if ids.isEmpty, allRecords > 0 {
             ids.append("")  // derived later from the content
             fromLogs.append(false)
@@ -61,6 +71,7 @@ struct Sessionizer {
                     sessionOf[f][r] = 0
                 }
             }
+            consoleSessions(files, &sessionOf, &reasons, &ids, &fromLogs)
             return Assignment(sessionOf: sessionOf, sessionIDs: ids, idFromLogs: fromLogs, reasons: reasons)
         }
         // 2. URL overlap: URLs requested in exactly one session identify it.
@@ -164,7 +175,107 @@ struct Sessionizer {
                 }
             }
         }
+        consoleSessions(files, &sessionOf, &reasons, &ids, &fromLogs)
         return Assignment(sessionOf: sessionOf, sessionIDs: ids, idFromLogs: fromLogs, reasons: reasons)
+    }
+
+    /// The host and first path segment of the first playlist URL in a console line.
+    static func playlistAsset(_ text: String) -> String? {
+        guard let m3u8 = text.range(of: ".m3u8"),
+            let scheme = text[..<m3u8.lowerBound].range(of: "://", options: .backwards)
+        else { return nil }
+        let rest = text[scheme.upperBound..<m3u8.lowerBound]
+        let parts = rest.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count >= 3 else { return nil }
+        return parts[0].lowercased() + "/" + parts[1]
+    }
+
+    /// Console lines more than this apart (seconds) tell of different playbacks.
+    var consoleGap: Double = 300
+
+    /// 5. A console's playback that no other source shows: its own session (probe G: a failed
+    /// playback an hour after the dumps' sessions was dropped as "outside every session", and a
+    /// critical failure with it). A console's lines not yet placed are grouped by process (the
+    /// system's media processes join the app they overlap) and by time: a gap of `consoleGap`, or
+    /// the first player line after one that ended playback (a failed item does not fail again),
+    /// starts another playback. A group with no line about playback makes no session.
+    func consoleSessions(
+        _ files: [SourceFile], _ sessionOf: inout [[Int?]], _ reasons: inout [[String?]], _ ids: inout [String],
+        _ fromLogs: inout [Bool]
+    ) {
+        struct Item {
+            var f: Int
+            var r: Int
+            var t: Double
+            var process: String
+            var playback: Bool
+            var ends: Bool
+            var player: Bool
+            /// The host and first path segment of a playlist URL the line names (`cdn/show1`).
+            var asset: String?
+        }
+        var items: [Item] = []
+        for (f, file) in files.enumerated() where file.semantics.role == .console {
+            for (r, record) in file.records.enumerated() where sessionOf[f][r] == nil {
+                guard let t = record.time?.secondsSince1970 else { continue }
+                let line = record.consoleLine
+                let process = line?.process.flatMap { ConsoleLine.mediaProcesses.contains($0) ? nil : $0 } ?? "*"
+                items.append(
+                    Item(
+                        f: f, r: r, t: t, process: process, playback: line?.isAboutPlayback ?? true,
+                        ends: line?.endsPlayback ?? false, player: line?.component == .player || line == nil,
+                        asset: line.flatMap { Self.playlistAsset($0.text) }))
+            }
+        }
+        guard !items.isEmpty else { return }
+        items.sort { ($0.t, $0.f, $0.r) < ($1.t, $1.f, $1.r) }
+        // Groups per process, in time order.
+        var groups: [(process: String, items: [Item])] = []
+        var open: [String: Int] = [:]
+        for item in items {
+            if let g = open[item.process], let last = groups[g].items.last {
+                let ended =
+                    groups[g].items.contains { $0.ends } && item.player && item.t - last.t > 5
+                    && groups[g].items.last(where: { $0.ends }).map { item.t > $0.t } == true
+                // Another stream's playlist is another playback.
+                let otherAsset =
+                    item.asset.map { a in groups[g].items.contains { $0.asset != nil && $0.asset != a } } ?? false
+                if item.t - last.t <= consoleGap, !ended, !otherAsset {
+                    groups[g].items.append(item)
+                    continue
+                }
+            }
+            open[item.process] = groups.count
+            groups.append((item.process, [item]))
+        }
+        // The media processes' groups join the one app group they overlap in time.
+        var merged: [[Item]] = []
+        var appGroups: [Int] = []
+        for g in groups where g.process != "*" {
+            appGroups.append(merged.count)
+            merged.append(g.items)
+        }
+        for g in groups where g.process == "*" {
+            guard let first = g.items.first?.t, let last = g.items.last?.t else { continue }
+            let overlapping = appGroups.filter { i in
+                guard let s = merged[i].first?.t, let e = merged[i].last?.t else { return false }
+                return first <= e + 60 && last >= s - 60
+            }
+            if overlapping.count == 1, let i = overlapping.first {
+                merged[i].append(contentsOf: g.items)
+            } else {
+                merged.append(g.items)
+            }
+        }
+        for group in merged where group.contains(where: \.playback) {
+            let s = ids.count
+            ids.append("")
+            fromLogs.append(false)
+            for item in group {
+                sessionOf[item.f][item.r] = s
+                reasons[item.f][item.r] = nil
+            }
+        }
     }
 
     /// How far (seconds) a console line may lie outside the one session's span and still be its:

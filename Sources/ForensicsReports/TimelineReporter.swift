@@ -21,9 +21,11 @@ package struct TimelineReporter: Sendable {
         return true
     }
 
-    func entryJSON(_ e: TimelineEntry, start: Timestamp?) -> [(String, JSONOut)] {
+    /// Times in the session's basis: device local times of an unknown zone carry no `Z`
+    /// (probe G: `timeline --json` wrote them as UTC while `analyze` did not).
+    func entryJSON(_ e: TimelineEntry, start: Timestamp?, basis: TimeBasis) -> [(String, JSONOut)] {
         [
-            ("time", .time(e.time)),
+            ("time", .time(e.time, basis)),
             ("relative", .optional(e.time.flatMap { t in start.map { (((t - $0) * 1000).rounded()) / 1000 } })),
             ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)),
             ("source", .string(e.record.format.rawValue)),
@@ -39,8 +41,10 @@ package struct TimelineReporter: Sendable {
         for s in sessions {
             for e in s.entries where inWindow(e) {
                 lines += JSONOut.object(
-                    [("schema_version", .integer(JSONReporter.schemaVersion)), ("session_id", .string(s.id))]
-                        + entryJSON(e, start: s.start)
+                    [
+                        ("schema_version", .integer(JSONReporter.schemaVersion)), ("session_id", .string(s.id)),
+                        ("time_basis", .string(s.timeBasis.rawValue)),
+                    ] + entryJSON(e, start: s.start, basis: s.timeBasis)
                 ).renderLine()
             }
         }
@@ -56,10 +60,13 @@ package struct TimelineReporter: Sendable {
                     sessions.map { s in
                         let start = s.start
                         return .object([
-                            ("session_id", .string(s.id)),
+                            ("session_id", .string(s.id)), ("time_basis", .string(s.timeBasis.rawValue)),
                             (
                                 "entries",
-                                .array(s.entries.filter(inWindow).map { .object(entryJSON($0, start: start)) })
+                                .array(
+                                    s.entries.filter(inWindow).map {
+                                        .object(entryJSON($0, start: start, basis: s.timeBasis))
+                                    })
                             ),
                         ])
                     })
@@ -70,7 +77,8 @@ package struct TimelineReporter: Sendable {
     package func text(_ sessions: [Session]) -> String {
         var out: [String] = []
         for s in sessions {
-            out.append("Session \(s.id)  (\(s.sources.map(\.rawValue).joined(separator: ", ")))")
+            out.append(
+                "Session \(s.id)  (\(s.sources.map(\.rawValue).joined(separator: ", ")))  times: \(s.timeBasis.label)")
             for o in s.clockOffsets where o.matches > 0 && o.offset != 0 {
                 out.append(
                     "  clock offset \(redactor.redact(o.file)): \(NumberFormat.trimmed(o.offset, decimals: 3)) s (\(o.matches) matches, \(o.confidence))"

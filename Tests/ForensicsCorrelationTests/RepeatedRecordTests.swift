@@ -101,3 +101,25 @@ import Testing
         #expect(report.sessions.first?.session.kpis.errorCount == 2)
     }
 }
+
+/// Probe G: an app that prints its error-log events to the console (Xcode's debugger shows
+/// `errorStatusCode: -12938, … URI: …`) restates the error log's rows: each failure counts once.
+@Suite struct PrintedErrorLogEventTests {
+    @Test func printedEventsBesideTheErrorLogCountOnce() throws {
+        let rows = (5...7).map { RepeatedRecordTests.row("4\($0).000", $0) }
+        let printed = (5...7).map { n in
+            "AVPlayerItemErrorLogEvent: date: 2026-11-21 10:00:4\(n) +0000, URI: https://video.example.com/v/720p/seg\(n).ts, serverAddress: 203.0.113.7, playbackSessionID: \(RepeatedRecordTests.session), errorStatusCode: -12889, errorDomain: CoreMediaErrorDomain, errorComment: HTTP 503: Service Unavailable\n"
+        }.joined(separator: "\n")
+        let errors = Array(RepeatedRecordTests.errorDump(rows).utf8)
+        var options = AnalysisOptions()
+        options.timezoneOffset = 0
+        let alone = Analyzer(options: options).analyze(files: [("error.log", errors)])
+        let both = Analyzer(options: options).analyze(files: [
+            ("error.log", errors), ("xcode.txt", Array(printed.utf8)),
+        ])
+        #expect(alone.sessions.first?.session.kpis.errorCount == 3)
+        #expect(both.sessions.count == 1)
+        #expect(
+            both.sessions.first?.session.kpis.errorCount == 3, "\(both.sessions.map { $0.session.kpis.errorCount })")
+    }
+}

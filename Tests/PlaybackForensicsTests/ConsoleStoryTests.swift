@@ -153,7 +153,7 @@ import Testing
         #expect(failed.title.contains("-12880"))
     }
 
-    @Test func aConsoleOfAnotherPlaybackBesideABundleIsNotPinnedOnItsSession() throws {
+    @Test func aConsoleOfAnotherPlaybackBesideABundleIsASessionOfItsOwn() throws {
         // cdn-404-stall happened at 10:00 UTC on 2026-11-21; this console's failure at 00:41 UTC.
         let folder = TestPaths.sampleLogs.appendingPathComponent("cdn-404-stall")
         var files: [(name: String, bytes: [UInt8])] = []
@@ -167,11 +167,85 @@ import Testing
         files.append(("console-paste.txt", Array(console.utf8)))
         files.append(("README.md", Array("# Ticket\n\n#Fields: date time uri\n".utf8)))
         let report = Analyzer().analyze(files: files)
-        #expect(report.sessions.count == 1)
-        #expect(finding(report, "playback-failed") == nil && finding(report, "playlist-parse-error") == nil)
-        #expect(finding(report, "stall") != nil, "the bundle's own story stands")
-        #expect(report.unassignedRecords == 2)
-        #expect(report.verdict.couldNotJudge.contains { $0.contains("console-paste.txt") })
+        // Probe G: the other playback is a session of its own — its failure is neither pinned on
+        // the bundle's session nor dropped (a critical failure lost to "outside every session").
+        #expect(report.sessions.count == 2)
+        let own = try #require(report.sessions.first { $0.session.sources.contains(.accessLog) })
+        #expect(!own.findings.contains { $0.ruleID == "playback-failed" || $0.ruleID == "playlist-parse-error" })
+        #expect(own.findings.contains { $0.ruleID == "stall" }, "the bundle's own story stands")
+        let other = try #require(report.sessions.first { $0.session.sources == [.deviceConsole] })
+        #expect(other.findings.contains { $0.ruleID == "playback-failed" })
+        #expect(other.findings.contains { $0.ruleID == "playlist-parse-error" })
+        #expect(report.unassignedRecords == 0)
         #expect(report.inputs.first { $0.path == "README.md" }?.notRead?.reason == "Markdown text")
+    }
+}
+
+/// Probe G: a console tells of the playbacks in it — one session each, by process, time and
+/// stream — and of nothing else: other processes' errors that are not about playback are not
+/// read as playback, and an app's printed error-log events are not counted beside the error
+/// log's own rows. Written in `log show --style syslog` shapes.
+@Suite struct ConsolePlaybacksTests {
+    static func line(_ time: String, _ process: String, _ message: String) -> String {
+        "2026-11-21 \(time)+0100 0x2a1f     Default     0x0                  1234   0    \(process): \(message)"
+    }
+    static let header =
+        "Timestamp                       Thread     Type        Activity             PID    TTL  \n"
+
+    func analyze(_ lines: [String]) -> AnalysisReport {
+        Analyzer().analyze(files: [("console.log", Array((Self.header + lines.joined(separator: "\n") + "\n").utf8))])
+    }
+
+    @Test func anotherAppsFailureIsNotThisPlaybacksAndTwoPlaybacksAreTwoSessions() throws {
+        let report = analyze([
+            Self.line(
+                "11:00:00.100000", "Player",
+                "(AVFoundation) [com.apple.avfoundation:player] <<<< AVPlayerItem >>>> status changed to loading for https://cdn.example.com/show1/master.m3u8"
+            ),
+            Self.line(
+                "11:00:10.000000", "Instagram",
+                "(MediaToolbox) [com.apple.coremedia:player] <<<< FigPlayer >>>> item failed: Error Domain=AVFoundationErrorDomain Code=-11800 \"The operation could not be completed\" UserInfo={NSUnderlyingError=0x1 {Error Domain=CoreMediaErrorDomain Code=-12660 \"HTTP 403: Forbidden\"}}"
+            ),
+            Self.line(
+                "11:00:30.000000", "Player",
+                "(AVFoundation) [com.apple.avfoundation:player] <<<< AVPlayerItem >>>> AVPlayerItemDidPlayToEndTimeNotification"
+            ),
+            Self.line(
+                "11:30:20.000000", "Player",
+                "(MediaToolbox) [com.apple.coremedia:player] <<<< FigPlayer >>>> item failed: Error Domain=CoreMediaErrorDomain Code=-12938 \"HTTP 404: File Not Found\" UserInfo={NSDescription=HTTP 404: File Not Found}"
+            ),
+        ])
+        #expect(report.sessions.count == 3, "\(report.sessions.map(\.session.id))")
+        let first = try #require(report.sessions.first)
+        #expect(!first.findings.contains { $0.ruleID == "playback-failed" }, "Instagram's failure is not Player's")
+        #expect(report.sessions.filter { $0.findings.contains { $0.ruleID == "playback-failed" } }.count == 2)
+        #expect(Set(report.sessions.map(\.session.id)).count == 3, "every session can be asked for by its id")
+    }
+
+    @Test func otherProcessesErrorsThatAreNotAboutPlaybackAreNotRead() throws {
+        let alone = analyze([
+            Self.line(
+                "11:00:00.100000", "SpringBoard",
+                "(FrontBoard) Error Domain=NSURLErrorDomain Code=-1009 \"The Internet connection appears to be offline.\""
+            ),
+            Self.line("11:00:05.000000", "locationd", "Error Domain=kCLErrorDomain Code=1 \"(null)\""),
+        ])
+        #expect(alone.sessions.isEmpty)
+        #expect(alone.verdict.status == .nothingRead)
+        // Near miss: the same offline error in the process that plays is kept beside its playback.
+        let own = analyze([
+            Self.line(
+                "11:00:00.100000", "Player",
+                "(MediaToolbox) [com.apple.coremedia:player] <<<< FigPlayer >>>> item started"),
+            Self.line(
+                "11:00:05.000000", "Player",
+                "(CFNetwork) Error Domain=NSURLErrorDomain Code=-1009 \"The Internet connection appears to be offline.\""
+            ),
+            Self.line(
+                "11:00:50.000000", "SpringBoard", "(FrontBoard) Error Domain=NSURLErrorDomain Code=-1009 \"offline\""),
+        ])
+        let session = try #require(own.sessions.first?.session)
+        #expect(own.sessions.count == 1)
+        #expect(session.entries.count == 2, "SpringBoard's line neither joins nor stretches the session")
     }
 }

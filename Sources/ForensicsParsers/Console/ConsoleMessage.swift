@@ -9,9 +9,7 @@ import ForensicsCore
 /// processes and subsystems. A line that merely mentions a URL is no evidence.
 package enum ConsoleMessage {
     /// The processes that play media for an app on iOS, tvOS and macOS.
-    static let mediaProcesses: Set<String> = [
-        "mediaserverd", "mediaplaybackd", "mediaparserd", "videocodecd", "audiomxd", "AVPlayerSession",
-    ]
+    static var mediaProcesses: Set<String> { ConsoleLine.mediaProcesses }
     /// Subsystems of the media stack in the unified log.
     static let mediaSubsystemPrefixes = [
         "com.apple.coremedia", "com.apple.avfoundation", "com.apple.avkit", "com.apple.mediatoolbox",

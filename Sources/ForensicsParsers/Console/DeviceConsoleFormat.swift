@@ -270,6 +270,28 @@ struct DeviceConsoleReader {
 
     /// The result, with the clock the entries' times were in and why a console is not read.
     mutating func finish(json: DeviceConsoleFormat.JSONShape?) -> ParseResult {
+        // Errors of processes that log nothing about playback are the device's, not the
+        // playback's (probe G: SpringBoard's "no network" made a session, and stretched one).
+        var playbackProcesses: Set<String> = []
+        var anyPlayback = false
+        for r in result.records {
+            guard let c = r.consoleLine else {
+                anyPlayback = true
+                continue
+            }
+            if c.isAboutPlayback {
+                anyPlayback = true
+                if let p = c.process { playbackProcesses.insert(p) }
+            }
+        }
+        let before = result.records.count
+        result.records.removeAll { r in
+            guard let c = r.consoleLine, !c.isAboutPlayback else { return false }
+            // A line without a process (an app's own print, Xcode's console) stays beside playback.
+            guard let p = c.process else { return !anyPlayback }
+            return !playbackProcesses.contains(p)
+        }
+        kept -= before - result.records.count
         let counts = "\(entries) \(entries == 1 ? "entry" : "entries"), \(kept) about playback"
         let label: String
         switch json {
