@@ -220,7 +220,7 @@ public struct TriageRunner: Sendable {
                                 ?? analyzer.analyze(path: path)
                             let report = narrowing.apply(whole)
                             if report.inputs.allSatisfy({ $0.records == 0 }) {
-                                Self.describeEmpty(report, path: path, into: &bundle)
+                                Self.describeEmpty(report, path: path, into: &bundle, redactor: redactor)
                             } else {
                                 do {
                                     try store.write(
@@ -261,7 +261,22 @@ public struct TriageRunner: Sendable {
     /// A bundle without any playback record: a stray file beside the bundles (a README) is
     /// skipped; a folder or archive without a log is unreadable, and named; one whose reading a
     /// limit cut short says so (with the limit), since what was not read may hold the records.
-    static func describeEmpty(_ report: AnalysisReport, path: String, into bundle: inout IndexedBundle) {
+    static func describeEmpty(
+        _ report: AnalysisReport, path: String, into bundle: inout IndexedBundle, redactor: Redactor = Redactor()
+    ) {
+        // What `analyze` says of it stands in the index too (probe G: a truncated zip was "no files
+        // in it" with no verdict, its "cannot open zip archive" lost).
+        let verdict = report.verdict
+        bundle.verdict = verdict.status
+        bundle.couldNotJudge = verdict.couldNotJudge.map(redactor.redact)
+        bundle.inputProblems = report.diagnostics.filter { $0.severity >= .error }.count
+        defer {
+            if let problem = report.diagnostics.first(where: { $0.severity >= .warning }), let error = bundle.error,
+                !bundle.skipped
+            {
+                bundle.error = error + " (\(redactor.redact("\(problem.location): \(problem.message)").prefix(300)))"
+            }
+        }
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let isArchive = report.inputs.count > 1 || report.inputs.contains { $0.path.contains("/") }

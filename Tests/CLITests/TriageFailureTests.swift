@@ -311,3 +311,22 @@ import Testing
         #expect(ok.status == 0 && ok.stdout.contains("SUBCOMMANDS"))
     }
 }
+
+/// Probe G: what `analyze` says of a bundle it cannot read stands in the triage index — its
+/// verdict and the reason (a zip cut short, an access log whose rows were cut off).
+@Suite struct UnreadableBundleReasonTests {
+    @Test func aCutZipKeepsItsReasonAndVerdictInTheIndex() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-cutzip-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fleet = root.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        let zip = try Data(contentsOf: CLIRunner.repository.appendingPathComponent("SampleLogs/clean-session.zip"))
+        try zip.prefix(zip.count / 2).write(to: fleet.appendingPathComponent("cut.zip"))
+        let out = root.appendingPathComponent("out")
+        let r = try CLIRunner.run(["triage", fleet.path, "--output", out.path])
+        #expect(r.stderr.contains("1 unreadable (cut.zip)"), "\(r.stderr)")
+        let json = try String(contentsOf: out.appendingPathComponent("triage.json"), encoding: .utf8)
+        #expect(json.contains("cannot open zip archive"), "\(json)")
+        #expect(json.contains("\"verdict\": \"nothing-read\""))
+    }
+}
