@@ -171,15 +171,16 @@ public struct Redactor: Sendable {
         // Probe F, round five: short and plural credential names, and phone numbers.
         "cred", "creds", "credentials", "pw", "x-auth", "tel", "telephone", "phone_number", "phonenumber", "mobile",
         "msisdn_hash",
+        // camelCase keys, lower-cased (`secretKey`, `accessKey`, `authKey`). Not every name ending
+        // in `key`: Foundation's userInfo keys (`NSErrorFailingURLStringKey`) hold the evidence.
+        "secretkey", "accesskey", "authkey", "signingkey", "sharedkey", "accountkey", "masterkey", "encryptionkey",
+        "clientkey", "appkey", "hmackey", "licensekey", "subscriptionkey", "accesskeyid", "secretaccesskey",
     ].map { Array($0.utf8) }
 
     static let secretParameterSuffixes: [[UInt8]] = [
         "token", "signature", "secret", "password", "sessionid", "sessid", "key-pair-id", "api_key", "api-key",
         "apikey", "credential", "_key", "-key", "privatekey", "advertising_id", "advertisingid", "device_id",
         "deviceid", "_email", "-email",
-        // camelCase keys lower-cased (`secretKey`, `accessKey`, `authKey`, `signingKey`): any
-        // name ending in `key` (a cache or sort key redacted too is a small price).
-        "key",
     ].map { Array($0.utf8) }
 
     /// Header names that are never query parameters.

@@ -136,6 +136,8 @@ import Testing
         "segment request https://edge7.cdn.example.net/live/event/v20/s74.m4s → 404 in 0.045 s",
         // `h` without MediaVault's `e` is a height.
         "https://cdn.example.com/thumb.jpg?w=1280&h=720",
+        // Foundation's userInfo keys end in `Key` and hold the evidence (probe G).
+        "UserInfo={NSErrorFailingURLStringKey=https://cdn.example.com/show1/v5/seg1.ts, NSErrorFailingURLKey=https://cdn.example.com/show1/v5/seg1.ts}",
     ])
     func nearMissStays(input: String) {
         #expect(Redactor().redact(input) == input)
