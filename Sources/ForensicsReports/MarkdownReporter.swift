@@ -162,6 +162,15 @@ package struct MarkdownReporter: Sendable {
             facts.append("times are \(s.timeBasis.label) (no source to align them to; state it with `--timezone`)")
         }
         if let asset = s.assetURL { facts.append("asset \(text.escape(asset))") }
+        // Which app a console told of this playback (a console holds every app's).
+        var processes: Set<String> = []
+        for e in s.entries {
+            if let p = e.record.consoleLine?.process, !ConsoleLine.mediaProcesses.contains(p) { processes.insert(p) }
+        }
+        if !processes.isEmpty {
+            let shown = processes.sorted().prefix(3).map { "`\(code($0))`" }.joined(separator: ", ")
+            facts.append("console process\(processes.count == 1 ? "" : "es") \(shown)")
+        }
         if !facts.isEmpty {
             out.append(facts.joined(separator: " · "))
             out.append("")
