@@ -100,15 +100,8 @@ import Testing
     /// `--since-index` run, OUT holds no `triage.sqlite-wal` and the index neither the trigger nor
     /// the forged text (probe B, F2). Written with python's sqlite3, which CI has.
     @Test func aPlantedWriteAheadLogIsNotLeftBesideTheIndex() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-wal-\(UUID().uuidString)")
+        let (root, fleet, out) = try triagedFleet("pf-wal")
         defer { try? FileManager.default.removeItem(at: root) }
-        let fleet = root.appendingPathComponent("fleet")
-        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: CLIRunner.repository.appendingPathComponent("SampleLogs/cdn-404-stall"),
-            to: fleet.appendingPathComponent("b1"))
-        let out = root.appendingPathComponent("out")
-        #expect(try CLIRunner.run(["triage", fleet.path, "--output", out.path]).status == 0)
         let index = out.appendingPathComponent("triage.sqlite").path
         let forge = """
             import shutil, sqlite3, sys
@@ -171,15 +164,9 @@ import Testing
 /// the run or passes for a property of the bundle, and an interrupted run leaves no copy of its
 /// input behind.
 @Suite(.serialized) struct PlantedOutputTests {
+    /// The one-bundle fleet triaged once, and a second bundle added for the next run.
     func fleetAndIndex() throws -> (root: URL, fleet: URL, out: URL) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pf-planted-\(UUID().uuidString)")
-        let fleet = root.appendingPathComponent("fleet")
-        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: CLIRunner.repository.appendingPathComponent("SampleLogs/cdn-404-stall"),
-            to: fleet.appendingPathComponent("b1"))
-        let out = root.appendingPathComponent("out")
-        #expect(try CLIRunner.run(["triage", fleet.path, "--output", out.path]).status == 0)
+        let (root, fleet, out) = try triagedFleet("pf-planted")
         try FileManager.default.copyItem(
             at: CLIRunner.repository.appendingPathComponent("SampleLogs/slow-key-startup"),
             to: fleet.appendingPathComponent("b2"))
@@ -329,4 +316,18 @@ import Testing
         #expect(json.contains("cannot open zip archive"), "\(json)")
         #expect(json.contains("\"verdict\": \"nothing-read\""))
     }
+}
+
+/// A fleet of one bundle (`SampleLogs/cdn-404-stall` as `b1`) under a new temporary root,
+/// triaged once into `root/out`.
+func triagedFleet(_ prefix: String) throws -> (root: URL, fleet: URL, out: URL) {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    let fleet = root.appendingPathComponent("fleet")
+    try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+        at: CLIRunner.repository.appendingPathComponent("SampleLogs/cdn-404-stall"),
+        to: fleet.appendingPathComponent("b1"))
+    let out = root.appendingPathComponent("out")
+    #expect(try CLIRunner.run(["triage", fleet.path, "--output", out.path]).status == 0)
+    return (root, fleet, out)
 }
