@@ -81,6 +81,7 @@ package struct RequestJoiner: Sendable {
             }
             starts = rows.map(\.start).sorted()
             coarsestResolution = rows.map(\.request.resolution).max() ?? 0
+            unanchoredSpan = rows.lazy.filter { !$0.request.anchorKnown }.map { ($0.end - $0.start) / 2 }.max() ?? 0
             totalRows = rows.count
             // Logs read through the bundle's filter held more rows than were kept: what they
             // cover, and how many rows fall in a session's time, come from their coverage.
@@ -108,6 +109,9 @@ package struct RequestJoiner: Sendable {
 
         /// Every row read, kept or not.
         var totalRows = 0
+        /// The longest duration of a row whose one time may be its start or its end (Google
+        /// Cloud CDN): such a row is indexed by the earlier reading, the other that much later.
+        var unanchoredSpan = 0.0
         /// Set when a file's rows were filtered: counts and gaps come from it, to the minute.
         var coverage: ServerLogCoverage?
 
@@ -422,7 +426,11 @@ package struct RequestJoiner: Sendable {
         var hi = list.count
         while lo < hi {
             let mid = lo + (hi - lo) / 2
-            if index.rows[list[mid]].start < request.start - offset - widest { lo = mid + 1 } else { hi = mid }
+            if index.rows[list[mid]].start < request.start - offset - widest - index.unanchoredSpan {
+                lo = mid + 1
+            } else {
+                hi = mid
+            }
         }
         var looked = 0
         for row in list[lo...] {
@@ -435,7 +443,11 @@ package struct RequestJoiner: Sendable {
             let resolution = r.request.resolution
             let from = request.start - offset - slack - resolution
             let to = request.end - offset + slack + resolution
-            guard r.start >= from, r.start <= to, Self.sameRange(r.request, request) else { continue }
+            // A row whose time may be its start or its end (anchor unknown): either reading.
+            let later = r.request.anchorKnown ? r.start : (r.start + r.end) / 2
+            guard (r.start >= from && r.start <= to) || (later >= from && later <= to),
+                Self.sameRange(r.request, request)
+            else { continue }
             // Another host's row for the same path is another distribution's request.
             if let h = r.request.host, let ch = request.host, h.lowercased() != ch { continue }
             // A live playlist is fetched again every target duration: without `_HLS_msn` only

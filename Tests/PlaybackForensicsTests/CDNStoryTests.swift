@@ -305,6 +305,23 @@ import Testing
         #expect(f.explanation?.contains("path to the origin is broken") == true, "\(f.explanation ?? "")")
     }
 
+    /// Probe E: Google Cloud CDN's `timestamp` may be a request's start or its end (anchor
+    /// unknown): a slow miss stamped at its start joins like one stamped at its end, and its
+    /// origin wait (`backendInitialLatency`) makes the stall `slow-origin`.
+    @Test func aGoogleRowStampedAtItsStartJoins() throws {
+        func row(_ stamp: Double) -> String {
+            let time = Timestamp(Self.t0 + stamp).iso8601
+            return
+                #"{"insertId":"g1","timestamp":"\#(time)","httpRequest":{"requestMethod":"GET","requestUrl":"https://video.example.com/a/v8/s6.ts","status":200,"responseSize":"1500000","latency":"8.900s","cacheHit":false,"cacheLookup":true},"jsonPayload":{"statusDetails":"response_sent_by_backend","cacheId":"FRA-1f2e","backendInitialLatency":"8.600s"}}"#
+        }
+        for stamp in [14.0, 22.9] {
+            let report = analyze(Self.slowMissScript, server: ("requests.json", row(stamp) + "\n"))
+            let f = try #require(report.sessions.first?.findings.first { $0.ruleID == "stall" })
+            #expect(f.cause == "slow-origin", "stamped at +\(stamp) s: \(f.explanation ?? "")")
+            #expect(serverIDs(f, report) == ["g1"])
+        }
+    }
+
     /// CloudFront logged `000` and `ClientCommError`: the client closed the connection itself.
     @Test func aClientAbortIsNotTheCDNs() throws {
         let cf = Self.cloudFront([
