@@ -21,6 +21,8 @@ struct Explain: ParsableCommand {
             Output.stdout(ErrorCodeCatalogue.all.map(Self.line).joined(separator: "\n") + "\n")
             return
         }
+        // `explain -- -11800`: the option terminator is no domain.
+        let words = self.words.filter { $0 != "--" }
         guard let last = words.last, let code = Int(last), words.count <= 2 else {
             throw ValidationError(
                 "give a code, optionally after its domain: explain -12642, explain NSURLErrorDomain -1009")

@@ -19,6 +19,9 @@ import Testing
         #expect(known.status == 0)
         #expect(known.stdout.contains("NSURLErrorDomain -1009 (notConnectedToInternet)"), "\(known.stdout)")
         #expect(known.stdout.contains("Source: https://developer.apple.com/"))
+        // The option terminator before a negative code is no domain (probe G).
+        let terminated = try CLIRunner.run(["explain", "--", "-11800"])
+        #expect(terminated.status == 0 && terminated.stdout.contains("AVFoundationErrorDomain -11800"))
         let domain = try CLIRunner.run(["explain", "NSURLErrorDomain", "-1001"])
         #expect(domain.stdout.contains("timedOut"))
         let unknown = try CLIRunner.run(["explain", "-424242"])
