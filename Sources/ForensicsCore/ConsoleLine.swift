@@ -76,6 +76,7 @@ extension ConsoleLine {
     /// SpringBoard, a location error) is not, unless its process also logs playback.
     public var isAboutPlayback: Bool {
         if component == .player || topic != nil || endsPlayback { return true }
+        if let s = subsystem, Self.mediaSubsystemPrefixes.contains(where: { s.hasPrefix($0) }) { return true }
         if let domain = error?.domain, Self.mediaDomains.contains(domain) { return true }
         let lowered = text.prefix(4096).lowercased()
         return Self.mediaURLMarkers.contains { lowered.contains($0) }
@@ -85,5 +86,15 @@ extension ConsoleLine {
         "AVFoundationErrorDomain", "CoreMediaErrorDomain", "AVKitErrorDomain", "MPErrorDomain",
         "AVContentKeySessionErrorDomain",
     ]
-    static let mediaURLMarkers = [".m3u8", ".ts", ".m4s", ".mp4", ".m4a", ".aac", ".m4v", ".vtt", "skd://", ".mpd"]
+    static let mediaURLMarkers = [
+        ".m3u8", ".m3u", ".ts", ".m4s", ".mp4", ".m4a", ".aac", ".m4v", ".vtt", ".webvtt", ".cmfv", ".cmfa", ".cmft",
+        ".mp3", ".ac3", ".ec3", ".mpd", "skd://",
+    ]
+
+    /// Subsystems of the media stack in the unified log.
+    public static let mediaSubsystemPrefixes = [
+        "com.apple.coremedia", "com.apple.avfoundation", "com.apple.avkit", "com.apple.mediatoolbox",
+        "com.apple.mediaplayer", "com.apple.MediaPlayer", "com.apple.avfaudio", "com.apple.FairPlay",
+        "com.apple.fairplay",
+    ]
 }

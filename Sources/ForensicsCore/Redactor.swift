@@ -610,11 +610,24 @@ struct RedactionScanner {
 
     /// The value inside the quote at `open` (`"` or `'`), to its closing quote, an escape or the
     /// end of the line; returns where to go on.
+    ///
+    /// Escapes inside are part of the value (`A\/B`, `PW\"X`: JSON writes `/` as `\/`): only an
+    /// unescaped closing quote ends it; a value opened by an escaped quote (JSON inside a JSON
+    /// string, `\"token\":\"…\"`) ends at the escaped quote.
     mutating func quotedValue(from open: Int) -> Int {
         let quote = b[open]
+        let escapedOpen = open > 0 && b[open - 1] == UInt8(ascii: "\\")
         var e = open + 1
-        while e < b.count, b[e] != quote, b[e] != UInt8(ascii: "\\"), !Self.endsLine(b[e]) { e += 1 }
-        return replace((open + 1)..<e)
+        while e < b.count, !Self.endsLine(b[e]) {
+            if b[e] == UInt8(ascii: "\\") {
+                if escapedOpen, e + 1 < b.count, b[e + 1] == quote { break }
+                e += 2
+                continue
+            }
+            if b[e] == quote, !escapedOpen { break }
+            e += 1
+        }
+        return replace((open + 1)..<min(e, b.count))
     }
 
     /// `scheme://user:password@host`: everything between `://` and `@` is a credential; otherwise

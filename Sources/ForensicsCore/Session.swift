@@ -172,6 +172,9 @@ public struct KPIs: Sendable, Hashable, Codable {
     public var variantSwitchCount: Int?
     public var downswitchCount: Int?
     public var errorCount: Int?
+    /// True when `errorCount` counts only the errors a source happened to state (a console):
+    /// there were at least that many.
+    public var errorCountIsLowerBound = false
     public var fatalError: Bool?
     public var timeWeightedAverageBitrate: Double?
     public var playingTime: Double?

@@ -129,6 +129,23 @@ struct KPICalculator {
         if s.capabilities.contains(.failures) {
             k.errorCount = s.analysis.failures.count
             k.provenance[.errorCount] = .timeline
+        } else {
+            // No source here reports every failure (a console states those it logged): the ones
+            // seen are a lower bound, not the count — and never "unknown" beside findings that
+            // count them (probe G). A console's error lines count once per code and second (the
+            // app and the media daemon often log one failure each).
+            var stated: Set<String> = []
+            for e in s.entries {
+                guard let err = e.record.consoleLine?.error else { continue }
+                let second = e.time.map { Int($0.secondsSince1970.rounded(.down)) } ?? e.location.line
+                stated.insert("\(err.domain ?? "") \(err.code ?? 0) \(second)")
+            }
+            let seen = max(s.analysis.failures.count, stated.count)
+            if seen > 0 {
+                k.errorCount = seen
+                k.errorCountIsLowerBound = true
+                k.provenance[.errorCount] = .timeline
+            }
         }
         // The player's own count of the errors it recovered from (and the one that ended it):
         // when it says more than the timeline shows (a dump that kept no error events), it

@@ -82,6 +82,7 @@ package struct RequestJoiner: Sendable {
             starts = rows.map(\.start).sorted()
             coarsestResolution = rows.map(\.request.resolution).max() ?? 0
             unanchoredSpan = rows.lazy.filter { !$0.request.anchorKnown }.map { ($0.end - $0.start) / 2 }.max() ?? 0
+            longestRow = min(rows.lazy.map { $0.end - $0.start }.max() ?? 0, 3600)
             totalRows = rows.count
             // Logs read through the bundle's filter held more rows than were kept: what they
             // cover, and how many rows fall in a session's time, come from their coverage.
@@ -112,6 +113,8 @@ package struct RequestJoiner: Sendable {
         /// The longest duration of a row whose one time may be its start or its end (Google
         /// Cloud CDN): such a row is indexed by the earlier reading, the other that much later.
         var unanchoredSpan = 0.0
+        /// The longest row (capped at an hour): how far before a request's end its row may start.
+        var longestRow = 0.0
         /// Set when a file's rows were filtered: counts and gaps come from it, to the minute.
         var coverage: ServerLogCoverage?
 
@@ -394,7 +397,11 @@ package struct RequestJoiner: Sendable {
                 if looked > maxCandidates { return nil }
                 let row = list[k]
                 guard !used.contains(row), Self.sameRange(index.rows[row].request, request) else { continue }
-                let d = abs(index.rows[row].start - request.start)
+                // A request known by its end (an error-log row) is nearest by the row's end: the
+                // row starting nearest it is more likely the retry's.
+                let d =
+                    request.endOnly
+                    ? abs(index.rows[row].end - request.end) : abs(index.rows[row].start - request.start)
                 return d < maxPairDistance ? (row, d) : nil
             }
             return nil
@@ -426,7 +433,8 @@ package struct RequestJoiner: Sendable {
         var hi = list.count
         while lo < hi {
             let mid = lo + (hi - lo) / 2
-            if index.rows[list[mid]].start < request.start - offset - widest - index.unanchoredSpan {
+            let earliest = request.endOnly ? index.longestRow : index.unanchoredSpan
+            if index.rows[list[mid]].start < request.start - offset - widest - earliest {
                 lo = mid + 1
             } else {
                 hi = mid
@@ -444,10 +452,13 @@ package struct RequestJoiner: Sendable {
             let from = request.start - offset - slack - resolution
             let to = request.end - offset + slack + resolution
             // A row whose time may be its start or its end (anchor unknown): either reading.
+            // A request known by its end (an error-log row) matches the row's end.
             let later = r.request.anchorKnown ? r.start : (r.start + r.end) / 2
-            guard (r.start >= from && r.start <= to) || (later >= from && later <= to),
-                Self.sameRange(r.request, request)
-            else { continue }
+            let fits =
+                request.endOnly
+                ? r.end >= from && r.end <= to
+                : (r.start >= from && r.start <= to) || (later >= from && later <= to)
+            guard fits, Self.sameRange(r.request, request) else { continue }
             // Another host's row for the same path is another distribution's request.
             if let h = r.request.host, let ch = request.host, h.lowercased() != ch { continue }
             // A live playlist is fetched again every target duration: without `_HLS_msn` only

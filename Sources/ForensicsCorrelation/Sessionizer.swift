@@ -179,26 +179,16 @@ struct Sessionizer {
         return Assignment(sessionOf: sessionOf, sessionIDs: ids, idFromLogs: fromLogs, reasons: reasons)
     }
 
-    /// The host and first path segment of the first playlist URL in a console line.
-    static func playlistAsset(_ text: String) -> String? {
-        guard let m3u8 = text.range(of: ".m3u8"),
-            let scheme = text[..<m3u8.lowerBound].range(of: "://", options: .backwards)
-        else { return nil }
-        let rest = text[scheme.upperBound..<m3u8.lowerBound]
-        let parts = rest.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 3 else { return nil }
-        return parts[0].lowercased() + "/" + parts[1]
-    }
-
     /// Console lines more than this apart (seconds) tell of different playbacks.
     var consoleGap: Double = 300
 
     /// 5. A console's playback that no other source shows: its own session (probe G: a failed
     /// playback an hour after the dumps' sessions was dropped as "outside every session", and a
-    /// critical failure with it). A console's lines not yet placed are grouped by process (the
-    /// system's media processes join the app they overlap) and by time: a gap of `consoleGap`, or
-    /// the first player line after one that ended playback (a failed item does not fail again),
-    /// starts another playback. A group with no line about playback makes no session.
+    /// critical failure with it). A console's lines not yet placed (outside every session, never
+    /// one that fits several) are grouped by process (the system's media processes join the app
+    /// they overlap) and by time: a gap of `consoleGap`, or the first player line after one that
+    /// ended playback (a failed item does not fail again), starts another playback. A group with
+    /// no line about playback makes no session. Linear in the lines.
     func consoleSessions(
         _ files: [SourceFile], _ sessionOf: inout [[Int?]], _ reasons: inout [[String?]], _ ids: inout [String],
         _ fromLogs: inout [Bool]
@@ -211,57 +201,62 @@ struct Sessionizer {
             var playback: Bool
             var ends: Bool
             var player: Bool
-            /// The host and first path segment of a playlist URL the line names (`cdn/show1`).
-            var asset: String?
         }
         var items: [Item] = []
+        let consolesOnly = ids.isEmpty
         for (f, file) in files.enumerated() where file.semantics.role == .console {
+            // Beside other sources, only a console whose times are UTC (a stated zone) can tell a
+            // line outside every session: a local time of an unknown zone may be hours off.
+            guard consolesOnly || file.clock == .utc else { continue }
             for (r, record) in file.records.enumerated() where sessionOf[f][r] == nil {
+                // A line that fits several sessions stays out: nothing says which, nor that it is
+                // another playback.
+                if let why = reasons[f][r], why.hasPrefix("fits the time span") { continue }
                 guard let t = record.time?.secondsSince1970 else { continue }
                 let line = record.consoleLine
                 let process = line?.process.flatMap { ConsoleLine.mediaProcesses.contains($0) ? nil : $0 } ?? "*"
                 items.append(
                     Item(
                         f: f, r: r, t: t, process: process, playback: line?.isAboutPlayback ?? true,
-                        ends: line?.endsPlayback ?? false, player: line?.component == .player || line == nil,
-                        asset: line.flatMap { Self.playlistAsset($0.text) }))
+                        ends: line?.endsPlayback ?? false, player: line?.component == .player || line == nil))
             }
         }
         guard !items.isEmpty else { return }
         items.sort { ($0.t, $0.f, $0.r) < ($1.t, $1.f, $1.r) }
-        // Groups per process, in time order.
-        var groups: [(process: String, items: [Item])] = []
+        // Groups per process, in time order; each remembers when a line of it last ended
+        // playback (one look per line, not a scan of the group).
+        var groups: [(process: String, items: [Item], lastEnd: Double?)] = []
         var open: [String: Int] = [:]
         for item in items {
             if let g = open[item.process], let last = groups[g].items.last {
-                let ended =
-                    groups[g].items.contains { $0.ends } && item.player && item.t - last.t > 5
-                    && groups[g].items.last(where: { $0.ends }).map { item.t > $0.t } == true
-                // Another stream's playlist is another playback.
-                let otherAsset =
-                    item.asset.map { a in groups[g].items.contains { $0.asset != nil && $0.asset != a } } ?? false
-                if item.t - last.t <= consoleGap, !ended, !otherAsset {
+                let ended = groups[g].lastEnd.map { item.player && item.t > $0 && item.t - last.t > 5 } ?? false
+                if item.t - last.t <= consoleGap, !ended {
                     groups[g].items.append(item)
+                    if item.ends { groups[g].lastEnd = item.t }
                     continue
                 }
             }
             open[item.process] = groups.count
-            groups.append((item.process, [item]))
+            groups.append((item.process, [item], item.ends ? item.t : nil))
         }
-        // The media processes' groups join the one app group they overlap in time.
+        // The media processes' groups join the app group nearest in time among those they
+        // overlap (a media daemon's line plays for one of them: splitting it off would part a
+        // failure from its app), or stand alone when they overlap none.
         var merged: [[Item]] = []
-        var appGroups: [Int] = []
+        var spans: [(Double, Double)] = []
         for g in groups where g.process != "*" {
-            appGroups.append(merged.count)
             merged.append(g.items)
+            spans.append((g.items.first?.t ?? 0, g.items.last?.t ?? 0))
         }
+        let apps = merged.count
         for g in groups where g.process == "*" {
             guard let first = g.items.first?.t, let last = g.items.last?.t else { continue }
-            let overlapping = appGroups.filter { i in
-                guard let s = merged[i].first?.t, let e = merged[i].last?.t else { return false }
-                return first <= e + 60 && last >= s - 60
+            var best: (index: Int, distance: Double)?
+            for i in 0..<apps where first <= spans[i].1 + 60 && last >= spans[i].0 - 60 {
+                let d = max(0, max(spans[i].0 - last, first - spans[i].1))
+                if d < (best?.distance ?? .infinity) { best = (i, d) }
             }
-            if overlapping.count == 1, let i = overlapping.first {
+            if let i = best?.index {
                 merged[i].append(contentsOf: g.items)
             } else {
                 merged.append(g.items)

@@ -161,6 +161,10 @@ package struct JSONReporter: Sendable {
             ("variant_switch_count", .optional(k.variantSwitchCount)),
             ("downswitch_count", .optional(k.downswitchCount)),
             ("error_count", .optional(k.errorCount)),
+        ]
+        // Only when true: the sources state some errors but cannot count them all.
+        if k.errorCountIsLowerBound { fields.append(("error_count_is_lower_bound", .bool(true))) }
+        fields += [
             ("fatal_error", k.fatalError.map { .bool($0) } ?? .null),
             ("time_weighted_average_bitrate", .optional(k.timeWeightedAverageBitrate.map { $0.rounded() })),
             ("playing_time", .optional(k.playingTime.map { ($0 * 1000).rounded() / 1000 })),

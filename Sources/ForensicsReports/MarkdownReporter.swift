@@ -81,7 +81,7 @@ package struct MarkdownReporter: Sendable {
             if let a = s.start, let b = s.end { length = NumberFormat.seconds(b - a) }
             let k = s.kpis
             out.append(
-                "| \(n + 1) | [`\(code(s.id))`](#\(anchors[i])) | \(s.start.map { $0.iso8601(s.timeBasis) } ?? "unknown") | \(length) | \(finding) | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(k.stallCount.map(String.init) ?? "unknown") | \(k.errorCount.map(String.init) ?? "unknown") |"
+                "| \(n + 1) | [`\(code(s.id))`](#\(anchors[i])) | \(s.start.map { $0.iso8601(s.timeBasis) } ?? "unknown") | \(length) | \(finding) | \(k.startupTime.map(NumberFormat.seconds) ?? "unknown") | \(k.stallCount.map(String.init) ?? "unknown") | \(k.errorCount.map { (k.errorCountIsLowerBound ? "≥ " : "") + String($0) } ?? "unknown") |"
             )
         }
         out.append("")
@@ -286,7 +286,7 @@ package struct MarkdownReporter: Sendable {
         if let t = k.startupTime { basics.append("startup \(NumberFormat.seconds(t))") }
         basics.append(Self.count(k.stallCount, "stall", "stalls"))
         basics.append(Self.count(k.variantSwitchCount, "variant switch", "variant switches"))
-        basics.append(Self.count(k.errorCount, "error", "errors"))
+        basics.append((k.errorCountIsLowerBound ? "at least " : "") + Self.count(k.errorCount, "error", "errors"))
         guard let worst = serious.first else {
             // Findings the reader's filters (`--min-severity`, `--since`) left out still stand:
             // the figures they explain are not "unexplained", and their worst is said.
@@ -341,7 +341,11 @@ package struct MarkdownReporter: Sendable {
         let switches =
             k.variantSwitchCount.map { "\($0) (\(k.downswitchCount.map(String.init) ?? "unknown"))" } ?? "unknown"
         rows.append("| Variant switches (down) | \(switches) | \(src(.variantSwitchCount)) |")
-        let errors = k.errorCount.map { "\($0)\(k.fatalError == true ? ", fatal" : "")" } ?? "unknown"
+        let errors =
+            k.errorCount.map {
+                "\(k.errorCountIsLowerBound ? "at least " : "")\($0)\(k.fatalError == true ? ", fatal" : "")"
+            }
+            ?? "unknown"
         rows.append("| Errors | \(errors) | \(src(.errorCount)) |")
         rows.append(
             "| Time-weighted average bitrate | \(k.timeWeightedAverageBitrate.map(BitRateFormat.text) ?? "unknown") | \(src(.timeWeightedAverageBitrate)) |"

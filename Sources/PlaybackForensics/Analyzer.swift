@@ -224,6 +224,12 @@ public struct Analyzer: Sendable {
             if findings.contains(where: { $0.ruleID == PlaybackFailedRule.description.identifier }) {
                 session.kpis.fatalError = true
                 if session.kpis.errorCount == 0 { session.kpis.errorCount = 1 }
+                // A source that cannot count errors still showed this one: at least one.
+                if session.kpis.errorCount == nil {
+                    session.kpis.errorCount = 1
+                    session.kpis.errorCountIsLowerBound = true
+                    session.kpis.provenance[.errorCount] = .timeline
+                }
             }
             // What the session cannot show, judged on all its findings (before any narrowing).
             let gaps = [Self.unmeasured(session, registry: ingestor.registry), Self.unexplained(session, findings)]

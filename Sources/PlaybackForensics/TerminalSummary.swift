@@ -56,7 +56,7 @@ public struct TerminalSummary: Sendable {
                 figures.append("stalls unknown")
             }
             if let r = k.rebufferRatio { figures.append("rebuffering \(NumberFormat.trimmed(r * 100, decimals: 1)) %") }
-            if let e = k.errorCount { figures.append("errors \(e)") }
+            if let e = k.errorCount { figures.append("errors \(k.errorCountIsLowerBound ? "at least " : "")\(e)") }
             out.append("")
             out.append(bold("Session \(redactor.clean(s.id))") + " — " + figures.joined(separator: " · "))
             let findings = result.findings.sorted { $0.severity > $1.severity }

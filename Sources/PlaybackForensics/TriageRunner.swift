@@ -18,6 +18,8 @@ public struct TriageRunner: Sendable {
     public var redactor: Redactor
     /// What each bundle's report is narrowed to (sessions, time window, minimum severity).
     public var narrowing = ReportNarrowing()
+    /// The run's output directory: never a bundle, even inside the fleet directory.
+    public var excluding: String?
     /// A day of server logs stored once (`--cdn-logs`): each bundle's rows are looked up there.
     package var serverStore: ServerRowStore?
     /// What the stored logs are (files, rows, times): part of the analyzer's fingerprint, so a
@@ -36,7 +38,7 @@ public struct TriageRunner: Sendable {
     }
 
     /// The bundles under `directory`, sorted by name.
-    public static func bundles(in directory: String) throws -> [String] {
+    public static func bundles(in directory: String, excluding output: String? = nil) throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw SetupError(description: "\(directory) does not exist")
@@ -50,7 +52,16 @@ public struct TriageRunner: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             throw SetupError(description: "cannot list \(directory): \(String(cString: strerror(EACCES)))")
         }
-        return names.filter { !isSystemEntry($0) && !BundleReader.isPlatformClutter($0) }.sorted()
+        // The output directory inside the fleet (`triage fleet --output fleet/.triage`) is the
+        // run's own, told by device and inode, whatever its name.
+        var out = stat()
+        let outputID = output.flatMap { stat($0, &out) == 0 ? (out.st_dev, out.st_ino) : nil }
+        return names.filter { name in
+            guard !isSystemEntry(name), !BundleReader.isPlatformClutter(name) else { return false }
+            guard let outputID else { return true }
+            var info = stat()
+            return !(stat(directory + "/" + name, &info) == 0 && info.st_dev == outputID.0 && info.st_ino == outputID.1)
+        }.sorted()
     }
 
     /// What a file system, a version-control tool or macOS keeps beside the bundles: never a
@@ -148,7 +159,7 @@ public struct TriageRunner: Sendable {
         directory: String, index: TriageIndex, store: ReportStore, incremental: Bool = false,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> RunStatistics {
-        let all = try Self.bundles(in: directory)
+        let all = try Self.bundles(in: directory, excluding: excluding)
         let allFiles = Self.uniqueFileNames(all.map(redactor.clean))
         let clean = self.redactor
         let chosen = zip(all, allFiles).filter { name, _ in shard.map { $0.contains(clean.clean(name)) } ?? true }

@@ -55,13 +55,24 @@ enum Output {
     /// Ctrl-C, `kill`, a closed terminal: the temporary copies of the input (spooled standard
     /// input, archives inside a bundle) are removed before the process ends with the signal's
     /// status. The handlers run on a queue of their own, never in the signal's context.
+    ///
+    /// A signal the parent ignores (`nohup`, a script's background job) stays ignored. After the
+    /// clean-up the signal is raised again with its default action, so that a shell sees the
+    /// process ended by it (a loop stops at Ctrl-C).
     static func removeTemporaryFilesOnSignals() {
         for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
+            let previous = signal(sig, SIG_IGN)
+            // Function pointers compare by address.
+            if unsafeBitCast(previous, to: UnsafeRawPointer?.self) == unsafeBitCast(SIG_IGN, to: UnsafeRawPointer?.self)
+            {
+                continue
+            }
             let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
             source.setEventHandler {
                 TemporaryFiles.removeAll()
-                exit(128 + sig)
+                signal(sig, SIG_DFL)
+                raise(sig)
+                _exit(128 + sig)
             }
             source.resume()
             signalSources.append(source)

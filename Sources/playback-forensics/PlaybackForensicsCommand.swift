@@ -50,7 +50,7 @@ struct PlaybackForensicsCommand: ParsableCommand {
                     path: plain.path, options: InputOptions.defaults(redact: !plain.noRedact),
                     noRedact: plain.noRedact, format: plain.format)
             } catch {
-                Parse.exit(withError: error)
+                exitWriting(error)
             }
             Foundation.exit(0)
         }
@@ -61,7 +61,7 @@ struct PlaybackForensicsCommand: ParsableCommand {
                     failOn: nil, noRedact: plain.noRedact, options: InputOptions.defaults(redact: !plain.noRedact),
                     narrowing: ReportNarrowing(), session: nil)
             } catch {
-                Analyze.exit(withError: error)
+                exitWriting(error)
             }
             Foundation.exit(0)
         }

@@ -109,11 +109,12 @@ struct TriageRun: ParsableCommand {
             redactor: Redactor(enabled: !noRedact))
         runner.narrowing = try narrow.narrowing()
         runner.shard = shard
+        runner.excluding = output
         let showProgress = Output.stderrIsTerminal
         let index: TriageIndex
         let statistics: TriageRunner.RunStatistics
         do {
-            let names = try TriageRunner.bundles(in: directory)
+            let names = try TriageRunner.bundles(in: directory, excluding: output)
             let lock = try TriageOutput.lock(output)
             let carryOver: Bool
             do {

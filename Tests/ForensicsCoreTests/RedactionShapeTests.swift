@@ -19,6 +19,10 @@ import Testing
         ("license {'token': 'PLANTEDg', 'api_key': 'PLANTEDh'} refused", "refused"),
         ("'token' = 'PLANTEDi';", "'token'"),
         ("body {\\\"password\\\":\\\"PLANTEDj\\\"} sent", "sent"),
+        // Escapes inside a quoted secret are part of it (review: `\/` and `\"` leaked the rest).
+        (#"{"token":"PLANTEDk\/PLANTEDl\/PLANTEDm","n":1}"#, #""n":1"#),
+        (#"login password="PLANTEDn\"PLANTEDo" done"#, "done"),
+        (#"{\"token\":\"PLANTEDp\\/PLANTEDq\"} sent"#, "sent"),
         // Google Cloud Storage V4 signed URL: credential (a service account) and signature.
         (
             "https://storage.googleapis.com/b/o.m3u8?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=PLANTEDsa%40p.iam.gserviceaccount.com%2F20261124%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20261124T000000Z&X-Goog-SignedHeaders=host&X-Goog-Signature=PLANTEDabc123",

@@ -220,6 +220,12 @@ import Testing
         #expect(!first.findings.contains { $0.ruleID == "playback-failed" }, "Instagram's failure is not Player's")
         #expect(report.sessions.filter { $0.findings.contains { $0.ruleID == "playback-failed" } }.count == 2)
         #expect(Set(report.sessions.map(\.session.id)).count == 3, "every session can be asked for by its id")
+        // A console cannot count every error, but the ones it states are there: at least one,
+        // never "unknown" beside a finding that counts it.
+        for failed in report.sessions where failed.findings.contains(where: { $0.ruleID == "playback-failed" }) {
+            #expect(failed.session.kpis.errorCount == 1 && failed.session.kpis.errorCountIsLowerBound)
+        }
+        #expect(first.session.kpis.errorCount == nil, "a console's silence counts nothing")
     }
 
     @Test func otherProcessesErrorsThatAreNotAboutPlaybackAreNotRead() throws {

@@ -11,11 +11,7 @@ package enum ConsoleMessage {
     /// The processes that play media for an app on iOS, tvOS and macOS.
     static var mediaProcesses: Set<String> { ConsoleLine.mediaProcesses }
     /// Subsystems of the media stack in the unified log.
-    static let mediaSubsystemPrefixes = [
-        "com.apple.coremedia", "com.apple.avfoundation", "com.apple.avkit", "com.apple.mediatoolbox",
-        "com.apple.mediaplayer", "com.apple.MediaPlayer", "com.apple.avfaudio", "com.apple.FairPlay",
-        "com.apple.fairplay",
-    ]
+    static var mediaSubsystemPrefixes: [String] { ConsoleLine.mediaSubsystemPrefixes }
     /// Words that mark a message as the player's, wherever it was logged.
     static let playerMarkers = [
         "<<<< ", "AVPlayer", "AVFoundation", "CoreMedia", "FigStream", "FigPlayer", "AVContentKey",

@@ -316,7 +316,7 @@ struct DeviceConsoleReader {
         }
         if kept == 0, result.diagnostics.allSatisfy({ $0.severity < .error }) {
             result.notRead = NotRead(
-                "device console with no line about playback (\(entries) entries: no media process, no player message, no error)",
+                "device console with no line about playback (\(entries) entries: no media process, no player message, no error of the media stack or about a media URL)",
                 hidesEvidence: false)
         }
         return result

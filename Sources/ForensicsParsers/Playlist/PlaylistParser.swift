@@ -406,7 +406,7 @@ package struct PlaylistParser {
                 if !Self.isDateTime(v.trimmingBlanks()) {
                     defect(
                         "tag-value-invalid", number, .warning,
-                        "invalid EXT-X-PROGRAM-DATE-TIME '\(text(v).prefix(60))' (not an ISO 8601 date-time with a zone)"
+                        "invalid EXT-X-PROGRAM-DATE-TIME '\(text(v).prefix(60))' (not an ISO 8601 date-time)"
                     )
                 }
                 pendingProgramDateTime = playlist.segments.store(v)
@@ -662,27 +662,30 @@ package struct PlaylistParser {
             )
         }
 
-        /// An RFC 3339 date-time with a zone (`2026-11-21T10:00:00.000Z`, `…+01:00`), checked by
-        /// its shape alone: every segment of a live playlist may carry one.
+        /// An ISO 8601 date-time (`2026-11-21T10:00:00.000Z`, `…+01:00`, `…,500`), checked by its
+        /// shape alone: every segment of a live playlist may carry one. The zone SHOULD be there
+        /// (RFC 8216bis §4.4.4.6), so its absence is no defect; a malformed one (`+05:`, `+99:99`)
+        /// is.
         static func isDateTime(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
             func digit(_ i: Int) -> Bool { i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
-            guard b.count >= 20, (0..<4).allSatisfy(digit), b[4] == 0x2D, digit(5), digit(6), b[7] == 0x2D, digit(8),
+            guard b.count >= 19, (0..<4).allSatisfy(digit), b[4] == 0x2D, digit(5), digit(6), b[7] == 0x2D, digit(8),
                 digit(9), b[10] | 0x20 == UInt8(ascii: "t"), digit(11), digit(12), b[13] == 0x3A, digit(14), digit(15),
                 b[16] == 0x3A, digit(17), digit(18)
             else { return false }
             var i = 19
-            if b[i] == 0x2E {
+            if i < b.count, b[i] == 0x2E || b[i] == 0x2C {
                 i += 1
                 guard digit(i) else { return false }
                 while digit(i) { i += 1 }
             }
-            guard i < b.count else { return false }
+            if i == b.count { return true }
             if b[i] | 0x20 == UInt8(ascii: "z") { return i + 1 == b.count }
             guard b[i] == 0x2B || b[i] == 0x2D, digit(i + 1), digit(i + 2) else { return false }
             let hours = Int(b[i + 1] - 0x30) * 10 + Int(b[i + 2] - 0x30)
             var j = i + 3
-            if j < b.count, b[j] == 0x3A { j += 1 }
-            guard j + 2 == b.count, digit(j), digit(j + 1) else { return j == b.count && hours <= 14 }
+            if j == b.count { return hours <= 14 }
+            if b[j] == 0x3A { j += 1 }
+            guard j + 2 == b.count, digit(j), digit(j + 1) else { return false }
             let minutes = Int(b[j] - 0x30) * 10 + Int(b[j + 1] - 0x30)
             return hours <= 14 && minutes < 60
         }
@@ -732,12 +735,14 @@ package struct PlaylistParser {
                         }
                         : []
                 }
-                // Cut means no extension yet (`se`), or part of the others' (`.m3` of `.m3u8`); a
-                // different whole extension is another resource, not a cut one.
+                // Cut means no extension yet (`se`), or part of the others' (`.m3` of `.m3u8`),
+                // and shorter than every URI before it; a different whole extension, or a query
+                // (an ad server's `segment?id=7`), is another resource, not a cut one.
                 let endings = Set(earlier.map(Self.pathExtension))
                 let own = Self.pathExtension(text)
                 let lastName = text.split(separator: "?", maxSplits: 1).first?.split(separator: "/").last ?? ""
                 guard endings.count == 1, let ending = endings.first, !ending.isEmpty, own != ending,
+                    !text.contains("?"), earlier.allSatisfy({ $0.utf8.count > text.utf8.count }),
                     !lastName.contains(".") || (!own.isEmpty && ending.hasPrefix(own))
                 else { return }
                 defect(

@@ -41,8 +41,13 @@ enum StreamSyntaxChecks {
             fires: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:one\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00+99:99\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00+05:\n#EXTINF:6,\ns1.ts\n",
             ],
-            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:6,\ns1.ts\n"]),
+            passes: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00.000\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00,500Z\n#EXTINF:6,\ns1.ts\n",
+            ]),
         StreamCheck(
             id: "attribute-list-malformed", title: "Attribute lists are well formed", source: "RFC 8216bis §4.2",
             level: .must, severity: .warning,
@@ -115,6 +120,7 @@ enum StreamSyntaxChecks {
             passes: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts\n#EXTINF:6,\nhttps://ads.example.com/creative/segment?id=7",
             ]),
         StreamCheck(
             id: "vod-without-endlist", title: "A VOD playlist ends with EXT-X-ENDLIST",

@@ -93,6 +93,15 @@ package struct PlaylistUnavailableRule: Rule {
                     0.400 segment https://cdn.example.com/a/v8/s1.ts 404 0.05 dur=6
                     """),
             RuleExample(
+                "near miss: error log only, one playlist row failed (successes are not logged)",
+                files: [
+                    ExampleFixtures.errorLog([
+                        ExampleFixtures.errorRow(
+                            at: 10, uri: "https://cdn.example.com/a/v12/prog_index.m3u8", status: -12889,
+                            comment: "HTTP 503: Service Unavailable")
+                    ])
+                ]),
+            RuleExample(
                 "near miss: HAR only, the variant playlists load",
                 files: [
                     ExampleFixtures.har([
@@ -109,6 +118,29 @@ package struct PlaylistUnavailableRule: Rule {
         var loaded = false
     }
 
+    /// A request the client gave up itself: NSURLErrorCancelled, a browser's `ERR_ABORTED`.
+    static func cancelled(_ f: Session.Failure) -> Bool {
+        guard f.status == nil, let e = f.error else { return false }
+        if e.code == -999 { return true }
+        let text = (e.description ?? "").lowercased()
+        return text.contains("aborted") || text.contains("cancel")
+    }
+
+    /// Whether anything shows media played: a likely-to-keep-up, an access-log row that watched
+    /// something. (A rate of 1 is the user pressing play, not media playing.)
+    static func played(_ session: Session) -> Bool {
+        session.entries.contains { e in
+            switch e.record.payload {
+            case .player(let p):
+                return p.kind == .likelyToKeepUp || p.kind == .initialLikelyToKeepUp
+            case .accessLog(let a):
+                return (a.durationWatched ?? 0) > 0
+            default:
+                return false
+            }
+        }
+    }
+
     package func findings(in session: Session) -> [Finding] {
         var attempts: [String: Attempts] = [:]
         var order: [String] = []
@@ -123,7 +155,10 @@ package struct PlaylistUnavailableRule: Rule {
             attempts[k, default: Attempts(kind: r.kind)].loaded = true
         }
         for f in session.analysis.failures {
-            guard let url = f.url else { continue }
+            // Only a source that records each request, the loaded ones too, can show that none
+            // loaded: an error-log row beside an access log says one request failed, not that
+            // every one did. A load the client cancelled (a HAR's aborted entry) is no failure.
+            guard let url = f.url, session.entries[f.index].record.request != nil, !Self.cancelled(f) else { continue }
             let kind = f.kind == .other || f.kind == nil ? MediaRequest.guessKind(url: url) : (f.kind ?? .other)
             guard kind == .multivariantPlaylist || kind == .mediaPlaylist else { continue }
             let k = key(url)
@@ -141,7 +176,7 @@ package struct PlaylistUnavailableRule: Rule {
         }
         let multivariantOnly = attempts.values.allSatisfy { $0.kind == .multivariantPlaylist }
         let startBlocked =
-            !anySegmentLoaded && !anyPlaylistLoaded
+            !anySegmentLoaded && !anyPlaylistLoaded && !Self.played(session)
             && (missing.contains { $0.kind == .mediaPlaylist } || multivariantOnly)
         let failures = missing.flatMap(\.failures)
         let statuses = Array(Set(failures.map(\.statusText))).sorted()
