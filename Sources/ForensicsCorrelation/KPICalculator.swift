@@ -126,20 +126,23 @@ struct KPICalculator {
             k.provenance[.variantSwitchCount] = (switches.first?.basis ?? Self.switchBasis(s)).provenance
         }
         // Errors: known wherever a source reports failures (an access log alone does not).
+        // A console's error lines, once per code and second (the app and the media daemon often
+        // log one failure each): errors too, which a dump or HAR beside it may not have kept
+        // (review: two timeouts in the console beside a dump read "0 errors"). The larger of the
+        // two counts, never their sum: they may tell of the same failures.
+        var stated: Set<String> = []
+        for e in s.entries {
+            guard let err = e.record.consoleLine?.error else { continue }
+            let second = e.time.map { Int($0.secondsSince1970.rounded(.down)) } ?? e.location.line
+            stated.insert("\(err.domain ?? "") \(err.code ?? 0) \(second)")
+        }
         if s.capabilities.contains(.failures) {
-            k.errorCount = s.analysis.failures.count
+            k.errorCount = max(s.analysis.failures.count, stated.count)
             k.provenance[.errorCount] = .timeline
         } else {
             // No source here reports every failure (a console states those it logged): the ones
             // seen are a lower bound, not the count — and never "unknown" beside findings that
-            // count them (probe G). A console's error lines count once per code and second (the
-            // app and the media daemon often log one failure each).
-            var stated: Set<String> = []
-            for e in s.entries {
-                guard let err = e.record.consoleLine?.error else { continue }
-                let second = e.time.map { Int($0.secondsSince1970.rounded(.down)) } ?? e.location.line
-                stated.insert("\(err.domain ?? "") \(err.code ?? 0) \(second)")
-            }
+            // count them (probe G).
             let seen = max(s.analysis.failures.count, stated.count)
             if seen > 0 {
                 k.errorCount = seen

@@ -255,3 +255,37 @@ import Testing
         #expect(session.entries.count == 2, "SpringBoard's line neither joins nor stretches the session")
     }
 }
+
+/// Review: a console's errors beside a dump that kept none are errors of the session — the key
+/// figures count them, and a verdict with no finding to explain them is no all-clear.
+@Suite struct ConsoleErrorsBesideADumpTests {
+    @Test func timeoutsInTheConsoleAreCounted() throws {
+        let session = "6C1D0F0B-5A8E-4E0B-9E53-2F1C8B7A9D10"
+        func event(_ type: String, _ time: String, _ extra: String) -> String {
+            "{\"type\":\"\(type)\",\"date\":\"2026-11-21T10:00:\(time)Z\",\"sessionID\":\"\(session)\"\(extra)}"
+        }
+        let dump =
+            [
+                event("AVMetricPlayerItemRateChangeEvent", "00.000", ",\"rate\":1,\"previousRate\":0,\"mediaTime\":0"),
+                event("AVMetricPlayerItemInitialLikelyToKeepUpEvent", "00.900", ",\"timeTaken\":0.9,\"mediaTime\":0"),
+                event("AVMetricPlayerItemRateChangeEvent", "40.000", ",\"rate\":0,\"previousRate\":1,\"mediaTime\":39"),
+            ].joined(separator: "\n") + "\n"
+        let console =
+            ConsolePlaybacksTests.header
+            + [10, 12].map { s in
+                ConsolePlaybacksTests.line(
+                    "11:00:\(s).000000", "Player",
+                    "(CFNetwork) Task finished with error [-1001] Error Domain=NSURLErrorDomain Code=-1001 \"The request timed out.\" UserInfo={NSErrorFailingURLStringKey=https://cdn.example.com/v/seg\(s).ts}"
+                )
+            }.joined(separator: "\n") + "\n"
+        let alone = Analyzer().analyze(files: [("metrics.jsonl", Array(dump.utf8))])
+        #expect(alone.sessions.first?.session.kpis.errorCount == 0)
+        let both = Analyzer().analyze(files: [
+            ("metrics.jsonl", Array(dump.utf8)), ("console.log", Array(console.utf8)),
+        ])
+        #expect(both.sessions.count == 1)
+        #expect(both.sessions.first?.session.kpis.errorCount == 2)
+        #expect(both.verdict.status == .couldNotJudge, "\(both.verdict)")
+        #expect(both.verdict.couldNotJudge.contains { $0.contains("2 errors that no finding explains") })
+    }
+}
