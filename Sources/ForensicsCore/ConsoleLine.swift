@@ -82,6 +82,17 @@ extension ConsoleLine {
         return Self.mediaURLMarkers.contains { lowered.contains($0) }
     }
 
+    /// The URL an error of the line failed on (`NSErrorFailingURLStringKey=…`, `NSErrorFailingURLKey=…`).
+    public var failingURL: String? {
+        guard error != nil else { return nil }
+        for key in ["NSErrorFailingURLStringKey=", "NSErrorFailingURLKey="] {
+            guard let r = text.range(of: key) else { continue }
+            let url = text[r.upperBound...].prefix { !",} \n\t\"".contains($0) }
+            if url.hasPrefix("http://") || url.hasPrefix("https://") { return String(url.prefix(2048)) }
+        }
+        return nil
+    }
+
     static let mediaDomains: Set<String> = [
         "AVFoundationErrorDomain", "CoreMediaErrorDomain", "AVKitErrorDomain", "MPErrorDomain",
         "AVContentKeySessionErrorDomain",

@@ -176,6 +176,19 @@ extension Session {
                 // The player's error event for a request failure already counted.
                 if err.httpStatus != nil, failedTimes.contains(where: { abs($0 - t) <= 1.5 }) { continue }
                 out.append(Failure(index: i, time: e.time, url: nil, kind: nil, status: err.httpStatus, error: err))
+            case .console(let line):
+                // A console error naming the media URL it failed on (`NSErrorFailingURLStringKey`)
+                // is a failed request — unless a source that saw the request already counted it.
+                guard let err = line.error, let url = line.failingURL else { continue }
+                let kind = MediaRequest.guessKind(url: url)
+                guard kind != .other else { continue }
+                let key = URLCanonicalizer.withoutQuery(url)
+                let counted = out.contains { f in
+                    guard let u = f.url, URLCanonicalizer.withoutQuery(u) == key else { return false }
+                    return abs((f.time?.secondsSince1970 ?? -.infinity) - t) <= 2
+                }
+                if counted { continue }
+                out.append(Failure(index: i, time: e.time, url: url, kind: kind, status: err.httpStatus, error: err))
             case .errorLog(let err, let uri):
                 // A live playlist that stopped advancing is a playlist event, no failed request.
                 if err.isStaleLivePlaylist { continue }

@@ -289,3 +289,31 @@ import Testing
         #expect(both.verdict.couldNotJudge.contains { $0.contains("2 errors that no finding explains") })
     }
 }
+
+/// Probe G: a console error naming the media URL it failed on is a failed request: three
+/// timeouts on one host are `segment-errors`. Near miss: two are not a group.
+@Suite struct ConsoleFailedRequestTests {
+    static func timeouts(_ seconds: [Int]) -> [String] {
+        seconds.map { s in
+            ConsolePlaybacksTests.line(
+                "11:00:\(s).000000", "Player",
+                "(CFNetwork) Task finished with error [-1001] Error Domain=NSURLErrorDomain Code=-1001 \"The request timed out.\" UserInfo={NSErrorFailingURLStringKey=https://cdn.example.com/v/seg\(s).ts, NSErrorFailingURLKey=https://cdn.example.com/v/seg\(s).ts}"
+            )
+        }
+    }
+
+    func analyze(_ lines: [String]) -> AnalysisReport {
+        let text = ConsolePlaybacksTests.header + lines.joined(separator: "\n") + "\n"
+        return Analyzer().analyze(files: [("console.log", Array(text.utf8))])
+    }
+
+    @Test func threeConsoleTimeoutsOnOneHostAreSegmentErrors() throws {
+        let three = analyze(Self.timeouts([10, 20, 30]))
+        let f = try #require(three.sessions.first?.findings.first { $0.ruleID == "segment-errors" })
+        #expect(
+            f.title.contains("3 media requests to cdn.example.com failed with NSURLErrorDomain -1001"), "\(f.title)")
+        #expect(three.sessions.first?.session.kpis.errorCount == 3)
+        let two = analyze(Self.timeouts([10, 20]))
+        #expect(two.sessions.first?.findings.contains { $0.ruleID == "segment-errors" } == false)
+    }
+}
