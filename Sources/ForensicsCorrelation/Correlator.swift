@@ -180,7 +180,14 @@ package struct Correlator: Sendable {
             for record in part.records {
                 var time = record.time.map { $0 + offset }
                 if time == nil { time = carry } else { carry = time }
-                let end = record.request?.end.map { $0 + offset }
+                var end = record.request?.end.map { $0 + offset }
+                // An access-log row's time is when its span of playing began: it lasted at least
+                // the time it watched (the session does not end at the last row's start).
+                if end == nil, case .accessLog(let a) = record.payload, let time, let watched = a.durationWatched,
+                    watched > 0
+                {
+                    end = time + watched
+                }
                 entries.append(TimelineEntry(record: record, time: time, endTime: end ?? time))
                 partOf.append(partIndex)
                 times.append(time?.secondsSince1970 ?? .infinity)
