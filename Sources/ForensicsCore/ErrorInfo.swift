@@ -30,6 +30,12 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
     /// AVPlayer's "Playlist File unchanged for longer than 1.5 * target duration" (CoreMedia
     /// -12888): a live playlist that stopped advancing. It is about the playlist, not a failed
     /// media request, and is the evidence of a `stale-live-playlist` stall (rules.md).
+    /// NSURLErrorCancelled (-999): the client gave the request up itself (a seek, a variant
+    /// switch) — no failure of the server or the network.
+    public var isCancellation: Bool {
+        code == -999 && (domain == nil || domain == "NSURLErrorDomain" || domain == "no response")
+    }
+
     public var isStaleLivePlaylist: Bool {
         if code == -12888 { return true }
         return description.map { $0.containsIgnoringASCIICase("playlist file unchanged") } ?? false

@@ -246,6 +246,8 @@ public struct MediaRequest: Hashable, Sendable {
     /// True when the request failed: an HTTP error status, or a transport error.
     public var failed: Bool {
         if let status, status >= 400 { return true }
+        // Cancelled by the client (a seek, a switch): not a failure (probe H).
+        if status == nil, error?.isCancellation == true { return false }
         if let error, error.didRecover != true || status == nil { return error.code != nil || error.httpStatus != nil }
         return false
     }

@@ -179,7 +179,7 @@ extension Session {
             case .console(let line):
                 // A console error naming the media URL it failed on (`NSErrorFailingURLStringKey`)
                 // is a failed request — unless a source that saw the request already counted it.
-                guard let err = line.error, let url = line.failingURL else { continue }
+                guard let err = line.error, !err.isCancellation, let url = line.failingURL else { continue }
                 let kind = MediaRequest.guessKind(url: url)
                 guard kind != .other else { continue }
                 let key = URLCanonicalizer.withoutQuery(url)
@@ -192,6 +192,18 @@ extension Session {
             case .errorLog(let err, let uri):
                 // A live playlist that stopped advancing is a playlist event, no failed request.
                 if err.isStaleLivePlaylist { continue }
+                // The app's print of an error-log event the media stack also logged with its
+                // failing URL (probe H: one 404 counted twice in a console).
+                if let uri {
+                    let key = URLCanonicalizer.withoutQuery(uri)
+                    let restated = out.contains { f in
+                        guard case .console = entries[f.index].record.payload, let u = f.url,
+                            URLCanonicalizer.withoutQuery(u) == key
+                        else { return false }
+                        return abs((f.time?.secondsSince1970 ?? -.infinity) - t) <= 2
+                    }
+                    if restated { continue }
+                }
                 // Rows matching a failed request were folded into it by the correlator.
                 out.append(
                     Failure(

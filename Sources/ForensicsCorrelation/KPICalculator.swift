@@ -130,11 +130,19 @@ struct KPICalculator {
         // log one failure each): errors too, which a dump or HAR beside it may not have kept
         // (review: two timeouts in the console beside a dump read "0 errors"). The larger of the
         // two counts, never their sum: they may tell of the same failures.
-        var stated: Set<String> = []
+        // One failure surfaces several times within seconds (the request's error, then the
+        // item's failure wrapping it: -11800 ← -12938): a line sharing a code of its chain with
+        // one counted in the 2 s before is the same failure.
+        var stated: [Int] = []
+        var lastSeen: [Int: Double] = [:]
         for e in s.entries {
-            guard let err = e.record.consoleLine?.error else { continue }
-            let second = e.time.map { Int($0.secondsSince1970.rounded(.down)) } ?? e.location.line
-            stated.insert("\(err.domain ?? "") \(err.code ?? 0) \(second)")
+            guard let line = e.record.consoleLine, let err = line.error, line.isAboutPlayback, !err.isCancellation
+            else { continue }
+            let t = e.time?.secondsSince1970 ?? Double(e.location.line) * 1000
+            let codes = err.chain.compactMap(\.code)
+            let repeated = codes.contains { c in lastSeen[c].map { abs(t - $0) <= 2 } ?? false }
+            for c in codes { lastSeen[c] = t }
+            if !repeated { stated.append(stated.count) }
         }
         if s.capabilities.contains(.failures) {
             k.errorCount = max(s.analysis.failures.count, stated.count)

@@ -179,8 +179,10 @@ struct Sessionizer {
         return Assignment(sessionOf: sessionOf, sessionIDs: ids, idFromLogs: fromLogs, reasons: reasons)
     }
 
-    /// Console lines more than this apart (seconds) tell of different playbacks.
-    var consoleGap: Double = 300
+    /// Console lines more than this apart (seconds) tell of different playbacks. Long: a quiet
+    /// stretch of one playback logs nothing, and splitting it parts failures that belong
+    /// together (probe H: a 6-minute pause split three 404s into two and one).
+    var consoleGap: Double = 1800
 
     /// 5. A console's playback that no other source shows: its own session (probe G: a failed
     /// playback an hour after the dumps' sessions was dropped as "outside every session", and a

@@ -211,7 +211,7 @@ import Testing
                 "(AVFoundation) [com.apple.avfoundation:player] <<<< AVPlayerItem >>>> AVPlayerItemDidPlayToEndTimeNotification"
             ),
             Self.line(
-                "11:30:20.000000", "Player",
+                "11:45:20.000000", "Player",
                 "(MediaToolbox) [com.apple.coremedia:player] <<<< FigPlayer >>>> item failed: Error Domain=CoreMediaErrorDomain Code=-12938 \"HTTP 404: File Not Found\" UserInfo={NSDescription=HTTP 404: File Not Found}"
             ),
         ])
@@ -315,5 +315,64 @@ import Testing
         #expect(three.sessions.first?.session.kpis.errorCount == 3)
         let two = analyze(Self.timeouts([10, 20]))
         #expect(two.sessions.first?.findings.contains { $0.ruleID == "segment-errors" } == false)
+    }
+}
+
+/// Probe H: a quiet pause is not a new playback, one failure logged two ways is one error, and
+/// a request the client cancelled (-999, a seek or a switch) is no failure.
+@Suite struct ConsoleCountsOnceTests {
+    static func notFound(_ time: String, _ segment: Int) -> [String] {
+        let url = "https://cdn.example.com/v/seg\(segment).ts"
+        return [
+            ConsolePlaybacksTests.line(
+                time + "000", "mediaplaybackd",
+                "(CoreMedia) [com.apple.coremedia:hls] segment failed: Error Domain=CoreMediaErrorDomain Code=-12938 \"HTTP 404: File Not Found\" UserInfo={NSErrorFailingURLStringKey=\(url)}"
+            ),
+            ConsolePlaybacksTests.line(
+                time + "010", "Player",
+                "AVPlayerItemErrorLogEvent: date: 2026-11-21 10:00:\(time.suffix(6).prefix(2)) +0000, URI: \(url), errorStatusCode: -12938, errorDomain: CoreMediaErrorDomain, errorComment: HTTP 404: File Not Found"
+            ),
+        ]
+    }
+
+    func analyze(_ lines: [String]) -> AnalysisReport {
+        let text = ConsolePlaybacksTests.header + lines.joined(separator: "\n") + "\n"
+        return Analyzer().analyze(files: [("console.log", Array(text.utf8))])
+    }
+
+    @Test func aQuietPauseKeepsOnePlayback() throws {
+        let report = analyze(
+            [
+                ConsolePlaybacksTests.line(
+                    "11:00:00.100000", "Player", "(AVFoundation) [com.apple.avfoundation:player] item started")
+            ]
+                + ConsoleFailedRequestTests.timeouts([30]) + ConsoleFailedRequestTests.timeouts([50])
+                + [
+                    ConsolePlaybacksTests.line(
+                        "11:07:10.000000", "Player",
+                        "(CFNetwork) Error Domain=NSURLErrorDomain Code=-1001 \"The request timed out.\" UserInfo={NSErrorFailingURLStringKey=https://cdn.example.com/v/seg99.ts}"
+                    )
+                ])
+        #expect(report.sessions.count == 1)
+        #expect(report.sessions.first?.findings.contains { $0.ruleID == "segment-errors" } == true)
+    }
+
+    @Test func oneFailureLoggedTwoWaysIsOneError() throws {
+        let report = analyze(Self.notFound("11:00:10.000", 1) + Self.notFound("11:00:20.000", 2))
+        #expect(report.sessions.count == 1)
+        #expect(report.sessions.first?.session.kpis.errorCount == 2)
+        #expect(report.sessions.first?.findings.contains { $0.ruleID == "segment-errors" } == false)
+    }
+
+    @Test func cancelledRequestsAreNoFailures() throws {
+        let lines = [10, 11, 12, 13].map { s in
+            ConsolePlaybacksTests.line(
+                "11:00:\(s).000000", "Player",
+                "(CFNetwork) Task finished with error [-999] Error Domain=NSURLErrorDomain Code=-999 \"cancelled\" UserInfo={NSErrorFailingURLStringKey=https://cdn.example.com/a/v5/seg\(s).ts}"
+            )
+        }
+        let report = analyze(lines)
+        #expect(report.sessions.flatMap(\.findings).isEmpty)
+        #expect(report.sessions.first?.session.kpis.errorCount == nil)
     }
 }

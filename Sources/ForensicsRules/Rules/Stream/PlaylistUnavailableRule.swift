@@ -79,6 +79,14 @@ package struct PlaylistUnavailableRule: Rule {
                     0.900 initial-ltku variant=8M
                     """),
             RuleExample(
+                "near miss: the rendition fails on one CDN and loads from the backup CDN",
+                timeline: """
+                    0.020 multivariant https://cdn.example.com/a/master.m3u8 200 0.10
+                    0.150 playlist https://cdn.example.com/a/v8/index.m3u8 - 10.0 error=-1001
+                    10.20 playlist https://cdn2.example.com/a/v8/index.m3u8 200 0.05
+                    10.90 initial-ltku variant=8M
+                    """),
+            RuleExample(
                 "near miss: a live reload fails after the playlist had loaded",
                 timeline: """
                     0.150 playlist https://cdn.example.com/live/v8/index.m3u8 200 0.05
@@ -144,7 +152,8 @@ package struct PlaylistUnavailableRule: Rule {
     package func findings(in session: Session) -> [Finding] {
         var attempts: [String: Attempts] = [:]
         var order: [String] = []
-        func key(_ url: String) -> String { URLCanonicalizer.withoutQuery(URLCanonicalizer.canonical(url)) }
+        // By path: the same rendition loaded from a backup host (another CDN) is loaded.
+        func key(_ url: String) -> String { URLCanonicalizer.path(url) }
         for item in session.requestEntries
         where item.value.kind == .multivariantPlaylist || item.value.kind == .mediaPlaylist {
             guard let r = session.mergedRequest(item.entry), !r.failed, let status = r.status, status < 400 else {
