@@ -163,11 +163,19 @@ extension Session {
     var computedFailures: [Failure] {
         var out: [Failure] = []
         var failedTimes: [Double] = []
+        // When each URL (without its query) failed so far, and when a console line said so: a
+        // restatement is looked up, not searched for (an error log holds up to the record limit).
+        var failedAt: [String: [Double]] = [:]
+        var consoleFailedAt: [String: [Double]] = [:]
+        func within(_ times: [Double]?, _ t: Double) -> Bool { times?.contains { abs($0 - t) <= 2 } ?? false }
         for (i, e) in entries.enumerated() {
             guard let r = mergedRequest(e), r.failed else { continue }
             out.append(
                 Failure(index: i, time: e.time, url: r.url, kind: r.kind, status: r.effectiveStatus, error: r.error))
             failedTimes.append(e.time?.secondsSince1970 ?? 0)
+            if let t = e.time?.secondsSince1970 {
+                failedAt[URLCanonicalizer.withoutQuery(r.url), default: []].append(t)
+            }
         }
         for (i, e) in entries.enumerated() {
             let t = e.time?.secondsSince1970 ?? 0
@@ -183,32 +191,25 @@ extension Session {
                 let kind = MediaRequest.guessKind(url: url)
                 guard kind != .other else { continue }
                 let key = URLCanonicalizer.withoutQuery(url)
-                let counted = out.contains { f in
-                    guard let u = f.url, URLCanonicalizer.withoutQuery(u) == key else { return false }
-                    return abs((f.time?.secondsSince1970 ?? -.infinity) - t) <= 2
-                }
-                if counted { continue }
+                if within(failedAt[key], t) { continue }
                 out.append(Failure(index: i, time: e.time, url: url, kind: kind, status: err.httpStatus, error: err))
+                if e.time != nil {
+                    failedAt[key, default: []].append(t)
+                    consoleFailedAt[key, default: []].append(t)
+                }
             case .errorLog(let err, let uri):
                 // A live playlist that stopped advancing is a playlist event, no failed request.
                 if err.isStaleLivePlaylist { continue }
                 // The app's print of an error-log event the media stack also logged with its
                 // failing URL (probe H: one 404 counted twice in a console).
-                if let uri {
-                    let key = URLCanonicalizer.withoutQuery(uri)
-                    let restated = out.contains { f in
-                        guard case .console = entries[f.index].record.payload, let u = f.url,
-                            URLCanonicalizer.withoutQuery(u) == key
-                        else { return false }
-                        return abs((f.time?.secondsSince1970 ?? -.infinity) - t) <= 2
-                    }
-                    if restated { continue }
-                }
+                let key = uri.map(URLCanonicalizer.withoutQuery)
+                if let key, !consoleFailedAt.isEmpty, within(consoleFailedAt[key], t) { continue }
                 // Rows matching a failed request were folded into it by the correlator.
                 out.append(
                     Failure(
                         index: i, time: e.time, url: uri, kind: uri.map { MediaRequest.guessKind(url: $0) },
                         status: err.httpStatus, error: err))
+                if let key, e.time != nil { failedAt[key, default: []].append(t) }
             default:
                 break
             }

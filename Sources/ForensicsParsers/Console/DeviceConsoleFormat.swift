@@ -272,24 +272,19 @@ struct DeviceConsoleReader {
     mutating func finish(json: DeviceConsoleFormat.JSONShape?) -> ParseResult {
         // Errors of processes that log nothing about playback are the device's, not the
         // playback's (probe G: SpringBoard's "no network" made a session, and stretched one).
+        // Each line judged once (the test lowers up to 4 KiB of its text).
+        let about = result.records.map { $0.consoleLine?.isAboutPlayback ?? true }
         var playbackProcesses: Set<String> = []
-        var anyPlayback = false
-        for r in result.records {
-            guard let c = r.consoleLine else {
-                anyPlayback = true
-                continue
-            }
-            if c.isAboutPlayback {
-                anyPlayback = true
-                if let p = c.process { playbackProcesses.insert(p) }
-            }
+        for (r, isAbout) in zip(result.records, about) where isAbout {
+            if let p = r.consoleLine?.process { playbackProcesses.insert(p) }
         }
+        let anyPlayback = about.contains(true)
         let before = result.records.count
-        result.records.removeAll { r in
-            guard let c = r.consoleLine, !c.isAboutPlayback else { return false }
+        result.records = zip(result.records, about).compactMap { r, isAbout in
+            guard !isAbout, let c = r.consoleLine else { return r }
             // A line without a process (an app's own print, Xcode's console) stays beside playback.
-            guard let p = c.process else { return !anyPlayback }
-            return !playbackProcesses.contains(p)
+            guard let p = c.process else { return anyPlayback ? r : nil }
+            return playbackProcesses.contains(p) ? r : nil
         }
         kept -= before - result.records.count
         let counts = "\(entries) \(entries == 1 ? "entry" : "entries"), \(kept) about playback"
