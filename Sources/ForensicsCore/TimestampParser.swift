@@ -27,14 +27,16 @@ package enum TimestampParser {
             i += count
             return v
         }
-        func expect(_ set: [UInt8]) -> Bool {
-            guard i < n, set.contains(b[i]) else { return false }
+        // The separators a field may follow, as bytes (an array literal here was built per call).
+        func expect(_ a: UInt8, _ b2: UInt8, _ c: UInt8) -> Bool {
+            guard i < n, b[i] == a || b[i] == b2 || b[i] == c else { return false }
             i += 1
             return true
         }
-        guard let year = digits(4), expect([45, 47]), let month = digits(2), expect([45, 47]), let day = digits(2)
+        guard let year = digits(4), expect(45, 47, 47), let month = digits(2), expect(45, 47, 47),
+            let day = digits(2)
         else { return nil }
-        guard expect([84, 32, 116]), let hour = digits(2), expect([58]), let minute = digits(2) else { return nil }
+        guard expect(84, 32, 116), let hour = digits(2), expect(58, 58, 58), let minute = digits(2) else { return nil }
         var second: Double = 0
         if i < n, b[i] == 58 {
             i += 1

@@ -261,22 +261,25 @@ enum CacheLogClassifier {
     /// runs for every `Receive data` entry, the bulk of a download's log.
     static func number(_ index: Int, afterColonIn message: String) -> Int64? {
         var message = message
-        return message.withUTF8 { b -> Int64? in
-            guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-            var i = colon + 1
-            var field = 0
-            while i < b.count, field < index {
-                if b[i] == UInt8(ascii: ",") { field += 1 }
-                i += 1
-            }
-            guard field == index else { return nil }
-            while i < b.count, b[i] == 32 { i += 1 }
-            var end = i
-            while end < b.count, b[end] != UInt8(ascii: ",") { end += 1 }
-            while end > i, b[end - 1] == 32 { end -= 1 }
-            guard end > i else { return nil }
-            return DecimalScanner.int64(UnsafeBufferPointer(rebasing: b[i..<end]))
+        return message.withUTF8 { number(index, afterColonIn: $0) }
+    }
+
+    /// `number(_:afterColonIn:)` on a message's bytes.
+    static func number(_ index: Int, afterColonIn b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        var i = colon + 1
+        var field = 0
+        while i < b.count, field < index {
+            if b[i] == UInt8(ascii: ",") { field += 1 }
+            i += 1
         }
+        guard field == index else { return nil }
+        while i < b.count, b[i] == 32 { i += 1 }
+        var end = i
+        while end < b.count, b[end] != UInt8(ascii: ",") { end += 1 }
+        while end > i, b[end - 1] == 32 { end -= 1 }
+        guard end > i else { return nil }
+        return DecimalScanner.int64(UnsafeBufferPointer(rebasing: b[i..<end]))
     }
 
     /// The header dictionary of an `NSHTTPURLResponse` dump (`… Headers {` … `} }`), one value per key.

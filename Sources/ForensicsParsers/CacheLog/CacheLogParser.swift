@@ -18,12 +18,23 @@ package struct CacheLogParser {
     /// Most records read from the file (the bundle's budget decides).
     package var maxRecords = Int.max
 
+    /// Whether a progress chunk that continues an open run is folded from its bytes
+    /// (`CacheLogChatterFold.foldChunk`) rather than made into an event first. Both give the same
+    /// records; tests turn it off to show that.
+    package var foldsChunksFromBytes = true
+
     package init(file: String, maxEntryLines: Int = 4096) {
         self.file = file
         self.maxEntryLines = maxEntryLines
     }
 
     package func parse(lines reader: inout LineReader) throws -> ParseResult {
+        var folded = 0
+        return try parse(lines: &reader, chunksFoldedFromBytes: &folded)
+    }
+
+    /// `parse(lines:)`, counting the chunks folded from their bytes (tests show the fast path ran).
+    package func parse(lines reader: inout LineReader, chunksFoldedFromBytes: inout Int) throws -> ParseResult {
         var result = ParseResult(file: file, format: .cacheLog)
         var pending = CacheLogPendingEntry()
         var version = KTVHTTPCacheVersionEvidence()
@@ -33,7 +44,8 @@ package struct CacheLogParser {
         var stalled = false
         var rendering = false
         var linker = CacheLogPathLinker()
-        var fold = CacheLogChatterFold()
+        var fold = CacheLogChatterFold(file: file)
+        var times = CacheLogLine.TimeCache()
         func flush(_ pending: inout CacheLogPendingEntry, into result: inout ParseResult) {
             guard pending.isOpen else { return }
             defer { pending.close() }
@@ -43,6 +55,17 @@ package struct CacheLogParser {
                         SourceLocation(file: file, line: pending.line), .warning,
                         "entry too long: \(pending.droppedLines) continuation line\(pending.droppedLines == 1 ? "" : "s") not kept"
                     ))
+            }
+            // The time is compared as a number: formatting every entry's date cost 40 %.
+            if let t = pending.time?.secondsSince1970, t < earliest { earliest = t }
+            // A chunk that continues an open run is folded from its bytes: no event is made of it
+            // unless it is still its run's latest when the run closes. Not while the version
+            // clues still read entries (they read the event and the whole text).
+            if foldsChunksFromBytes, fold.openRuns > 0,
+                version.settled != nil || observed >= CacheLogParser.entriesToObserve,
+                foldChunk(&pending, into: &result)
+            {
+                return
             }
             // Progress chatter is typed from the bytes; everything else becomes texts first.
             var full: String?
@@ -63,8 +86,6 @@ package struct CacheLogParser {
                 full = joined
                 classified = CacheLogClassifier.classify(texts, fullText: joined)
             }
-            // The earliest time, compared as a number: formatting every entry's date cost 40 %.
-            if let t = pending.time?.secondsSince1970, t < earliest { earliest = t }
             // The version shows in the first entries of a log; looking further costs time for nothing.
             if version.settled == nil, observed < CacheLogParser.entriesToObserve {
                 observed += 1
@@ -111,6 +132,25 @@ package struct CacheLogParser {
             }
             fold.append(record, to: &result.records)
         }
+        /// A progress chunk, linked and then folded from its bytes, or made into its record and
+        /// appended when it opens a run; false when the entry is not a chunk read from bytes.
+        func foldChunk(_ pending: inout CacheLogPendingEntry, into result: inout ParseResult) -> Bool {
+            let read = pending.bytes.withUnsafeBufferPointer { all -> (CacheLogChattyClassifier.Chunk, String)? in
+                guard let chunk = CacheLogChattyClassifier.chunk(pending, in: all) else { return nil }
+                #if DEBUG || FUZZING
+                Self.check(chunk, against: pending, bytes: all)
+                #endif
+                return (chunk, String(decoding: UnsafeBufferPointer(rebasing: all[chunk.pointer]), as: UTF8.self))
+            }
+            guard let (chunk, pointer) = read else { return false }
+            let path = linker.linkChunk(pointer: pointer, sharedObject: chunk.sharedObject)
+            if fold.foldChunk(chunk, path: path, entry: &pending) {
+                chunksFoldedFromBytes += 1
+                return true
+            }
+            fold.append(fold.record(ofChunk: pending, path: path), to: &result.records)
+            return true
+        }
         let file = file
         let maxEntryLines = maxEntryLines
         let maxEntryBytes = maxEntryBytes
@@ -122,7 +162,7 @@ package struct CacheLogParser {
                     result.diagnose(
                         Diagnostic(SourceLocation(file: file, line: number), .warning, "line too long, cut"))
                 }
-                if let head = CacheLogLine.head(bytes) {
+                if let head = CacheLogLine.head(bytes, times: &times) {
                     if result.deviceZone == nil, let zone = head.zone { result.deviceZone = zone }
                     flush(&pending, into: &result)
                     if result.reachedRecordLimit(maxRecords, line: number, pending: fold.openRuns) {
@@ -171,6 +211,29 @@ package struct CacheLogParser {
     }
 }
 
+#if DEBUG || FUZZING
+extension CacheLogParser {
+    /// Debug and fuzz builds check that a chunk read from bytes is what the classifier makes of
+    /// the entry, in every field the fold compares or counts.
+    static func check(
+        _ chunk: CacheLogChattyClassifier.Chunk, against pending: CacheLogPendingEntry,
+        bytes all: UnsafeBufferPointer<UInt8>
+    ) {
+        let texts = pending.entry()
+        guard case .proxy(let e, true) = CacheLogClassifier.classify(texts, fullText: texts.fullText),
+            CacheLogChatterFold.isChatter(e), e.kind == chunk.kind, e.isChunkEndEcho == chunk.endEcho,
+            e.tag == chunk.tag, e.references.isEmpty, e.playbackSessionID == nil,
+            e.pointer == String(decoding: UnsafeBufferPointer(rebasing: all[chunk.pointer]), as: UTF8.self),
+            e.url == chunk.url.map({ String(decoding: UnsafeBufferPointer(rebasing: all[$0]), as: UTF8.self) }),
+            e.contentLength == chunk.contentLength,
+            CacheLogPathLinker.sharedTags.contains(e.tag) == chunk.sharedObject
+        else {
+            preconditionFailure("chunk read from bytes disagrees with the classifier at line \(pending.line): \(chunk)")
+        }
+    }
+}
+#endif
+
 /// One log entry: its first line's prefix and body, and the continuation lines that follow it.
 struct CacheLogEntry {
     var line: Int
@@ -197,12 +260,40 @@ enum CacheLogLine {
         var zone: Int?
     }
 
+    /// The last record-file time read and its 25 bytes: a log writes many entries a second, and
+    /// the same stamp is then read once.
+    struct TimeCache {
+        var stamp: (UInt64, UInt64, UInt64, UInt8) = (0, 0, 0, 0)
+        var time: Timestamp?
+        var isEmpty = true
+
+        mutating func time(of u: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+            guard u.count == 25, let base = u.baseAddress else { return TimestampParser.parseBytes(u) }
+            let raw = UnsafeRawPointer(base)
+            let stamp = (
+                raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), u[24]
+            )
+            if !isEmpty, stamp == self.stamp { return time }
+            self.stamp = stamp
+            time = TimestampParser.parseBytes(u)
+            isEmpty = false
+            return time
+        }
+    }
+
     /// Looks only at bytes; a text is made only of a console line's `App[pid:tid]` prefix.
     static func head(_ u: UnsafeBufferPointer<UInt8>) -> Head? {
+        var cache = TimeCache()
+        return head(u, times: &cache)
+    }
+
+    /// `head(_:)`, reading a record-file time through `times`.
+    static func head(_ u: UnsafeBufferPointer<UInt8>, times: inout TimeCache) -> Head? {
         // Record file: `2026-11-21 10:00:00 +0000  body`.
         if u.count >= 27, isDigits(u, 0, 4), u[4] == 45, u[7] == 45, u[10] == 32, u[13] == 58, u[16] == 58 {
             if u[19] == 32, u[20] == 43 || u[20] == 45, isDigits(u, 21, 4), u[25] == 32, u[26] == 32 {
-                let time = TimestampParser.parseBytes(UnsafeBufferPointer(rebasing: u[0..<25]))
+                let time = times.time(of: UnsafeBufferPointer(rebasing: u[0..<25]))
                 return Head(time: time, prefix: nil, bodyStart: 27)
             }
             // NSLog console: `2018-12-13 12:58:33.143562+0800 App[pid:tid] body`.

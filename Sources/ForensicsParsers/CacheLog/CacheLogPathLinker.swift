@@ -72,6 +72,17 @@ struct CacheLogPathLinker {
         e.requestPath = path
     }
 
+    /// What `link(_:)` does with a progress chunk (`CacheLogChattyClassifier.Chunk`: a pointer, no
+    /// reference, no session, none of the kinds that open or end a path), without its event:
+    /// the chunk's request path, the linker moved on as `link(_:)` moves it.
+    mutating func linkChunk(pointer: String, sharedObject: Bool) -> Int? {
+        let known = live[pointer]
+        guard let path = known ?? current else { return nil }
+        current = path
+        if !sharedObject, known != path { live[pointer] = path }
+        return path
+    }
+
     static func firstLive(_ references: [String], in live: [String: Int]) -> Int? {
         for r in references { if let path = live[r] { return path } }
         return nil

@@ -28,6 +28,9 @@ struct CacheLogPendingEntry {
 
     var continuationCount: Int { max(lineEnds.count - 1, 0) }
 
+    /// The bytes the entry's buffers hold on to, in use or not.
+    var retainedBytes: Int { bytes.capacity + lineEnds.capacity * MemoryLayout<Int>.stride }
+
     /// The line numbers of the continuation lines, for `range(ofLine:)` (0 is the body).
     var continuationLines: Range<Int> { 1..<max(lineEnds.count, 1) }
 
@@ -60,6 +63,23 @@ struct CacheLogPendingEntry {
     }
 
     mutating func close() { isOpen = false }
+
+    /// Becomes a copy of `other`, in this entry's own buffers (no allocation once they are large
+    /// enough): `CacheLogChatterFold` keeps a run's latest chunk this way, unmade.
+    mutating func copy(from other: CacheLogPendingEntry) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: other.bytes)
+        lineEnds.removeAll(keepingCapacity: true)
+        lineEnds.append(contentsOf: other.lineEnds)
+        line = other.line
+        time = other.time
+        prefix = other.prefix
+        orphan = other.orphan
+        isOpen = other.isOpen
+        continuationBytes = other.continuationBytes
+        droppedLines = other.droppedLines
+        isASCII = other.isASCII
+    }
 
     /// Where line `i` lies in `bytes` (0 is the body); empty when there is no such line.
     func range(ofLine i: Int) -> Range<Int> {
