@@ -207,6 +207,22 @@ extension TriageIndex {
         return out
     }
 
+    /// For the KPIs a source can give only as a lower bound (a console's errors, a stall whose end
+    /// was not logged), how many sessions' values are lower bounds, by KPI column: the overview
+    /// says so beside their distributions, as a session's report says "at least".
+    package func lowerBounds() throws -> [String: Int] {
+        try queue.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FILTER (WHERE stall_duration_is_lower_bound AND stall_duration IS NOT NULL),
+                      count(*) FILTER (WHERE error_count_is_lower_bound AND error_count IS NOT NULL)
+                    FROM sessions
+                    """)
+            return ["stall_duration": row?[0] ?? 0, "error_count": row?[1] ?? 0]
+        }
+    }
+
     /// Nearest-rank percentiles of sorted values.
     static func nearestRanks(_ sorted: [Double], percentiles: [Double]) -> (count: Int, values: [Double?]) {
         let n = sorted.count

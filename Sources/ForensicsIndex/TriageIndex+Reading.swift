@@ -69,7 +69,8 @@ extension TriageIndex {
     /// The `sessions` columns that hold a session's KPIs, in the order `kpis(_:from:)` reads them.
     static let kpiColumnList = """
         startup_time, stall_count, stall_duration, rebuffer_ratio, variant_switch_count, downswitch_count, \
-        error_count, fatal_error, time_weighted_average_bitrate, playing_time, kpi_provenance
+        error_count, fatal_error, time_weighted_average_bitrate, playing_time, kpi_provenance, \
+        stall_duration_is_lower_bound, error_count_is_lower_bound
         """
 
     /// The KPIs of a row that selected `kpiColumnList` starting at column `first`.
@@ -86,6 +87,8 @@ extension TriageIndex {
         k.timeWeightedAverageBitrate = row[first + 8]
         k.playingTime = row[first + 9]
         k.provenance = provenance(row[first + 10])
+        k.stallDurationIsLowerBound = row[first + 11]
+        k.errorCountIsLowerBound = row[first + 12]
         return k
     }
 

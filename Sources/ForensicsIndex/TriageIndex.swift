@@ -157,7 +157,8 @@ public final class TriageIndex: Sendable {
             k.stallDuration, k.rebufferRatio, k.variantSwitchCount, k.downswitchCount, k.errorCount, k.fatalError,
             k.timeWeightedAverageBitrate, k.playingTime, provenance, s.sources.joined(separator: ","),
             s.client.userAgent, s.client.device, s.client.osVersion, s.client.app, s.client.appVersion,
-            s.worst?.rawValue, s.topRule, s.topFinding, s.seriousCount, s.played,
+            s.worst?.rawValue, s.topRule, s.topFinding, s.seriousCount, s.played, k.stallDurationIsLowerBound,
+            k.errorCountIsLowerBound,
         ]
         try db.cachedStatement(
             sql: """
@@ -165,8 +166,9 @@ public final class TriageIndex: Sendable {
                   end_seconds, utc, startup_time, stall_count, stall_duration, rebuffer_ratio,
                   variant_switch_count, downswitch_count, error_count, fatal_error,
                   time_weighted_average_bitrate, playing_time, kpi_provenance, sources, user_agent, device,
-                  os_version, app, app_version, worst_severity, top_rule_id, top_finding, serious_findings, played)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  os_version, app, app_version, worst_severity, top_rule_id, top_finding, serious_findings, played,
+                  stall_duration_is_lower_bound, error_count_is_lower_bound)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: StatementArguments(sessionRow))
         for f in s.findings {

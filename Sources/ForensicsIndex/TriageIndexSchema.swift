@@ -3,8 +3,9 @@
 /// positions), no row ids: the same fleet gives the
 /// same rows whether it was analysed in one run, in shards that were merged, or incrementally.
 enum TriageIndexSchema {
-    /// 2: bundles gained `verdict` and `could_not_judge` (issue 29).
-    static let version = 5
+    /// 2: bundles gained `verdict` and `could_not_judge` (issue 29); 6: sessions say which of
+    /// their KPIs are lower bounds (a console's "at least" counts).
+    static let version = 6
 
     static let statements = [
         """
@@ -60,6 +61,8 @@ enum TriageIndexSchema {
           top_finding TEXT,
           serious_findings INTEGER NOT NULL,
           played INTEGER NOT NULL,
+          stall_duration_is_lower_bound INTEGER NOT NULL,
+          error_count_is_lower_bound INTEGER NOT NULL,
           PRIMARY KEY (bundle, ordinal))
         """,
         """

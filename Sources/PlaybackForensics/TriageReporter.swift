@@ -29,6 +29,7 @@ public struct TriageReporter: Sendable {
         var ruleCounts: [(rule: String, counts: [Severity: Int])]
         var distributions: [String: (count: Int, values: [Double?])]
         var failures: [(host: String, status: String, count: Int, sessions: Int)]
+        var lowerBounds: [String: Int]
     }
 
     /// Reads the summary once; the reporter then writes every file from it. Take it after the
@@ -37,7 +38,7 @@ public struct TriageReporter: Sendable {
         let distributions = try index.distributions(percentiles: Self.percentiles)
         summary = Summary(
             counts: try index.counts(), problems: try index.problems(), ruleCounts: try index.ruleCounts(),
-            distributions: distributions, failures: try index.failuresByHost())
+            distributions: distributions, failures: try index.failuresByHost(), lowerBounds: try index.lowerBounds())
     }
 
     func counts(_ index: TriageIndex) throws -> TriageIndex.Counts { try summary?.counts ?? index.counts() }
@@ -47,6 +48,10 @@ public struct TriageReporter: Sendable {
     }
     func distribution(_ index: TriageIndex, _ name: String) throws -> (count: Int, values: [Double?]) {
         try summary?.distributions[name] ?? index.distribution(name, percentiles: Self.percentiles)
+    }
+    /// How many sessions' values of a KPI are lower bounds ("at least"), 0 for most KPIs.
+    func lowerBounds(_ index: TriageIndex, _ name: String) throws -> Int {
+        try (summary?.lowerBounds ?? index.lowerBounds())[name] ?? 0
     }
     func failuresByHost(_ index: TriageIndex) throws -> [(host: String, status: String, count: Int, sessions: Int)] {
         try summary?.failures ?? index.failuresByHost()
@@ -127,7 +132,9 @@ public struct TriageReporter: Sendable {
         for name in TriageIndex.kpiColumns {
             let d = try distribution(index, name)
             func f(_ v: Double?) -> String { v.map { NumberFormat.trimmed($0, decimals: 3) } ?? "—" }
-            out.append("| \(name) | \(d.count) | " + d.values.map(f).joined(separator: " | ") + " |")
+            let atLeast = try lowerBounds(index, name)
+            let sessions = atLeast > 0 ? "\(d.count) (\(atLeast) of them at least)" : "\(d.count)"
+            out.append("| \(name) | \(sessions) | " + d.values.map(f).joined(separator: " | ") + " |")
         }
         out += ["", "## Errors by CDN host and status", ""]
         let fails = try failuresByHost(index)
@@ -349,10 +356,12 @@ public struct TriageReporter: Sendable {
             .object(
                 try TriageIndex.kpiColumns.map { name in
                     let d = try distribution(index, name)
+                    let atLeast = try lowerBounds(index, name)
                     return (
                         name,
                         .object(
                             [("sessions", .integer(d.count))]
+                                + (atLeast > 0 ? [("sessions_lower_bound", .integer(atLeast))] : [])
                                 + zip(["median", "p90", "p99"], d.values).map { ($0, .optional($1)) })
                     )
                 }))

@@ -31,6 +31,43 @@ import Testing
         #expect(!markdown.contains("The other"))
     }
 
+    /// A console's "at least" error count and an unended stall's "at least" duration stay lower
+    /// bounds through the index: `triage.json` flags the session's KPI and counts them in the
+    /// distribution, `index.md` says so beside it. Near miss: counts a source measured whole
+    /// (the other bundle) carry no flag.
+    @Test func lowerBoundsSurviveTheIndex() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-lower-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let index = try TriageIndex(path: dir.appendingPathComponent("triage.sqlite").path)
+        for n in 0..<2 {
+            var kpis = KPIs()
+            kpis.errorCount = 2
+            kpis.stallCount = 1
+            kpis.stallDuration = 4
+            kpis.errorCountIsLowerBound = n == 0
+            kpis.stallDurationIsLowerBound = n == 0
+            var bundle = IndexedBundle(name: "b\(n)", file: "b\(n)", contentHash: "h\(n)", analyzer: "x")
+            bundle.sessions = [IndexedSession(id: "S\(n)", ordinal: 0, kpis: kpis, sources: [])]
+            try index.store(bundle)
+        }
+        try index.updateProblems()
+        var ranked: [String: KPIs] = [:]
+        try index.forEachRankedSession { ranked[$0.sessionID] = $0.kpis }
+        #expect(ranked["S0"]?.errorCountIsLowerBound == true && ranked["S0"]?.stallDurationIsLowerBound == true)
+        #expect(ranked["S1"]?.errorCountIsLowerBound == false && ranked["S1"]?.stallDurationIsLowerBound == false)
+        var reporter = TriageReporter(redactor: Redactor())
+        try reporter.readSummary(index)
+        let markdown = try reporter.markdown(index)
+        let json = try reporter.json(index)
+        try index.close()
+        #expect(markdown.contains("| error_count | 2 (1 of them at least) |"))
+        #expect(markdown.contains("| stall_duration | 2 (1 of them at least) |"))
+        #expect(markdown.contains("| stall_count | 2 |"))
+        #expect(json.components(separatedBy: "\"error_count_is_lower_bound\": true").count == 2)
+        #expect(json.components(separatedBy: "\"sessions_lower_bound\": 1").count == 3)
+    }
+
     /// The KPI distributions read in one pass equal those read a column at a time (a count and an
     /// ordered scan each): unknown values left out, integers and reals alike, every percentile.
     @Test func oneScanGivesTheSameDistributionsAsOneQueryPerKPI() throws {
