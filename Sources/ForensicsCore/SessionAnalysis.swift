@@ -23,6 +23,19 @@ public struct SessionAnalysis: Sendable {
     public init(_ session: Session) {
         startupBegin = session.computedStartupBegin
         startupEnd = session.computedStartupEnd
+        // A rate change opens the window only when nothing else does, and its time need not be
+        // when loading began (the app may call play() once the item is ready). Where the
+        // likely-to-keep-up states the player's own startup time and it is clearly longer than
+        // such a window, the player's figure is the startup: a 6.5 s startup is not 0 s because
+        // the rate changed at the same instant.
+        if let begin = startupBegin, let end = startupEnd, session.entries.indices.contains(begin.index),
+            session.entries.indices.contains(end.index),
+            session.entries[begin.index].record.playerEvent?.kind == .rateChange,
+            let taken = session.entries[end.index].record.playerEvent?.timeTaken, taken.isFinite,
+            taken - (end.time.secondsSince1970 - begin.time.secondsSince1970) > max(0.5, 0.25 * taken)
+        {
+            startupBegin = nil
+        }
         startup = StartupBreakdown(session, begin: startupBegin, end: startupEnd)
         stalls = session.computedStalls
         failures = session.computedFailures

@@ -232,8 +232,16 @@ public struct Analyzer: Sendable {
                 }
             }
             // What the session cannot show, judged on all its findings (before any narrowing).
-            let gaps = [Self.unmeasured(session, registry: ingestor.registry), Self.unexplained(session, findings)]
-                .compactMap { $0 }
+            let rateDrops = Self.rateDropsUnjudged(session)
+            if rateDrops != nil, session.kpis.stallCount == 0 {
+                // Stalls that could not be told from pauses are unknown, not none.
+                session.kpis.stallCount = nil
+                session.kpis.stallDuration = nil
+                session.kpis.rebufferRatio = nil
+            }
+            let gaps = [
+                Self.unmeasured(session, registry: ingestor.registry), Self.unexplained(session, findings), rateDrops,
+            ].compactMap { $0 }
             return AnalysisReport.SessionResult(session: session, findings: findings, gaps: gaps)
         }
         diagnostics.sort { $0.location < $1.location }
@@ -251,6 +259,43 @@ public struct Analyzer: Sendable {
     /// stories (rules.md). A session with a finding at warning level or above needs no such
     /// reason; stalls are accounted for by a `stall` finding of any severity (a stall after a
     /// seek is one, at info), errors by any other finding.
+    /// A dump with no stall event whose player rate fell to 0 and came back only through a
+    /// likely-to-keep-up (the player re-buffering): a stall a recorder wrote as its superclass,
+    /// the rate-change event (`metric-event-dump.md`: test subclasses first), cannot be told from
+    /// a pause by the rate alone. The stalls are then not judged, and the verdict says so.
+    static func rateDropsUnjudged(_ session: Session) -> String? {
+        guard !session.entries.contains(where: { $0.record.playerEvent?.kind == .stall }) else { return nil }
+        var dropped: (time: Timestamp?, index: Int)?
+        var count = 0
+        var first: (Timestamp?, Double?)?
+        for (i, e) in session.entries.enumerated() {
+            guard let p = e.record.playerEvent else { continue }
+            switch p.kind {
+            case .rateChange where (p.rate ?? 1) == 0 && (p.previousRate ?? 0) > 0:
+                dropped = (e.time, i)
+            case .rateChange, .seek, .seekDidComplete:
+                dropped = nil
+            case .likelyToKeepUp:
+                if let d = dropped {
+                    count += 1
+                    if first == nil {
+                        var waited: Double?
+                        if let from = d.time?.secondsSince1970, let to = e.time?.secondsSince1970 { waited = to - from }
+                        first = (d.time, waited)
+                    }
+                }
+                dropped = nil
+            default:
+                break
+            }
+        }
+        guard count > 0, let first else { return nil }
+        let when = first.0.map { " at \($0.iso8601(session.timeBasis))" } ?? ""
+        let wait = first.1.map { ", a likely-to-keep-up \(NumberFormat.seconds($0)) later" } ?? ""
+        return
+            "stalls could not be judged: the player's rate fell to 0\(when)\(wait) and no stall event was recorded (\(count) such drop\(count == 1 ? "" : "s")) — a stall written as a rate change (a recorder that tests the rate-change class before its stall subclass) cannot be told from a pause"
+    }
+
     static func unexplained(_ session: Session, _ findings: [Finding]) -> String? {
         guard !findings.contains(where: { $0.severity >= .warning }) else { return nil }
         let k = session.kpis

@@ -45,6 +45,52 @@ import Testing
         Analyzer().analyze(files: [(name, Array(lines.joined(separator: "\n").utf8))])
     }
 
+    /// A dump of player events alone: the likely-to-keep-up states the startup (6.5 s) and the
+    /// item's rate turns to 1 at that instant (or just before). The startup is the player's 6.5 s
+    /// and `slow-startup` fires — never 0 s and "no problem found". Near miss: a request opens
+    /// the window, and the window is the startup.
+    @Test func thePlayersStartupTimeIsNotARateChangesZero() throws {
+        for rateAt in ["10:00:06.500", "10:00:06.495"] {
+            let report = analyze([
+                Self.event(
+                    "AVMetricPlayerItemInitialLikelyToKeepUpEvent", at: "10:00:06.500",
+                    "\"timeTaken\":6.5,\"variant\":{\"peakBitRate\":5000000}"),
+                Self.event("AVMetricPlayerItemRateChangeEvent", at: rateAt, "\"rate\":1,\"previousRate\":0"),
+            ])
+            let session = try #require(report.sessions.first)
+            #expect(session.session.kpis.startupTime == 6.5, "\(rateAt)")
+            #expect(session.findings.contains { $0.ruleID == "slow-startup" && $0.severity == .error }, "\(rateAt)")
+            #expect(report.verdict.status == .problemsFound)
+        }
+        let timed = analyze([Self.segment(0, at: 0), Self.started])
+        #expect(timed.sessions.first?.session.kpis.startupTime.map { ($0 * 100).rounded() / 100 } == 0.7)
+    }
+
+    /// A stall a recorder wrote as its superclass (a rate change 1 → 0, then the player's
+    /// likely-to-keep-up 6 s later) is no "no problem found": the stalls could not be judged and
+    /// their count is unknown. Near miss: a pause resumed by a rate change back to 1 is a pause.
+    /// A module-qualified type (`AVFoundation.AVMetricPlayerItemStallEvent`) is the stall event.
+    @Test func stallsWrittenAsRateChangesAreNotJudgedAsNone() throws {
+        let drop = Self.event("AVMetricPlayerItemRateChangeEvent", at: "10:00:30.000", "\"rate\":0,\"previousRate\":1")
+        let rebuffered = Self.event(
+            "AVMetricPlayerItemLikelyToKeepUpEvent", at: "10:00:36.000", "\"timeTaken\":6.0")
+        let report = analyze([Self.segment(0, at: 0), Self.started, drop, rebuffered])
+        let session = try #require(report.sessions.first)
+        #expect(report.verdict.status == .couldNotJudge)
+        #expect(report.verdict.couldNotJudge.contains { $0.contains("stalls could not be judged") })
+        #expect(session.session.kpis.stallCount == nil)
+        let resumed = Self.event(
+            "AVMetricPlayerItemRateChangeEvent", at: "10:00:36.000", "\"rate\":1,\"previousRate\":0")
+        let paused = analyze([Self.segment(0, at: 0), Self.started, drop, resumed])
+        #expect(paused.verdict.status == .noProblemFound)
+        #expect(paused.sessions.first?.session.kpis.stallCount == 0)
+        let qualified = Self.event(
+            "AVFoundation.AVMetricPlayerItemStallEvent", at: "10:00:30.000", "\"rate\":0,\"previousRate\":1")
+        let stalled = analyze([Self.segment(0, at: 0), Self.started, qualified, rebuffered])
+        #expect(stalled.sessions.first?.session.kpis.stallCount == 1)
+        #expect(stalled.sessions.first?.findings.contains { $0.ruleID == "stall" } == true)
+    }
+
     /// Stalls only the player's summary counts (no stall event times them): a `stall` finding
     /// with their count and time, no all-clear. Near miss: a summary of no stalls is an all-clear.
     @Test func stallsASummaryCountsAreNoAllClear() throws {

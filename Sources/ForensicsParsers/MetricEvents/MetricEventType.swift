@@ -1,5 +1,6 @@
 /// The AVMetrics event classes the mapper reads, by the name a dump writes in `type`
-/// (`AVMetricHLSPlaylistRequestEvent`, or without the `AVMetric` prefix).
+/// (`AVMetricHLSPlaylistRequestEvent`, without the `AVMetric` prefix, or module-qualified
+/// `AVFoundation.AVMetricHLSPlaylistRequestEvent`).
 enum MetricEventType: String, CaseIterable {
     case playlistRequest = "HLSPlaylistRequestEvent"
     case segmentRequest = "HLSMediaSegmentRequestEvent"
@@ -47,6 +48,9 @@ enum MetricEventType: String, CaseIterable {
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         var name = bytes
+        // A module-qualified name (`AVFoundation.AVMetric…`, as `String(reflecting:)` writes a
+        // type) is the same class.
+        if name.hasPrefix("AVFoundation.") { name = UnsafeBufferPointer(rebasing: name[13...]) }
         if name.hasPrefix("AVMetric") { name = UnsafeBufferPointer(rebasing: name[8...]) }
         guard let match = Self.names.first(where: { $0.bytes.count == name.count && $0.bytes.elementsEqual(name) })
         else { return nil }
