@@ -175,6 +175,8 @@ public struct Redactor: Sendable {
         // in `key`: Foundation's userInfo keys (`NSErrorFailingURLStringKey`) hold the evidence.
         "secretkey", "accesskey", "authkey", "signingkey", "sharedkey", "accountkey", "masterkey", "encryptionkey",
         "clientkey", "appkey", "hmackey", "licensekey", "subscriptionkey", "accesskeyid", "secretaccesskey",
+        // Probe K, round six.
+        "passphrase",
     ].map { Array($0.utf8) }
 
     static let secretParameterSuffixes: [[UInt8]] = [
@@ -189,7 +191,7 @@ public struct Redactor: Sendable {
     }
 
     static let secretHeaderParts: [[UInt8]] = [
-        "authorization", "token", "secret", "password", "api-key", "apikey", "api_key",
+        "authorization", "token", "secret", "password", "api-key", "apikey", "api_key", "passwd", "passphrase",
     ].map { Array($0.utf8) }
 
     /// Names that are secrets as JSON keys and `name: value` pairs too (a licence body logged in
@@ -679,8 +681,21 @@ struct RedactionScanner {
             e += 1
         }
         if e > labelStart { labels.append(labelStart..<e) }
-        guard labels.count >= 2, let last = labels.last, last.count >= 2, b[last].allSatisfy(Redactor.isLetter)
-        else { return i + 1 }
+        // The top-level label is the last one of two or more letters; what runs on after it
+        // (`jane@example.com-2026-11-21`, `jane@example.com.2026-11-21`: a bundle named after its
+        // reporter) is not part of the address, and does not hide it.
+        var last: Range<Int>?
+        var j = labels.count - 1
+        while j >= 1, last == nil {
+            let label = labels[j]
+            var letters = label.lowerBound
+            while letters < label.upperBound, Redactor.isLetter(b[letters]) { letters += 1 }
+            if letters - label.lowerBound >= 2, letters == label.upperBound || b[letters] == UInt8(ascii: "-") {
+                last = label.lowerBound..<letters
+            }
+            j -= 1
+        }
+        guard let last else { return i + 1 }
         if s > 0, b[s - 1] == UInt8(ascii: "/") {
             let tld = String(decoding: b[last], as: UTF8.self).lowercased()
             let first = b[labels[0]]

@@ -6,6 +6,11 @@ import Testing
 /// from the vendor's documented parameter names, not from a sample log.
 @Suite struct RedactionShapeTests {
     static let shapes: [(String, String)] = [
+        // Probe K, round six: an address that runs on into a bundle's name, `passwd:`.
+        ("PLANTEDjane.doe@example.com-2026-11-21", "-2026-11-21"),
+        ("upload PLANTEDjane.doe@example.com.2026-11-21 done", "2026-11-21 done"),
+        ("user PLANTEDjane+video@example.co.uk-ios logged in", "-ios logged in"),
+        ("login passwd: PLANTEDpw1 refused", "login passwd:"),
         // Probe F, round five: camelCase and short credential names, phone numbers, MediaVault.
         (
             "https://cdn.example.com/v/a.ts?secretKey=PLANTED1&accessKey=PLANTED2&authkey=PLANTED3&cred=PLANTED4&credentials=PLANTED5&x-auth=PLANTED6&pw=PLANTED7&seg=4",
