@@ -36,6 +36,10 @@ public struct ErrorInfo: Hashable, Sendable, Codable {
         code == -999 && (domain == nil || domain == "NSURLErrorDomain" || domain == "no response")
     }
 
+    /// CoreMedia -12318, "Segment exceeds specified bandwidth for variant": the segment arrived,
+    /// its bit rate is above the variant's declared BANDWIDTH — about the stream, not a failure.
+    public var isBandwidthAdvisory: Bool { code == -12318 }
+
     public var isStaleLivePlaylist: Bool {
         if code == -12888 { return true }
         return description.map { $0.containsIgnoringASCIICase("playlist file unchanged") } ?? false

@@ -198,8 +198,10 @@ extension Session {
                     consoleFailedAt[key, default: []].append(t)
                 }
             case .errorLog(let err, let uri):
-                // A live playlist that stopped advancing is a playlist event, no failed request.
-                if err.isStaleLivePlaylist { continue }
+                // A live playlist that stopped advancing is a playlist event, no failed request;
+                // a request the client cancelled (-999) or a segment above its variant's declared
+                // bandwidth (-12318, downloaded) is none either (probe K).
+                if err.isStaleLivePlaylist || err.isCancellation || err.isBandwidthAdvisory { continue }
                 // The app's print of an error-log event the media stack also logged with its
                 // failing URL (probe H: one 404 counted twice in a console).
                 let key = uri.map(URLCanonicalizer.withoutQuery)

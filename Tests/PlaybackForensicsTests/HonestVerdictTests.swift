@@ -157,6 +157,79 @@ import Testing
         #expect(clean.verdict.status == .noProblemFound)
     }
 
+    /// Error-log rows that are no failed request (probe K): a request the client cancelled
+    /// (-999) and a segment above its variant's declared bandwidth (-12318, downloaded) make no
+    /// `segment-errors` and no error count. Near miss: three 404s (-12938) do.
+    @Test func cancelledAndOverBandwidthRowsAreNoFailures() {
+        func report(_ code: Int, _ domain: String, _ comment: String) -> AnalysisReport {
+            var log =
+                "#Version: 1.0\n#Software: AppleCoreMedia/1.0.0.22B83\n#Date: 2026/11/21 05:00:00.000\n"
+                + "#Fields: date time uri cs-guid s-ip status domain comment cs-iftype\n"
+            for i in 1...3 {
+                log +=
+                    "2026/11/21 05:00:0\(i).000 https://cdn.example.org/v/seg_\(i).ts 4F0B2C61-8E3A-4D5B-9A7C-2E1F0D3C4B51 203.0.113.7 \(code) \"\(domain)\" \"\(comment)\" en0\n"
+            }
+            return Analyzer().analyze(files: [("errorlog.txt", Array(log.utf8))])
+        }
+        for quiet in [
+            report(-999, "NSURLErrorDomain", "cancelled"),
+            report(-12318, "CoreMediaErrorDomain", "Segment exceeds specified bandwidth for variant"),
+        ] {
+            #expect(!quiet.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
+            #expect(quiet.sessions.first?.session.kpis.errorCount ?? 0 == 0)
+        }
+        let missing = report(-12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found")
+        #expect(missing.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
+    }
+
+    /// A browser's own abort (`net::ERR_ABORTED`, before or after the headers) is a cancellation:
+    /// no `segment-errors`, no `slow-segment-download` of a request that downloaded nothing.
+    /// Near miss: a request that got no response for another reason is a failure.
+    @Test func aBrowsersAbortIsNoFailure() {
+        func har(_ last: String) -> [UInt8] {
+            func entry(_ url: String, _ start: String, _ ms: Int, _ response: String) -> String {
+                """
+                {"startedDateTime":"2026-11-21T10:00:\(start)Z","time":\(ms),"request":{"method":"GET","url":"\(url)","headers":[]},\
+                "response":\(response),"timings":{"wait":\(ms),"receive":0}}
+                """
+            }
+            let playlist =
+                "#EXTM3U\\n#EXT-X-TARGETDURATION:6\\n#EXTINF:6.0,\\ns0.ts\\n#EXTINF:6.0,\\ns1.ts\\n#EXTINF:6.0,\\ns2.ts\\n#EXTINF:6.0,\\ns3.ts\\n#EXT-X-ENDLIST\\n"
+            var entries = [
+                entry(
+                    "https://cdn.example.com/v/index.m3u8", "00.000", 50,
+                    #"{"status":200,"headers":[{"name":"Content-Type","value":"application/vnd.apple.mpegurl"}],"content":{"size":120,"mimeType":"application/vnd.apple.mpegurl","text":""#
+                        + playlist + #""}}"#)
+            ]
+            entries.append(
+                entry(
+                    "https://cdn.example.com/v/s0.ts", "00.100", 200,
+                    #"{"status":200,"headers":[],"content":{"size":500000}}"#))
+            for (i, second) in ["01.000", "02.000", "03.000"].enumerated() {
+                entries.append(entry("https://cdn.example.com/v/s\(i + 1).ts", second, 7000, last))
+            }
+            return Array(
+                #"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"entries":["#.utf8)
+                + Array(entries.joined(separator: ",").utf8) + Array("]}}".utf8)
+        }
+        for aborted in [
+            #"{"status":0,"headers":[],"content":{"size":0},"_error":"net::ERR_ABORTED"}"#,
+            #"{"status":200,"headers":[],"content":{"size":0},"_error":"net::ERR_ABORTED"}"#,
+        ] {
+            let report = Analyzer().analyze(files: [("capture.har", har(aborted))])
+            let rules = report.sessions.flatMap(\.findings).map(\.ruleID)
+            #expect(!rules.contains("segment-errors") && !rules.contains("slow-segment-download"), "\(rules)")
+            #expect(report.sessions.first?.session.kpis.errorCount ?? 0 == 0)
+        }
+        let failed = Analyzer().analyze(files: [
+            (
+                "capture.har",
+                har(#"{"status":0,"headers":[],"content":{"size":0},"_error":"net::ERR_CONNECTION_RESET"}"#)
+            )
+        ])
+        #expect(failed.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
+    }
+
     /// Many sessions with the same gap (an error log of five playbacks, no access log) give one
     /// reason naming the first three, not one line each that would bury the verdict.
     @Test func manySessionsWithTheSameGapShareOneReason() {

@@ -112,13 +112,18 @@ package struct HARParser {
             }
         }
         let status = entry["response"]?["status"]?.int
+        let browserError = entry["response"]?["_error"]?.string
         // HAR writes 0 for requests that got no response (blocked, aborted, failed).
-        if let status, status > 0 {
+        if let browserError, Self.isAbort(browserError) {
+            // The browser gave the request up itself (a seek, a level switch), before or after
+            // the headers: a cancellation, as NSURLErrorCancelled is — no failure, no download.
+            request.error = ErrorInfo(domain: "no response", code: -999, description: browserError)
+        } else if let status, status > 0 {
             request.status = status
         } else {
             // Named for what it is: "failed with no response", not "with HAR 0".
             request.error = ErrorInfo(
-                domain: "no response", code: 0, description: entry["response"]?["_error"]?.string ?? "no response")
+                domain: "no response", code: 0, description: browserError ?? "no response")
         }
         request.requestHeaders = requestHeaders
         request.responseHeaders = responseHeaders
@@ -205,6 +210,12 @@ package struct HARParser {
         }
         bodyBytes = bodyBytes.addingReportingOverflow(bytes.count).partialValue
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A browser's own abort of a request: Chrome's `net::ERR_ABORTED`, Firefox's
+    /// `NS_BINDING_ABORTED`.
+    static func isAbort(_ error: String) -> Bool {
+        error.containsIgnoringASCIICase("ERR_ABORTED") || error.containsIgnoringASCIICase("BINDING_ABORTED")
     }
 
     static func headers(_ v: JSONValue?) -> [String: String] {

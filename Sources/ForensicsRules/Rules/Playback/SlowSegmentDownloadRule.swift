@@ -120,7 +120,8 @@ package struct SlowSegmentDownloadRule: Rule {
         // playlists it captured.
         let captured = SegmentDurations(session)
         for item in session.requestEntries where item.request.kind == .segment {
-            guard let r = session.mergedRequest(item.entry), !r.failed, let d = r.duration,
+            guard let r = session.mergedRequest(item.entry), !r.failed, r.error?.isCancellation != true,
+                let d = r.duration,
                 let sd = r.segmentDuration ?? captured.duration(of: r.url), sd > 0
             else { continue }
             if d > sd { run.append((item.entry, d, sd)) } else { flush() }
