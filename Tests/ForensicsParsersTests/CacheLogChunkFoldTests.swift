@@ -164,6 +164,23 @@ import Testing
         #expect(referencing.allSatisfy { $0.foldedEntries == 0 })
     }
 
+    /// A URL is its bytes: `café` precomposed and decomposed are two URLs, so two runs, whether
+    /// the chunk is folded from its bytes or made into an event (probe I: `String ==` folded them,
+    /// the byte hash did not). Near miss: the same bytes again fold.
+    @Test func canonicallyEqualURLsAreTwoRuns() throws {
+        let nfc = "https://media.example.com/vod/caf\u{E9}.mp4"
+        let nfd = "https://media.example.com/vod/cafe\u{301}.mp4"
+        #expect(nfc == nfd && !nfc.utf8.elementsEqual(nfd.utf8))
+        for preamble in ["", Self.preamble] {
+            let log = preamble + Self.begin(nfc) + Self.begin(nfd) + Self.begin(nfc) + Self.begin(nfc)
+            let (fast, slow, _) = try Self.bothWays(log)
+            #expect(Self.firstDifference(fast, slow) == nil)
+            let chunks = try Self.parse(log).records.compactMap(\.proxyEvent).filter { $0.kind == .downloadData }
+            #expect(chunks.count == 3)
+            #expect(chunks.filter { $0.url.map { $0.utf8.elementsEqual(nfd.utf8) } == true }.count == 1)
+        }
+    }
+
     /// More runs than may be open at once, under a record limit: the runs close, the raw latest
     /// entries are made into records in line order, and the limit counts the same way.
     @Test func manyRunsAndARecordLimitAgree() throws {

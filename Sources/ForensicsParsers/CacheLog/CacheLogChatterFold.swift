@@ -33,8 +33,27 @@ struct CacheLogChatterFold {
 
     init(file: String) { self.file = file }
 
-    /// Compared field by field, cheapest and most telling first (`==` follows declaration order).
+    /// Compared field by field, cheapest and most telling first, texts byte for byte: a URL or a
+    /// pointer is its bytes (`café` precomposed and decomposed are two URLs to a server), and the
+    /// run hash (`hash`) reads bytes too — `String ==`'s canonical equivalence folded runs the
+    /// byte path (`foldChunk`) keeps apart (probe I).
     struct Key: Equatable {
+        static func == (a: Key, b: Key) -> Bool {
+            a.kind == b.kind && a.endEcho == b.endEcho && a.requestPath == b.requestPath && same(a.url, b.url)
+                && same(a.pointer, b.pointer) && a.tag.utf8.elementsEqual(b.tag.utf8)
+                && a.references.count == b.references.count
+                && zip(a.references, b.references).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+                && same(a.sessionID, b.sessionID)
+        }
+
+        private static func same(_ a: String?, _ b: String?) -> Bool {
+            switch (a, b) {
+            case (nil, nil): true
+            case (let a?, let b?): a.utf8.elementsEqual(b.utf8)
+            default: false
+            }
+        }
+
         var kind: ProxyEvent.Kind
         /// A chunk's `Receive data - End` line is a run of its own: only Begin lines count bytes.
         var endEcho: Bool
@@ -177,7 +196,7 @@ struct CacheLogChatterFold {
             k -= 1
             if hashes[k] == hash, keys[k].kind == chunk.kind, keys[k].endEcho == chunk.endEcho,
                 keys[k].requestPath == path,
-                keys[k].sessionID == nil, keys[k].references.isEmpty, keys[k].tag == chunk.tag,
+                keys[k].sessionID == nil, keys[k].references.isEmpty, keys[k].tag.utf8.elementsEqual(chunk.tag.utf8),
                 Self.same(keys[k].pointer, pointer), Self.same(keys[k].url, url)
             {
                 return k
