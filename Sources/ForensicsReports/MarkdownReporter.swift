@@ -294,11 +294,26 @@ package struct MarkdownReporter: Sendable {
                 return
                     "No finding shown here: the filters asked for hide this session's findings (the worst hidden: \(hidden.rawValue)). Overall: \(basics.joined(separator: ", "))."
             }
-            // Never "no problem" while stalls or errors are known.
-            let known = (k.stallCount ?? 0) > 0 || (k.errorCount ?? 0) > 0 || k.fatalError == true
-            if known {
+            // Never "no problem" while stalls or errors are known and no finding explains them —
+            // the bundle verdict's test (`Analyzer.unexplained`): a stall by a `stall` finding of
+            // any severity (a seek's, at info), errors by any other finding.
+            let stallExplained = r.findings.contains { $0.ruleID == "stall" }
+            let otherFinding = r.findings.contains { $0.ruleID != "stall" }
+            let unexplained =
+                ((k.stallCount ?? 0) > 0 && !stallExplained)
+                || (((k.errorCount ?? 0) > 0 || k.fatalError == true) && !otherFinding)
+            if unexplained {
                 return
                     "No rule explains what the figures show (\(basics.joined(separator: ", "))): see the key figures and the timeline."
+            }
+            let known = (k.stallCount ?? 0) > 0 || (k.errorCount ?? 0) > 0 || k.fatalError == true
+            if known, let info = r.findings.sorted(by: Finding.severityFirst).first {
+                let explained = "what the figures show is explained at info level: \(text.escape(info.title))"
+                guard judgedAll else {
+                    return
+                        "No finding at warning level or above in what could be judged (\(basics.joined(separator: ", "))); \(explained). Part of the evidence could not be judged: see the bundle verdict above."
+                }
+                return "No problem found at warning level or above (\(basics.joined(separator: ", "))); \(explained)."
             }
             guard judgedAll else {
                 return

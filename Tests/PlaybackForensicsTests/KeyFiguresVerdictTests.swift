@@ -91,6 +91,25 @@ import Testing
         #expect(stalled.sessions.first?.findings.contains { $0.ruleID == "stall" } == true)
     }
 
+    /// A stall after a seek out of the buffer is explained by its info-level `stall` finding:
+    /// the bundle verdict ("no problem found") and the session's agree — no "no rule explains"
+    /// beside it (probe K). Near miss: a stall no finding explains still says so.
+    @Test func aSeeksStallIsExplainedInBothVerdicts() throws {
+        let seek = [
+            Self.event("AVMetricPlayerItemSeekEvent", at: "10:00:30.000", "\"rate\":1,\"previousRate\":1"),
+            Self.event("AVMetricPlayerItemStallEvent", at: "10:00:30.050", "\"rate\":0,\"previousRate\":1"),
+            Self.event(
+                "AVMetricPlayerItemSeekDidCompleteEvent", at: "10:00:30.100",
+                "\"rate\":0,\"previousRate\":1,\"didSeekInBuffer\":false"),
+            Self.event("AVMetricPlayerItemLikelyToKeepUpEvent", at: "10:00:31.500", "\"timeTaken\":1.4"),
+        ]
+        let report = analyze([Self.segment(0, at: 0), Self.started] + seek)
+        #expect(report.verdict.status == .noProblemFound)
+        let text = markdown(report)
+        #expect(!text.contains("No rule explains"))
+        #expect(text.contains("explained at info level"))
+    }
+
     /// Stalls only the player's summary counts (no stall event times them): a `stall` finding
     /// with their count and time, no all-clear. Near miss: a summary of no stalls is an all-clear.
     @Test func stallsASummaryCountsAreNoAllClear() throws {
