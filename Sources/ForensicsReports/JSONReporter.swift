@@ -129,7 +129,10 @@ package struct JSONReporter: Sendable {
                                 ("confidence", .string(v.confidence.rawValue)), ("key", .string(v.key.rawValue)),
                                 ("aligned_start", .time(v.alignedStart, s.timeBasis)),
                                 ("aligned_end", .time(v.alignedEnd, s.timeBasis)),
-                                ("record", RecordJSON.record(v.record)),
+                                (
+                                    "record",
+                                    RecordJSON.record(v.record, basis: s.timeBasis)
+                                ),
                             ])
                         })
                 ),

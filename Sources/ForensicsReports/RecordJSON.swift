@@ -10,6 +10,24 @@ import ForensicsCore
 package enum RecordJSON {
     package static func record(_ r: Record) -> JSONOut { .object(fields(r)) }
 
+    /// The record with its own (raw, source-clock) time in `basis`: no `Z` on a device-local
+    /// reading of an unknown zone (probe K: `timeline --json` stamped the raw reading as UTC
+    /// beside the entry's zone-less time).
+    package static func record(_ r: Record, basis: TimeBasis) -> JSONOut {
+        let fields = fields(r)
+        guard basis != .utc, let time = r.time else { return .object(fields) }
+        return .object(fields.map { $0.0 == "time" ? ("time", .string(time.iso8601(basis))) : $0 })
+    }
+
+    /// The basis of a record's raw time on a session's timeline: the session's, unless the
+    /// entry's time was moved off the record's own (an alignment): the raw reading is then the
+    /// device's clock, of no stated zone.
+    package static func rawBasis(of r: Record, placedAt time: Timestamp?, in session: TimeBasis) -> TimeBasis {
+        guard session == .utc else { return session }
+        guard let time, let raw = r.time else { return session }
+        return time == raw ? .utc : .deviceLocalZoneUnknown
+    }
+
     package static func fields(_ r: Record) -> [(String, JSONOut)] {
         var fields: [(String, JSONOut)] = [
             ("kind", .string(kind(r.payload))),

@@ -31,8 +31,11 @@ package struct TimelineReporter: Sendable {
             ("source", .string(e.record.format.rawValue)),
             ("summary", .string(redactor.redact(e.record.summary))),
             ("other_views", .array(e.otherViews.map { .string(redactor.redact("\($0.location)")) })),
-            ("record", RecordJSON.record(e.record)),
-            ("views", .array(e.otherViews.map(RecordJSON.record))),
+            (
+                "record",
+                RecordJSON.record(e.record, basis: RecordJSON.rawBasis(of: e.record, placedAt: e.time, in: basis))
+            ),
+            ("views", .array(e.otherViews.map { RecordJSON.record($0, basis: basis) })),
         ]
     }
 

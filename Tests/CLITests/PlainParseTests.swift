@@ -64,4 +64,20 @@ import Testing
         }
         #expect(!dumpTimes.isEmpty && dumpTimes.allSatisfy { $0.hasSuffix("Z") })
     }
+
+    /// `timeline --json-lines` on logs of the device's clock: the embedded record's own time has
+    /// no `Z` either, as the entry's (probe K). Near miss: a dump's UTC times keep theirs.
+    @Test func timelineRecordsKeepTheirTimeBasis() throws {
+        func recordTimes(_ path: String) throws -> [String] {
+            let run = try CLIRunner.run(["timeline", "--json-lines", path])
+            return try run.stdout.split(separator: "\n").compactMap { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return (object?["record"] as? [String: Any])?["time"] as? String
+            }
+        }
+        let local = try recordTimes("SampleLogs/access-error-logs-only")
+        #expect(!local.isEmpty && local.allSatisfy { !$0.hasSuffix("Z") })
+        let utc = try recordTimes("SampleLogs/slow-key-startup/metrics.jsonl")
+        #expect(!utc.isEmpty && utc.allSatisfy { $0.hasSuffix("Z") })
+    }
 }
