@@ -110,6 +110,25 @@ import Testing
         #expect(text.contains("explained at info level"))
     }
 
+    /// A summary's impossible values (a negative duration, a bit rate of 1e300) are unknown with
+    /// a warning, not a playing time of -5 s and a rebuffer ratio of 600 % (probe K). Near miss:
+    /// the summary's sound values are read.
+    @Test func impossibleSummaryValuesAreUnknown() throws {
+        let bad = Self.event(
+            "AVMetricPlayerItemPlaybackSummaryEvent", at: "10:05:00.000",
+            "\"stallCount\":1,\"playbackDuration\":-5,\"timeSpentRecoveringFromStall\":30,\"timeWeightedAverageBitrate\":1e300,\"variantSwitchCount\":2"
+        )
+        let report = analyze([Self.segment(0, at: 0), Self.started, bad])
+        let k = try #require(report.sessions.first?.session.kpis)
+        #expect(k.timeWeightedAverageBitrate.map { $0 < 1e12 } ?? true)
+        #expect(k.playingTime.map { $0 >= 0 } ?? true)
+        #expect(k.rebufferRatio.map { $0 <= 1 } ?? true)
+        #expect(k.variantSwitchCount == 2)
+        #expect(report.diagnostics.contains { $0.severity == .warning && $0.message.contains("playbackDuration -5") })
+        let sound = analyze([Self.segment(0, at: 0), Self.started, Self.summary(stalls: 0, recovering: 0)])
+        #expect(!sound.diagnostics.contains { $0.message.contains("out of range") })
+    }
+
     /// Stalls only the player's summary counts (no stall event times them): a `stall` finding
     /// with their count and time, no all-clear. Near miss: a summary of no stalls is an all-clear.
     @Test func stallsASummaryCountsAreNoAllClear() throws {

@@ -192,15 +192,43 @@ struct MetricEventMapper {
         case .playbackSummary, .downloadSummary:
             var s = PlaybackSummary()
             s.error = e["errorEvent"].flatMap(MetricValues.error)
-            s.recoverableErrorCount = e["recoverableErrorCount"]?.int
-            s.stallCount = e["stallCount"]?.int
-            s.variantSwitchCount = e["variantSwitchCount"]?.int
-            s.playbackDuration = e["playbackDuration"]?.double
-            s.mediaResourceRequestCount = e["mediaResourceRequestCount"]?.int
-            s.timeSpentRecoveringFromStall = e["timeSpentRecoveringFromStall"]?.double
-            s.timeSpentInInitialStartup = e["timeSpentInInitialStartup"]?.double
-            s.timeWeightedAverageBitrate = e["timeWeightedAverageBitrate"]?.double
-            s.timeWeightedPeakBitrate = e["timeWeightedPeakBitrate"]?.double
+            // A count or a duration below 0, or a bit rate no network carries, is no measurement:
+            // unknown, with a warning (as an access log's impossible values are), never a
+            // playing time of -5 s and a rebuffer ratio of 600 % (probe K).
+            var impossible: [String] = []
+            func count(_ key: StaticString) -> Int? {
+                guard let v = e[key]?.int else { return nil }
+                guard v >= 0 else {
+                    impossible.append("\(key) \(v)")
+                    return nil
+                }
+                return v
+            }
+            func measure(_ key: StaticString, atMost limit: Double) -> Double? {
+                guard let v = e[key]?.double else { return nil }
+                guard v.isFinite, v >= 0, v <= limit else {
+                    impossible.append("\(key) \(v)")
+                    return nil
+                }
+                return v
+            }
+            let year = 366.0 * 86_400
+            let bitRate = 1e12
+            s.recoverableErrorCount = count("recoverableErrorCount")
+            s.stallCount = count("stallCount")
+            s.variantSwitchCount = count("variantSwitchCount")
+            s.playbackDuration = measure("playbackDuration", atMost: year)
+            s.mediaResourceRequestCount = count("mediaResourceRequestCount")
+            s.timeSpentRecoveringFromStall = measure("timeSpentRecoveringFromStall", atMost: year)
+            s.timeSpentInInitialStartup = measure("timeSpentInInitialStartup", atMost: year)
+            s.timeWeightedAverageBitrate = measure("timeWeightedAverageBitrate", atMost: bitRate)
+            s.timeWeightedPeakBitrate = measure("timeWeightedPeakBitrate", atMost: bitRate)
+            if !impossible.isEmpty {
+                result.diagnose(
+                    Diagnostic(
+                        location, .warning,
+                        "summary values out of range, read as unknown: \(impossible.joined(separator: ", "))"))
+            }
             add(date, .summary(s))
         case .error:
             if let err = MetricValues.error(e) {
