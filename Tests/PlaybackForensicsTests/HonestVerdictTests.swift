@@ -182,6 +182,26 @@ import Testing
         #expect(missing.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
     }
 
+    /// An error log written with bare (unquoted) domain and comment — the spec accepts both —
+    /// is read: the comment is every token between the fields before and after it (probe K).
+    /// Near miss: a row with too few fields is still refused with its line.
+    @Test func bareErrorLogCommentsAreRead() {
+        var log =
+            "#Version: 1.0\n#Software: AppleCoreMedia/1.0.0.22B83\n#Date: 2026/11/21 05:00:00.000\n"
+            + "#Fields: date time uri cs-guid s-ip status domain comment cs-iftype\n"
+        for i in 1...3 {
+            log +=
+                "2026/11/21 05:00:0\(i).000 https://cdn.example.org/v/seg_\(i).ts 4F0B2C61-8E3A-4D5B-9A7C-2E1F0D3C4B51 203.0.113.7 -12938 CoreMediaErrorDomain HTTP 404: File Not Found en0\n"
+        }
+        let report = Analyzer().analyze(files: [("errorlog.txt", Array(log.utf8))])
+        #expect(report.inputs.first?.records == 3)
+        #expect(report.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
+        #expect(!report.diagnostics.contains { $0.message.contains("fields, #Fields names") })
+        let short = log + "2026/11/21 05:00:09.000 https://cdn.example.org/v/seg_9.ts 4F0B2C61\n"
+        let refused = Analyzer().analyze(files: [("errorlog.txt", Array(short.utf8))])
+        #expect(refused.diagnostics.contains { $0.location.line == 8 && $0.message.contains("fields, #Fields names") })
+    }
+
     /// A browser's own abort (`net::ERR_ABORTED`, before or after the headers) is a cancellation:
     /// no `segment-errors`, no `slow-segment-download` of a request that downloaded nothing.
     /// Near miss: a request that got no response for another reason is a failure.

@@ -132,8 +132,18 @@ package struct AVPlayerExtendedLogParser {
                 continue
             }
             fieldsWithoutRows = nil
-            let values = Self.tokenize(text)
+            var values = Self.tokenize(text)
             let isErrorRow = names.contains("status") || names.contains("comment")
+            // A bare comment (the error log's `comment` unquoted: the spec accepts both forms)
+            // holds spaces: the tokens between the fields before it and the fields after it are
+            // the comment (probe K: every bare row was refused).
+            if values.count > names.count, let c = names.firstIndex(of: "comment") {
+                let after = names.count - c - 1
+                let end = values.count - after
+                if end > c {
+                    values = Array(values[..<c]) + [values[c..<end].joined(separator: " ")] + Array(values[end...])
+                }
+            }
             guard values.count == names.count else {
                 result.diagnose(
                     Diagnostic(location, .error, "row has \(values.count) fields, #Fields names \(names.count)"))
