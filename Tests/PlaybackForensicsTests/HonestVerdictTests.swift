@@ -202,6 +202,46 @@ import Testing
         #expect(refused.diagnostics.contains { $0.location.line == 8 && $0.message.contains("fields, #Fields names") })
     }
 
+    /// Segments served from paths without an extension are segments when a captured media
+    /// playlist lists them: their 404s are `segment-errors`, not requests of no playback (probe
+    /// K). Near miss: the same 404s on URLs no playlist lists stay out of the session.
+    @Test func extensionlessSegmentsAPlaylistListsAreSegments() {
+        func har(_ failing: String) -> [UInt8] {
+            func entry(_ url: String, _ second: Int, _ response: String) -> String {
+                """
+                {"startedDateTime":"2026-11-21T10:00:0\(second).000Z","time":80,"request":{"method":"GET","url":"\(url)","headers":[]},\
+                "response":\(response),"timings":{"wait":80,"receive":0}}
+                """
+            }
+            let base = "https://rr1.media.example.net/videoplayback/itag/20/sq/"
+            let playlist =
+                "#EXTM3U\\n#EXT-X-TARGETDURATION:6\\n" + (1...4).map { "#EXTINF:6.0,\\n\(base)\($0)\\n" }.joined()
+                + "#EXT-X-ENDLIST\\n"
+            var entries = [
+                entry(
+                    "https://rr1.media.example.net/v20/index.m3u8", 0,
+                    #"{"status":200,"headers":[],"content":{"size":200,"mimeType":"application/vnd.apple.mpegurl","text":""#
+                        + playlist + #""}}"#)
+            ]
+            for n in 1...3 {
+                entries.append(
+                    entry(
+                        failing + "\(n)", n, #"{"status":404,"headers":[],"content":{"size":9,"mimeType":"text/html"}}"#
+                    ))
+            }
+            return Array(
+                #"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"entries":["#.utf8)
+                + Array(entries.joined(separator: ",").utf8) + Array("]}}".utf8)
+        }
+        let listed = Analyzer().analyze(files: [
+            ("capture.har", har("https://rr1.media.example.net/videoplayback/itag/20/sq/"))
+        ])
+        #expect(listed.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
+        #expect(listed.sessions.first?.session.kpis.errorCount == 3)
+        let unlisted = Analyzer().analyze(files: [("capture.har", har("https://rr1.media.example.net/api/item/"))])
+        #expect(!unlisted.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
+    }
+
     /// A browser's own abort (`net::ERR_ABORTED`, before or after the headers) is a cancellation:
     /// no `segment-errors`, no `slow-segment-download` of a request that downloaded nothing.
     /// Near miss: a request that got no response for another reason is a failure.

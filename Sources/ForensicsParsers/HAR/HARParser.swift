@@ -49,6 +49,7 @@ package struct HARParser {
     /// part of a playback session they stretched it over days. A capture with no playback request
     /// at all is not read (`notRead`).
     func keepPlaybackRequests(_ result: inout ParseResult) {
+        kindByCapturedPlaylists(&result)
         var dropped = 0
         result.records.removeAll { record in
             guard case .request(let m) = record.payload, m.kind == .other else { return false }
@@ -74,6 +75,31 @@ package struct HARParser {
                     SourceLocation(file: file, line: 1), .info,
                     "\(dropped) request\(dropped == 1 ? "" : "s") of no playback (pages, scripts, images, API calls) left out of the sessions"
                 ))
+        }
+    }
+
+    /// A request whose URL a captured playlist lists — a segment of a media playlist, a variant
+    /// of a multivariant one — is that, whatever its path looks like: many packagers serve
+    /// segments from paths without an extension (`/videoplayback/itag/20/sq/5`), which the URL
+    /// alone calls "other" and the capture would drop as no playback (probe K). Matched without
+    /// the query (tokens differ from request to request).
+    func kindByCapturedPlaylists(_ result: inout ParseResult) {
+        var listed: [String: MediaRequest.Kind] = [:]
+        for record in result.records {
+            guard case .playlist(let p) = record.payload else { continue }
+            let resolver = URIResolver(base: p.url)
+            for v in p.variants {
+                if let u = v.url { listed[URLCanonicalizer.withoutQuery(resolver.resolve(u))] = .mediaPlaylist }
+            }
+            for u in p.segmentURIs { listed[URLCanonicalizer.withoutQuery(resolver.resolve(u))] = .segment }
+        }
+        guard !listed.isEmpty else { return }
+        for i in result.records.indices {
+            guard case .request(var m) = result.records[i].payload, m.kind == .other,
+                let kind = listed[URLCanonicalizer.withoutQuery(m.url)]
+            else { continue }
+            m.kind = kind
+            result.records[i].payload = .request(m)
         }
     }
 
