@@ -59,8 +59,20 @@ package struct ExcessiveSwitchingRule: Rule {
                     104.0 switch 8M -> 6M
                     105.0 switch 6M -> 4M
                     """),
+            RuleExample(
+                "the player's summary alone: 30 switches in 92 s of playback",
+                timeline: """
+                    0.700 initial-ltku variant=8M
+                    93.00 summary stalls=0 switches=30 duration=92 ◀
+                    """),
         ],
         nonTriggeringExamples: [
+            RuleExample(
+                "near miss, the player's summary alone: 6 switches in 10 minutes",
+                timeline: """
+                    0.700 initial-ltku variant=8M
+                    601.0 summary stalls=0 switches=6 duration=600
+                    """),
             RuleExample(
                 "near miss, access log only: 4 changes of indicated bitrate in 5 minutes",
                 files: [
@@ -99,6 +111,7 @@ package struct ExcessiveSwitchingRule: Rule {
             return p.kind == .variantSwitch && p.didSucceed != false && e.time != nil
         }
         if switches.isEmpty, let fromRows = fromAccessLog(session) { return fromRows }
+        if switches.isEmpty, let fromSummary = fromSummary(session) { return fromSummary }
         var out: [Finding] = []
         var i = 0
         while i < switches.count {
@@ -123,6 +136,39 @@ package struct ExcessiveSwitchingRule: Rule {
             }
         }
         return out
+    }
+
+    /// From the player's playback summary alone (its `variantSwitchCount` over its
+    /// `playbackDuration`), when no switch event is timed: the rate over the whole playback, as
+    /// from an access log; nil without a summary that states both.
+    func fromSummary(_ session: Session) -> [Finding]? {
+        guard
+            let (index, summary) = session.entries.enumerated().lazy.compactMap({ i, e -> (Int, PlaybackSummary)? in
+                if case .summary(let s) = e.record.payload { return (i, s) }
+                return nil
+            }).last,
+            let count = summary.variantSwitchCount, let played = summary.playbackDuration, played > 0
+        else { return nil }
+        let minutes = max(1, played / 60)
+        let rate = Double(count) / minutes
+        guard count > options.maxPerMinute, rate > Double(options.maxPerMinute) else { return [] }
+        return [
+            finding(
+                start: session.start, end: session.entries[index].time,
+                title:
+                    "\(count) variant switches in \(NumberFormat.seconds(played)) of playback (\(NumberFormat.trimmed(rate, decimals: 1)) a minute)",
+                explanation:
+                    "read from the player's playback summary: it counts the switches but does not time them, so the rate is over the whole playback",
+                details: [
+                    "switches": .integer(count), "watched_seconds": .seconds(played),
+                    "switches_per_minute": .number((rate * 10).rounded() / 10),
+                    "threshold_per_minute": .integer(options.maxPerMinute),
+                ],
+                evidence: [Finding.Evidence(session, index)],
+                advice:
+                    "Check the bitrate ladder (steps at least 1.5× apart), that declared BANDWIDTH matches the real peak bitrate, and the viewer's network stability."
+            )
+        ]
     }
 
     /// From AVPlayer's access log alone (rules.md): each row is one stretch at one indicated
