@@ -57,8 +57,38 @@ package struct MissingSessionKeyRule: Rule {
                         v1/index.m3u8
                         """),
                 ]),
+            RuleExample(
+                "a capture alone (no player events): the key is requested before the first segment",
+                files: [
+                    ExampleFixtures.har([
+                        .init(
+                            at: 0, url: "https://cdn.example.com/c/master.m3u8",
+                            body: ExampleFixtures.multivariant([(5_000_000, "v5/index.m3u8")])),
+                        .init(
+                            at: 0.1, url: "https://cdn.example.com/c/v5/index.m3u8",
+                            body:
+                                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"https://keys.example.com/c/k1.key\"\n#EXTINF:6.0,\ns1.ts\n#EXT-X-ENDLIST\n"
+                        ),
+                        .init(at: 0.2, url: "https://keys.example.com/c/k1.key", seconds: 1.5, bytes: 16, anchor: true),
+                        .init(at: 1.75, url: "https://cdn.example.com/c/v5/s1.ts", seconds: 0.4, bytes: 900_000),
+                    ])
+                ]),
         ],
         nonTriggeringExamples: [
+            RuleExample(
+                "near miss, a capture alone: the key is requested after the first segment (rotation)",
+                files: [
+                    ExampleFixtures.har([
+                        .init(
+                            at: 0, url: "https://cdn.example.com/c/master.m3u8",
+                            body: ExampleFixtures.multivariant([(5_000_000, "v5/index.m3u8")])),
+                        .init(
+                            at: 0.1, url: "https://cdn.example.com/c/v5/index.m3u8",
+                            body: ExampleFixtures.mediaPlaylist(["s1.ts", "s2.ts"])),
+                        .init(at: 0.3, url: "https://cdn.example.com/c/v5/s1.ts", seconds: 0.4, bytes: 900_000),
+                        .init(at: 30, url: "https://keys.example.com/c/k2.key", seconds: 0.2, bytes: 16),
+                    ])
+                ]),
             RuleExample(
                 "session key declared",
                 files: [
@@ -101,15 +131,14 @@ package struct MissingSessionKeyRule: Rule {
         ])
 
     package func findings(in session: Session) -> [Finding] {
-        guard let end = session.analysis.startupEnd?.time, let master = session.multivariantSnapshot,
-            !master.hasSessionKey
-        else {
+        guard let master = session.multivariantSnapshot, !master.hasSessionKey, let end = startupEnd(session) else {
             return []
         }
         let keys = session.requestEntries.filter { item in
             item.request.kind == .contentKey && (item.entry.time.map { $0 <= end } ?? false)
         }
         guard let first = keys.first else { return [] }
+        let fromCapture = session.analysis.startupEnd == nil
         let masterEntry = session.entries.first {
             if case .playlist(let p) = $0.record.payload { return p.isMultivariant } else { return false }
         }
@@ -120,10 +149,22 @@ package struct MissingSessionKeyRule: Rule {
                 start: first.entry.time, end: end,
                 title:
                     "\(keys.count) content key request\(keys.count == 1 ? "" : "s") during startup, but the multivariant playlist declares no EXT-X-SESSION-KEY",
+                explanation: fromCapture
+                    ? "no player event marks the end of startup (a capture alone): the keys were requested before the first media segment, which cannot play until they arrive"
+                    : nil,
                 details: ["key_requests_during_startup": .integer(keys.count)], evidence: evidence,
                 advice:
                     "Declare the keys in the multivariant playlist with EXT-X-SESSION-KEY (same METHOD, KEYFORMAT and URI as the media playlists' EXT-X-KEY) and set preloadsEligibleContentKeys on the AVContentKeySession."
             )
         ]
+    }
+
+    /// The end of startup: the first likely-to-keep-up; in a capture with no player events (a HAR,
+    /// a proxy log: rules.md, "Deciding from a proxy capture alone"), the first media segment's
+    /// request — a key fetched before it is on the startup path, since nothing plays without it.
+    func startupEnd(_ session: Session) -> Timestamp? {
+        if let end = session.analysis.startupEnd?.time { return end }
+        guard !session.capabilities.contains(.playerEvents) else { return nil }
+        return session.requestEntries.first { $0.request.kind == .segment && !$0.request.failed }?.entry.time
     }
 }
