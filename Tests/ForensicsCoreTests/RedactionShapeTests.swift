@@ -129,6 +129,15 @@ import Testing
         #expect(headers["Content-Type"] == "video/mp2t")
     }
 
+    /// A bearer token in free text is a token from six bytes on (probe K planted `QQP17QQ`); the
+    /// bearer of a ticket is not.
+    @Test func aShortBearerTokenInProseIsRedacted() {
+        let out = Redactor().redact("KTVHCMacro: Bearer QQP17QQ sent")
+        #expect(!out.contains("QQP17QQ") && out.contains("sent"))
+        #expect(Redactor().redact("the bearer of the ticket") == "the bearer of the ticket")
+        #expect(Redactor().redact("Bearer abcdef ok") == "Bearer abcdef ok")
+    }
+
     /// Near misses: evidence that looks like a shape but holds no secret stays as it is.
     @Test(arguments: [
         "https://cdn.example.com/v/seg_51.ts?bitrate=2000000&segment=51",
