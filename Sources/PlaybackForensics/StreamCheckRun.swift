@@ -29,6 +29,10 @@ public struct StreamCheckRun: Sendable {
     /// Files read, and files no format claimed (listed, never judged).
     public var files: [String] = []
     public var notRead: [(file: String, reason: String)] = []
+    /// Playlists a capture requested but never received — every request failed (a variant that
+    /// answered 404): no check could judge them, and `check` says so rather than pass them
+    /// silently. Requests the client cancelled itself are not failures.
+    public var notChecked: [(file: String, line: Int, url: String, reason: String)] = []
 
     /// The check ids, for `--ignore` (a typo is refused) and the docs.
     public static var checkIDs: [String] {
@@ -44,6 +48,7 @@ public struct StreamCheckRun: Sendable {
         for path in paths {
             let bundle = try analyzer.read(path: path)
             for file in bundle.files {
+                run.notChecked += unavailablePlaylists(in: file.records, file: file.path)
                 run.files.append(file.path)
                 if file.format == nil {
                     run.notRead.append((file.path, file.diagnostics.first?.message ?? "no format recognised it"))
@@ -80,6 +85,58 @@ public struct StreamCheckRun: Sendable {
         return run
     }
 
+    /// The playlists of a capture whose every request failed and which no request loaded, keyed
+    /// by URL without its query (a retry may carry another token), in the order first requested.
+    static func unavailablePlaylists(
+        in records: [Record], file: String
+    ) -> [(
+        file: String, line: Int, url: String, reason: String
+    )] {
+        var order: [String] = []
+        var failures: [String: (line: Int, url: String, statuses: [String])] = [:]
+        var loaded: Set<String> = []
+        for record in records {
+            switch record.payload {
+            case .playlist(let p):
+                if let url = p.url { loaded.insert(URLCanonicalizer.withoutQuery(url)) }
+            case .request(let m) where m.kind == .mediaPlaylist || m.kind == .multivariantPlaylist:
+                let key = URLCanonicalizer.withoutQuery(m.url)
+                if m.error?.isCancellation == true { continue }
+                guard m.failed else {
+                    if m.status.map({ $0 >= 200 && $0 < 400 }) == true { loaded.insert(key) }
+                    continue
+                }
+                let what =
+                    m.status.map { "HTTP \($0)" } ?? m.error.map { e in
+                        e.description ?? "\(e.domain ?? "error") \(e.code ?? 0)"
+                    } ?? "failed"
+                if failures[key] == nil {
+                    order.append(key)
+                    failures[key] = (record.location.line, m.url, [])
+                }
+                failures[key]?.statuses.append(what)
+            default:
+                continue
+            }
+        }
+        return order.compactMap { key in
+            guard !loaded.contains(key), let f = failures[key] else { return nil }
+            var counted: [(String, Int)] = []
+            for s in f.statuses {
+                if let i = counted.firstIndex(where: { $0.0 == s }) {
+                    counted[i].1 += 1
+                } else {
+                    counted.append((s, 1))
+                }
+            }
+            let text = counted.map { $0.1 > 1 ? "\($0.0) ×\($0.1)" : $0.0 }.joined(separator: ", ")
+            return (
+                file, f.line, f.url,
+                "every request of it failed (\(text)) and none loaded it: no check could judge it, and a player could not play it"
+            )
+        }
+    }
+
     // MARK: Output
 
     public func text(redactor: Redactor) -> String {
@@ -90,9 +147,16 @@ public struct StreamCheckRun: Sendable {
             let n = defects.filter { $0.severity == s }.count
             return n == 0 ? nil : "\(n) \(s.rawValue)"
         }
+        for n in notChecked {
+            lines.append("\(redactor.clean(n.file)):\(n.line): not checked: \(redactor.clean(n.url)): \(n.reason)")
+        }
         lines.append(
             "\(playlists) playlist\(playlists == 1 ? "" : "s") checked in \(files.count) file\(files.count == 1 ? "" : "s"): "
-                + (counts.isEmpty ? "no defect" : counts.joined(separator: ", ")))
+                + (counts.isEmpty ? "no defect" : counts.joined(separator: ", "))
+                + (notChecked.isEmpty
+                    ? ""
+                    : "; \(notChecked.count) playlist\(notChecked.count == 1 ? "" : "s") not checked (every request failed)")
+        )
         for n in notRead { lines.append("not read: \(redactor.clean(n.file)): \(redactor.clean(n.reason))") }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -115,6 +179,16 @@ public struct StreamCheckRun: Sendable {
                     })
             ),
             (
+                "not_checked",
+                .array(
+                    notChecked.map {
+                        .object([
+                            ("file", .string(redactor.clean($0.file))), ("line", .integer($0.line)),
+                            ("url", .string(redactor.clean($0.url))), ("reason", .string($0.reason)),
+                        ])
+                    })
+            ),
+            (
                 "not_read",
                 .array(
                     notRead.map {
@@ -133,7 +207,8 @@ public struct StreamCheckRun: Sendable {
         var byFile: [String: [Defect]] = [:]
         for f in files { byFile[f] = [] }
         for d in defects { byFile[d.file, default: []].append(d) }
-        let failures = defects.filter { $0.severity >= failOn }.count
+        let unchecked = failOn <= .error ? notChecked : []
+        let failures = defects.filter { $0.severity >= failOn }.count + unchecked.count
         var out = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<testsuites name=\"playback-forensics check\" tests=\"\(byFile.count)\" failures=\"\(failures)\">",
@@ -144,6 +219,11 @@ public struct StreamCheckRun: Sendable {
             for d in list where d.severity >= failOn {
                 out.append(
                     "      <failure type=\"\(x(d.check))\" message=\"\(x("\(d.check): \(d.message)"))\">\(x("\(file):\(d.line): \(d.severity.rawValue) (\(d.level), \(d.source)): \(d.message)"))</failure>"
+                )
+            }
+            for n in unchecked where n.file == file {
+                out.append(
+                    "      <failure type=\"not-checked\" message=\"\(x("not checked: \(n.url)"))\">\(x("\(file):\(n.line): not checked: \(n.url): \(n.reason)"))</failure>"
                 )
             }
             let below = list.filter { $0.severity < failOn }

@@ -78,6 +78,11 @@ struct Check: ParsableCommand {
             Output.stderr("playback-forensics: no playlist found in \(paths.joined(separator: ", ")): nothing judged\n")
             throw ExitCode(1)
         }
-        if result.defects.contains(where: { $0.severity >= failOn }) { throw ExitCode(2) }
+        // A playlist no request could load is a broken stream at error level (a player cannot
+        // play it), though no check judged its text.
+        if result.defects.contains(where: { $0.severity >= failOn }) || (!result.notChecked.isEmpty && failOn <= .error)
+        {
+            throw ExitCode(2)
+        }
     }
 }

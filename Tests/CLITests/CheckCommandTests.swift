@@ -73,4 +73,50 @@ import Testing
         #expect(r.stdout.contains("3 playlists checked"), "\(r.stdout)")
         #expect(r.status == 2)
     }
+    /// A HAR whose variant playlists every request failed for (404) is no pass: the capture's
+    /// multivariant playlist checks clean, and `check` lists each playlist it could not check,
+    /// fails at error level, and puts them in JSON and JUnit (probe E, har1). Near miss: a
+    /// variant that failed once and then loaded is checked, not listed.
+    @Test func playlistsNoRequestLoadedAreNotChecked() throws {
+        func entry(_ url: String, _ second: Int, _ status: Int, _ body: String?) -> String {
+            let content =
+                body.map {
+                    #"{"size":\#($0.utf8.count),"mimeType":"application/vnd.apple.mpegurl","text":"\#($0.replacingOccurrences(of: "\n", with: "\\n"))"}"#
+                }
+                ?? #"{"size":0,"mimeType":"text/html"}"#
+            return
+                #"{"startedDateTime":"2026-11-21T10:00:0\#(second).000Z","time":40,"request":{"method":"GET","url":"\#(url)","headers":[]},"response":{"status":\#(status),"headers":[],"content":\#(content)},"timings":{"wait":40,"receive":0}}"#
+        }
+        let master =
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000\nv2/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nv1/index.m3u8\n"
+        func har(_ entries: [String]) -> String {
+            #"{"log":{"version":"1.2","creator":{"name":"Charles Proxy","version":"4.6"},"entries":["#
+                + entries.joined(separator: ",") + "]}}"
+        }
+        let broken = har([
+            entry("https://cdn.example.com/a/master.m3u8", 0, 200, master),
+            entry("https://cdn.example.com/a/v2/index.m3u8", 1, 404, nil),
+            entry("https://cdn.example.com/a/v1/index.m3u8", 2, 404, nil),
+            entry("https://cdn.example.com/a/v1/index.m3u8?retry=1", 3, 404, nil),
+        ])
+        let dir = try Self.write(["capture.har": broken])
+        let r = try CLIRunner.run(["check", dir.path])
+        #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("not checked: https://cdn.example.com/a/v1/index.m3u8"), "\(r.stdout)")
+        #expect(r.stdout.contains("HTTP 404 ×2"))
+        #expect(r.stdout.contains("2 playlists not checked"))
+        let json = try CLIRunner.run(["check", dir.path, "--report", "json"])
+        #expect(json.stdout.contains("\"not_checked\""))
+        let junit = try CLIRunner.run(["check", dir.path, "--report", "junit"])
+        #expect(junit.stdout.contains("type=\"not-checked\""))
+        let media = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\ns1.ts\n#EXT-X-ENDLIST\n"
+        let recovered = har([
+            entry("https://cdn.example.com/a/master.m3u8", 0, 200, master),
+            entry("https://cdn.example.com/a/v2/index.m3u8", 1, 503, nil),
+            entry("https://cdn.example.com/a/v2/index.m3u8", 2, 200, media),
+        ])
+        let fine = try CLIRunner.run(["check", try Self.write(["capture.har": recovered]).path, "--fail-on", "error"])
+        #expect(!fine.stdout.contains("not checked"), "\(fine.stdout)")
+        #expect(fine.status == 0, "\(fine.stdout)\(fine.stderr)")
+    }
 }
