@@ -14,6 +14,54 @@ package enum TimestampParser {
     }
 
     package static func parseBytes(_ b: UnsafeBufferPointer<UInt8>, defaultOffsetSeconds: Int = 0) -> Timestamp? {
+        if let fast = utcISO(b) { return fast }
+        return general(b, defaultOffsetSeconds: defaultOffsetSeconds)
+    }
+
+    /// The shape nearly every time of a metric dump, HAR and CDN log has, `YYYY-MM-DDThh:mm:ss[.f…]Z`,
+    /// read at fixed places; nil for anything else (the general reader then decides, and gives
+    /// the same value for this shape: a test compares the two).
+    ///
+    /// Why: the general reader's field-by-field closures were 600 instructions a time, and a
+    /// metric event carries two to four.
+    static func utcISO(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        let n = b.count
+        guard n >= 20, b[n - 1] == 0x5A || b[n - 1] == 0x7A, b[4] == 0x2D, b[7] == 0x2D,
+            b[10] == 0x54 || b[10] == 0x20 || b[10] == 0x74, b[13] == 0x3A, b[16] == 0x3A
+        else { return nil }
+        func two(_ at: Int) -> Int64? {
+            let h = b[at] &- 48
+            let l = b[at + 1] &- 48
+            guard h < 10, l < 10 else { return nil }
+            return Int64(h) * 10 + Int64(l)
+        }
+        guard let y1 = two(0), let y2 = two(2), let month = two(5), let day = two(8), let hour = two(11),
+            let minute = two(14), let s = two(17)
+        else { return nil }
+        var second = Double(s)
+        if n > 20 {
+            // `.fff…` (or `,fff…`) then the `Z`: the general reader's sum, digit by digit.
+            guard b[19] == 0x2E || b[19] == 0x2C, n > 21 else { return nil }
+            var scale = 0.1
+            var frac = 0.0
+            var count = 0
+            for k in 20..<(n - 1) {
+                let d = b[k] &- 48
+                guard d < 10 else { return nil }
+                if count < 9 { frac += Double(d) * scale }
+                scale /= 10
+                count += 1
+            }
+            second += frac
+        }
+        guard
+            let local = CivilDate.seconds(
+                year: y1 * 100 + y2, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
+        return Timestamp(local)
+    }
+
+    static func general(_ b: UnsafeBufferPointer<UInt8>, defaultOffsetSeconds: Int) -> Timestamp? {
         var i = 0
         let n = b.count
         func digits(_ count: Int) -> Int64? {

@@ -15,4 +15,46 @@ import Testing
     func anOffsetOutOfRangeIsRefused(text: String) {
         #expect(TimestampParser.parse(text) == nil)
     }
+    /// The fixed-place reader of `YYYY-MM-DDThh:mm:ss[.f…]Z` gives the general reader's value, to
+    /// the bit, or leaves the text to it: checked on the shapes it takes and on thousands of
+    /// mutations of them (a byte changed, dropped or added).
+    @Test func theFastReaderAgreesWithTheGeneralOne() {
+        func check(_ text: String) -> Bool {
+            Array(text.utf8).withUnsafeBufferPointer { b in
+                guard let fast = TimestampParser.utcISO(b) else { return true }
+                return TimestampParser.general(b, defaultOffsetSeconds: 3600) == fast
+            }
+        }
+        let shapes = [
+            "2026-11-21T10:00:00Z", "2026-11-21T10:00:00.123Z", "2026-11-21 23:59:59,5z",
+            "2026-11-21t00:00:00.123456789123Z",
+            "1970-01-01T00:00:00Z", "2026-02-29T10:00:00Z", "2024-02-29T24:00:00Z", "2026-11-21T10:00:60.999Z",
+        ]
+        for text in shapes.prefix(4) {
+            #expect(Array(text.utf8).withUnsafeBufferPointer { TimestampParser.utcISO($0) } != nil, "\(text)")
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        let alphabet = Array("0123456789-:.,TtZz +/".utf8)
+        var checked = 0
+        for shape in shapes {
+            #expect(check(shape), "\(shape)")
+            for _ in 0..<600 {
+                var bytes = Array(shape.utf8)
+                let at = next() % bytes.count
+                switch next() % 3 {
+                case 0: bytes[at] = alphabet[next() % alphabet.count]
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(alphabet[next() % alphabet.count], at: at)
+                }
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(check(text), "\(text)")
+                checked += 1
+            }
+        }
+        #expect(checked == shapes.count * 600)
+    }
 }

@@ -142,12 +142,16 @@ package struct ExcessiveSwitchingRule: Rule {
     /// `playbackDuration`), when no switch event is timed: the rate over the whole playback, as
     /// from an access log; nil without a summary that states both.
     func fromSummary(_ session: Session) -> [Finding]? {
-        guard
-            let (index, summary) = session.entries.enumerated().lazy.compactMap({ i, e -> (Int, PlaybackSummary)? in
-                if case .summary(let s) = e.record.payload { return (i, s) }
-                return nil
-            }).last,
-            let count = summary.variantSwitchCount, let played = summary.playbackDuration, played > 0
+        // The last summary, looked for from the end (a summary closes the playback).
+        var found: (Int, PlaybackSummary)?
+        for i in session.entries.indices.reversed() {
+            if case .summary(let s) = session.entries[i].record.payload {
+                found = (i, s)
+                break
+            }
+        }
+        guard let (index, summary) = found, let count = summary.variantSwitchCount,
+            let played = summary.playbackDuration, played > 0
         else { return nil }
         let minutes = max(1, played / 60)
         let rate = Double(count) / minutes
