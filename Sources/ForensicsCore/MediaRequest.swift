@@ -246,9 +246,10 @@ public struct MediaRequest: Hashable, Sendable {
     /// True when the request failed: an HTTP error status, or a transport error.
     public var failed: Bool {
         if let status, status >= 400 { return true }
-        // Cancelled by the client (a seek, a switch): not a failure (probe H). An error log's row
-        // states its status as the error's code (`-999`), no HTTP status.
-        if error?.isCancellation == true, (status ?? 0) < 100 { return false }
+        // Cancelled by the client (a seek, a switch): not a failure (probe H), whether no status
+        // came (an error log's row states the error's code, `-999`) or a good one had (a body
+        // cut short by a seek). An error status stays a failure.
+        if error?.isCancellation == true, (status ?? 0) < 400 { return false }
         // A segment above its variant's declared bandwidth (-12318) was downloaded: a packaging
         // defect, no failed request (probe K).
         if error?.isBandwidthAdvisory == true, (status ?? 0) < 400 { return false }

@@ -964,10 +964,20 @@ struct RedactionScanner {
             }
             e += 1
         }
+        // A sentence's closing full stop is not part of the token ("Bearer token." is prose).
+        var end = e
+        while end > s, b[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        if end < e {
+            other = b[s..<end].contains { c in
+                (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: "_")
+                    || c == UInt8(ascii: "~") || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
+                    || c == UInt8(ascii: "=")
+            }
+        }
         // Six bytes or more (a short test token is a token too: probe K planted 7), with a digit,
         // a symbol or both letter cases: "the bearer of", "basic information" stay.
-        guard e - s >= 6, other || (upper && lower) else { return s }
-        return replace(s..<e)
+        guard end - s >= 6, other || (upper && lower) else { return s }
+        return replace(s..<end)
     }
 }
 

@@ -31,7 +31,8 @@ public struct SessionAnalysis: Sendable {
         if let begin = startupBegin, let end = startupEnd, session.entries.indices.contains(begin.index),
             session.entries.indices.contains(end.index),
             session.entries[begin.index].record.playerEvent?.kind == .rateChange,
-            let taken = session.entries[end.index].record.playerEvent?.timeTaken, taken.isFinite,
+            let ended = session.entries[end.index].record.playerEvent, ended.kind == .initialLikelyToKeepUp,
+            let taken = ended.timeTaken, taken.isFinite, taken < 86_400,
             taken - (end.time.secondsSince1970 - begin.time.secondsSince1970) > max(0.5, 0.25 * taken)
         {
             startupBegin = nil

@@ -307,7 +307,10 @@ package struct MarkdownReporter: Sendable {
                     "No rule explains what the figures show (\(basics.joined(separator: ", "))): see the key figures and the timeline."
             }
             let known = (k.stallCount ?? 0) > 0 || (k.errorCount ?? 0) > 0 || k.fatalError == true
-            if known, let info = r.findings.sorted(by: Finding.severityFirst).first {
+            // The stall's own finding when there is a stall, else the first: the one that explains.
+            let explaining =
+                (k.stallCount ?? 0) > 0 ? r.findings.first { $0.ruleID == "stall" } : nil
+            if known, let info = explaining ?? r.findings.sorted(by: Finding.severityFirst).first {
                 let explained = "what the figures show is explained at info level: \(text.escape(info.title))"
                 guard judgedAll else {
                     return

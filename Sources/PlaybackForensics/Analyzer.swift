@@ -232,7 +232,11 @@ public struct Analyzer: Sendable {
                 }
             }
             // What the session cannot show, judged on all its findings (before any narrowing).
-            let rateDrops = Self.rateDropsUnjudged(session)
+            // Only when the count is the timeline's own (no stall event seen): a summary's or an
+            // access log's count is the player's, and stands.
+            let rateDrops =
+                session.kpis.provenance[.stallCount] == .timeline || session.kpis.stallCount == nil
+                ? Self.rateDropsUnjudged(session) : nil
             if rateDrops != nil, session.kpis.stallCount == 0 {
                 // Stalls that could not be told from pauses are unknown, not none.
                 session.kpis.stallCount = nil

@@ -54,7 +54,7 @@ import Testing
     @Test func rulesFormatsParseAndTimeline() throws {
         let rules = try CLIRunner.run(["rules"])
         #expect(rules.status == 0)
-        #expect(rules.stdout.split(separator: "\n").count == 22)
+        #expect(rules.stdout.split(separator: "\n").count == 23)
         let one = try CLIRunner.run(["rules", "slow-key-fetch"])
         #expect(one.stdout.hasPrefix("# Slow Content-Key Fetch (`slow-key-fetch`)"))
         let formats = try CLIRunner.run(["formats"])

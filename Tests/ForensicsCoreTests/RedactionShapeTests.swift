@@ -136,6 +136,9 @@ import Testing
         #expect(!out.contains("QQP17QQ") && out.contains("sent"))
         #expect(Redactor().redact("the bearer of the ticket") == "the bearer of the ticket")
         #expect(Redactor().redact("Bearer abcdef ok") == "Bearer abcdef ok")
+        // A sentence's full stop is no symbol of a token (review).
+        #expect(Redactor().redact("send a Bearer token.") == "send a Bearer token.")
+        #expect(!Redactor().redact("Bearer QQP17QQ.").contains("QQP17QQ"))
     }
 
     /// Near misses: evidence that looks like a shape but holds no secret stays as it is.

@@ -74,7 +74,7 @@ import Testing
                 "segment-404-downswitch", "stall", "excessive-switching", "segment-errors", "playback-failed",
                 "slow-segment-download", "proxy-unreachable", "proxy-unplayable-content-type", "proxy-origin-errors",
                 "proxy-cache-ineffective", "content-key-failed", "playlist-parse-error", "live-start-near-edge",
-                "playlist-unavailable",
+                "playlist-unavailable", "segment-exceeds-declared-bandwidth",
             ])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }) }
     }

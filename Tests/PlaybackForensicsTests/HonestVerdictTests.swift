@@ -197,6 +197,11 @@ import Testing
         #expect(report.inputs.first?.records == 3)
         #expect(report.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
         #expect(!report.diagnostics.contains { $0.message.contains("fields, #Fields names") })
+        let twoRows =
+            log
+            + "2026/11/21 05:00:08.000 https://cdn.example.org/v/seg_8.ts 4F0B2C61 203.0.113.7 -12938 CoreMediaErrorDomain HTTP 404 en0 2026/11/21 05:00:08.500 https://cdn.example.org/v/seg_9.ts 4F0B2C61 203.0.113.7 -12938 CoreMediaErrorDomain HTTP 404 en0\n"
+        let merged = Analyzer().analyze(files: [("errorlog.txt", Array(twoRows.utf8))])
+        #expect(merged.diagnostics.contains { $0.location.line == 8 && $0.message.contains("fields, #Fields names") })
         let short = log + "2026/11/21 05:00:09.000 https://cdn.example.org/v/seg_9.ts 4F0B2C61\n"
         let refused = Analyzer().analyze(files: [("errorlog.txt", Array(short.utf8))])
         #expect(refused.diagnostics.contains { $0.location.line == 8 && $0.message.contains("fields, #Fields names") })
@@ -206,14 +211,18 @@ import Testing
     /// playlist lists them: their 404s are `segment-errors`, not requests of no playback (probe
     /// K). Near miss: the same 404s on URLs no playlist lists stay out of the session.
     @Test func extensionlessSegmentsAPlaylistListsAreSegments() {
-        func har(_ failing: String) -> [UInt8] {
+        func har(
+            _ failing: String, listing: String = "https://rr1.media.example.net/videoplayback/itag/20/sq/"
+        )
+            -> [UInt8]
+        {
             func entry(_ url: String, _ second: Int, _ response: String) -> String {
                 """
                 {"startedDateTime":"2026-11-21T10:00:0\(second).000Z","time":80,"request":{"method":"GET","url":"\(url)","headers":[]},\
                 "response":\(response),"timings":{"wait":80,"receive":0}}
                 """
             }
-            let base = "https://rr1.media.example.net/videoplayback/itag/20/sq/"
+            let base = listing
             let playlist =
                 "#EXTM3U\\n#EXT-X-TARGETDURATION:6\\n" + (1...4).map { "#EXTINF:6.0,\\n\(base)\($0)\\n" }.joined()
                 + "#EXT-X-ENDLIST\\n"
@@ -240,13 +249,45 @@ import Testing
         #expect(listed.sessions.first?.session.kpis.errorCount == 3)
         let unlisted = Analyzer().analyze(files: [("capture.har", har("https://rr1.media.example.net/api/item/"))])
         #expect(!unlisted.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
+        // A listed URI with a query is matched with it: `?sq=9` is not the listed `?sq=1`.
+        let queried = Analyzer().analyze(files: [
+            (
+                "capture.har",
+                har(
+                    "https://rr1.media.example.net/videoplayback?sq=9&n=",
+                    listing: "https://rr1.media.example.net/videoplayback?sq=")
+            )
+        ])
+        #expect(!queried.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
+    }
+
+    /// The error an access log's playback ended on is never a cancelled request (review): an
+    /// error-log -999 after the last stretch played is no `playback-failed`, and no error.
+    /// Near miss: a 404 there is.
+    @Test func aCancellationIsNotWherePlaybackEnded() throws {
+        func bundle(_ status: Int, _ domain: String, _ comment: String) -> AnalysisReport {
+            let access =
+                "#Version: 1.0\n#Software: AppleCoreMedia/1.0.0.22B83\n#Date: 2026/11/21 10:00:45.000\n"
+                + "#Fields: date time uri cs-guid s-ip s-ip-changes sc-count c-duration-downloaded c-start-time c-duration-watched bytes c-observed-bitrate sc-indicated-bitrate c-stalls c-frames-dropped c-startup-time c-overdue c-reason c-observed-min-bitrate c-observed-max-bitrate c-observed-bitrate-sd s-playback-type sc-wwan-count c-switch-bitrate\n"
+                + "2026/11/21 10:00:00.000 https://cdn.example.org/v/index.m3u8 4F0B2C61-8E3A-4D5B-9A7C-2E1F0D3C4B51 203.0.113.7 0 4 24.0 0.000 20.0 6000000 9000000 2000000 0 0 0.8 0 - - - - VOD 0 -\n"
+            let errors =
+                "#Version: 1.0\n#Software: AppleCoreMedia/1.0.0.22B83\n#Date: 2026/11/21 10:00:45.000\n"
+                + "#Fields: date time uri cs-guid s-ip status domain comment cs-iftype\n"
+                + "2026/11/21 10:00:30.000 https://cdn.example.org/v/seg_9.ts 4F0B2C61-8E3A-4D5B-9A7C-2E1F0D3C4B51 203.0.113.7 \(status) \"\(domain)\" \"\(comment)\" en0\n"
+            return Analyzer().analyze(files: [("access.log", Array(access.utf8)), ("error.log", Array(errors.utf8))])
+        }
+        let cancelled = bundle(-999, "NSURLErrorDomain", "cancelled")
+        #expect(!cancelled.sessions.flatMap(\.findings).contains { $0.ruleID == "playback-failed" })
+        #expect(cancelled.sessions.first?.session.kpis.fatalError != true)
+        let missing = bundle(-12938, "CoreMediaErrorDomain", "HTTP 404: File Not Found")
+        #expect(missing.sessions.flatMap(\.findings).contains { $0.ruleID == "playback-failed" })
     }
 
     /// A browser's own abort (`net::ERR_ABORTED`, before or after the headers) is a cancellation:
     /// no `segment-errors`, no `slow-segment-download` of a request that downloaded nothing.
     /// Near miss: a request that got no response for another reason is a failure.
     @Test func aBrowsersAbortIsNoFailure() {
-        func har(_ last: String) -> [UInt8] {
+        func har(_ last: String, ms: Int = 7000) -> [UInt8] {
             func entry(_ url: String, _ start: String, _ ms: Int, _ response: String) -> String {
                 """
                 {"startedDateTime":"2026-11-21T10:00:\(start)Z","time":\(ms),"request":{"method":"GET","url":"\(url)","headers":[]},\
@@ -265,8 +306,8 @@ import Testing
                 entry(
                     "https://cdn.example.com/v/s0.ts", "00.100", 200,
                     #"{"status":200,"headers":[],"content":{"size":500000}}"#))
-            for (i, second) in ["01.000", "02.000", "03.000"].enumerated() {
-                entries.append(entry("https://cdn.example.com/v/s\(i + 1).ts", second, 7000, last))
+            for (i, second) in ["01.000", "09.000", "17.000"].enumerated() {
+                entries.append(entry("https://cdn.example.com/v/s\(i + 1).ts", second, ms, last))
             }
             return Array(
                 #"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"entries":["#.utf8)
@@ -276,11 +317,22 @@ import Testing
             #"{"status":0,"headers":[],"content":{"size":0},"_error":"net::ERR_ABORTED"}"#,
             #"{"status":200,"headers":[],"content":{"size":0},"_error":"net::ERR_ABORTED"}"#,
         ] {
-            let report = Analyzer().analyze(files: [("capture.har", har(aborted))])
+            let report = Analyzer().analyze(files: [("capture.har", har(aborted, ms: 3000))])
             let rules = report.sessions.flatMap(\.findings).map(\.ruleID)
             #expect(!rules.contains("segment-errors") && !rules.contains("slow-segment-download"), "\(rules)")
             #expect(report.sessions.first?.session.kpis.errorCount ?? 0 == 0)
+            // Given up after longer than the segment plays: slower than real time all the same
+            // (review: a player abandons a slow fragment so), but no failure.
+            let slow = Analyzer().analyze(files: [("capture.har", har(aborted, ms: 7000))])
+            let slowRules = slow.sessions.flatMap(\.findings).map(\.ruleID)
+            #expect(
+                slowRules.contains("slow-segment-download") && !slowRules.contains("segment-errors"), "\(slowRules)")
         }
+        // An error status the browser then gave up on ("net::ERR_ABORTED 404") is a failure.
+        let gaveUpOn404 = Analyzer().analyze(files: [
+            ("capture.har", har(#"{"status":404,"headers":[],"content":{"size":0},"_error":"net::ERR_ABORTED"}"#))
+        ])
+        #expect(gaveUpOn404.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
         let failed = Analyzer().analyze(files: [
             (
                 "capture.har",

@@ -62,6 +62,13 @@ import Testing
             #expect(session.findings.contains { $0.ruleID == "slow-startup" && $0.severity == .error }, "\(rateAt)")
             #expect(report.verdict.status == .problemsFound)
         }
+        // A timeTaken no player could report is no startup: unknown, with a warning.
+        let absurd = analyze([
+            Self.event("AVMetricPlayerItemInitialLikelyToKeepUpEvent", at: "10:00:06.500", "\"timeTaken\":1e300"),
+            Self.event("AVMetricPlayerItemRateChangeEvent", at: "10:00:06.500", "\"rate\":1,\"previousRate\":0"),
+        ])
+        #expect(absurd.sessions.first?.session.kpis.startupTime.map { $0 < 86_400 } ?? true)
+        #expect(absurd.diagnostics.contains { $0.message.contains("timeTaken") && $0.severity == .warning })
         let timed = analyze([Self.segment(0, at: 0), Self.started])
         #expect(timed.sessions.first?.session.kpis.startupTime.map { ($0 * 100).rounded() / 100 } == 0.7)
     }
@@ -84,6 +91,12 @@ import Testing
         let paused = analyze([Self.segment(0, at: 0), Self.started, drop, resumed])
         #expect(paused.verdict.status == .noProblemFound)
         #expect(paused.sessions.first?.session.kpis.stallCount == 0)
+        // The player's own count stands: a summary saying 0 stalls is no gap (review).
+        let counted = analyze([
+            Self.segment(0, at: 0), Self.started, drop, rebuffered, Self.summary(stalls: 0, recovering: 0),
+        ])
+        #expect(counted.sessions.first?.session.kpis.stallCount == 0)
+        #expect(!counted.verdict.couldNotJudge.contains { $0.contains("stalls could not be judged") })
         let qualified = Self.event(
             "AVFoundation.AVMetricPlayerItemStallEvent", at: "10:00:30.000", "\"rate\":0,\"previousRate\":1")
         let stalled = analyze([Self.segment(0, at: 0), Self.started, qualified, rebuffered])

@@ -140,7 +140,9 @@ package struct AVPlayerExtendedLogParser {
             if values.count > names.count, let c = names.firstIndex(of: "comment") {
                 let after = names.count - c - 1
                 let end = values.count - after
-                if end > c {
+                // Never a second row run into this one (a lost line break): a date among the
+                // tokens refuses the line, as before.
+                if end > c, !values[c..<end].contains(where: Self.looksLikeDate) {
                     values = Array(values[..<c]) + [values[c..<end].joined(separator: " ")] + Array(values[end...])
                 }
             }
@@ -221,6 +223,13 @@ package struct AVPlayerExtendedLogParser {
     /// Splits a row on spaces and tabs; a double-quoted value may contain them (error log
     /// `domain` and `comment`), and `""` is an empty value. Reads bytes, not characters: the
     /// character walk was a fifth of `analyze` on a 200,000-row log.
+    /// `2026/11/21` or `2026-11-21`: the first field of a row.
+    static func looksLikeDate(_ token: String) -> Bool {
+        let b = Array(token.utf8)
+        guard b.count == 10, b[4] == b[7], b[4] == UInt8(ascii: "/") || b[4] == UInt8(ascii: "-") else { return false }
+        return b.enumerated().allSatisfy { i, c in i == 4 || i == 7 || (c >= 0x30 && c <= 0x39) }
+    }
+
     static func tokenize(_ text: String) -> [String] {
         var text = text  // withUTF8 needs a var; a native string is not copied
         return text.withUTF8 { b in

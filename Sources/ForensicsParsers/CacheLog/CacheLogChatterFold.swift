@@ -25,7 +25,10 @@ struct CacheLogChatterFold {
     /// The most runs open at once; one more ends them all (bounded memory on any log).
     static let maxOpenRuns = 256
     /// The largest entry a run keeps unmade as its latest (`foldChunk`): larger ones are made
-    /// into events, so the runs hold at most `maxOpenRuns` × this many bytes of raw entries.
+    /// into events. A slot takes the entry's buffers when they hold at most 8 × this (32 KiB,
+    /// line ends included) and copies the entry into its own otherwise (at most 4 KiB of bytes
+    /// and 32 KiB of line ends), so a slot holds at most 64 KiB and the raw entries 16 MiB,
+    /// whatever the log.
     static let maxRawEntryBytes = 4096
 
     /// The file the records are read from (a run's latest chunk is made into a record at close).

@@ -81,22 +81,28 @@ package struct HARParser {
     /// A request whose URL a captured playlist lists — a segment of a media playlist, a variant
     /// of a multivariant one — is that, whatever its path looks like: many packagers serve
     /// segments from paths without an extension (`/videoplayback/itag/20/sq/5`), which the URL
-    /// alone calls "other" and the capture would drop as no playback (probe K). Matched without
-    /// the query (tokens differ from request to request).
+    /// alone calls "other" and the capture would drop as no playback (probe K). Matched as
+    /// listed, or without the query where the listed URI has none (tokens added per request).
     func kindByCapturedPlaylists(_ result: inout ParseResult) {
+        // The URL as listed; and without its query only where the listed URI has none (a query
+        // such as `?sq=5` may be what tells one segment from another).
         var listed: [String: MediaRequest.Kind] = [:]
+        var listedPaths: [String: MediaRequest.Kind] = [:]
+        func list(_ uri: String, _ kind: MediaRequest.Kind) {
+            listed[uri] = kind
+            let path = URLCanonicalizer.withoutQuery(uri)
+            if path == uri { listedPaths[path] = kind }
+        }
         for record in result.records {
             guard case .playlist(let p) = record.payload else { continue }
             let resolver = URIResolver(base: p.url)
-            for v in p.variants {
-                if let u = v.url { listed[URLCanonicalizer.withoutQuery(resolver.resolve(u))] = .mediaPlaylist }
-            }
-            for u in p.segmentURIs { listed[URLCanonicalizer.withoutQuery(resolver.resolve(u))] = .segment }
+            for v in p.variants { if let u = v.url { list(resolver.resolve(u), .mediaPlaylist) } }
+            for u in p.segmentURIs { list(resolver.resolve(u), .segment) }
         }
         guard !listed.isEmpty else { return }
         for i in result.records.indices {
             guard case .request(var m) = result.records[i].payload, m.kind == .other,
-                let kind = listed[URLCanonicalizer.withoutQuery(m.url)]
+                let kind = listed[m.url] ?? listedPaths[URLCanonicalizer.withoutQuery(m.url)]
             else { continue }
             m.kind = kind
             result.records[i].payload = .request(m)
@@ -140,9 +146,10 @@ package struct HARParser {
         let status = entry["response"]?["status"]?.int
         let browserError = entry["response"]?["_error"]?.string
         // HAR writes 0 for requests that got no response (blocked, aborted, failed).
-        if let browserError, Self.isAbort(browserError) {
+        if let browserError, Self.isAbort(browserError), (status ?? 0) < 400 {
             // The browser gave the request up itself (a seek, a level switch), before or after
             // the headers: a cancellation, as NSURLErrorCancelled is — no failure, no download.
+            // An error status it then gave up on (Chrome's "net::ERR_ABORTED 404") stays a failure.
             request.error = ErrorInfo(domain: "no response", code: -999, description: browserError)
         } else if let status, status > 0 {
             request.status = status

@@ -154,7 +154,15 @@ struct MetricEventMapper {
             var p = PlayerEvent(
                 kind: type == .initialLikelyToKeepUp ? .initialLikelyToKeepUp : .likelyToKeepUp, mediaTime: mediaTime)
             p.variant = e["variant"].flatMap(MetricValues.variant)
-            p.timeTaken = e["timeTaken"]?.double
+            // Seconds to be likely to keep up: at least 0 and under a day, or no measurement.
+            if let taken = e["timeTaken"]?.double {
+                if taken.isFinite, taken >= 0, taken < 86_400 {
+                    p.timeTaken = taken
+                } else {
+                    result.diagnose(
+                        Diagnostic(location, .warning, "timeTaken \(taken) out of range, read as unknown"))
+                }
+            }
             p.bufferedAhead = MetricValues.bufferedAhead(e["loadedTimeRanges"], mediaTime: mediaTime)
             add(date, .player(p))
             for (requests, implied) in [

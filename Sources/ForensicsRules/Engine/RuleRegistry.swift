@@ -17,6 +17,7 @@ package enum RuleRegistry {
         SlowSegmentDownloadRule.self,
         StreamDefectsRule.self,
         PlaylistUnavailableRule.self,
+        SegmentExceedsDeclaredBandwidthRule.self,
         ProxyUnreachableRule.self,
         ProxyUnplayableContentTypeRule.self,
         ProxyOriginErrorsRule.self,

@@ -302,7 +302,10 @@ package struct PlaybackFailedRule: Rule {
         var rows = 0
         for e in session.entries {
             switch e.record.payload {
-            case .errorLog: if e.time != nil { lastError = e }
+            case .errorLog(let err, _):
+                // A request the client cancelled, a segment above its declared bandwidth: no
+                // failure, so never the error playback ended on (one story with the failures).
+                if e.time != nil, !err.isCancellation, !err.isBandwidthAdvisory { lastError = e }
             case .accessLog(let a):
                 rows += 1
                 let w = a.durationWatched ?? 0
@@ -310,7 +313,10 @@ package struct PlaybackFailedRule: Rule {
                 if let t = e.time { lastPlaying = max(lastPlaying ?? t, t + w) }
             default: break
             }
-            for v in e.otherViews where v.format == .errorLog { if e.time != nil { lastError = e } }
+            for v in e.otherViews where v.format == .errorLog {
+                if case .errorLog(let err, _) = v.payload, err.isCancellation || err.isBandwidthAdvisory { continue }
+                if e.time != nil { lastError = e }
+            }
         }
         guard rows > 0, let error = lastError, let t = error.time else { return nil }
         // The access log knows only what happened before it was dumped (`#Date`): an error after

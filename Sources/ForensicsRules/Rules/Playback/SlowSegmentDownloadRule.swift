@@ -120,10 +120,16 @@ package struct SlowSegmentDownloadRule: Rule {
         // playlists it captured.
         let captured = SegmentDurations(session)
         for item in session.requestEntries where item.request.kind == .segment {
-            guard let r = session.mergedRequest(item.entry), !r.failed, r.error?.isCancellation != true,
-                let d = r.duration,
+            guard let r = session.mergedRequest(item.entry), !r.failed, let d = r.duration,
                 let sd = r.segmentDuration ?? captured.duration(of: r.url), sd > 0
             else { continue }
+            // A load the client gave up (a seek, a player abandoning a slow fragment): longer than
+            // its segment plays, it was slower than real time all the same; shorter, it shows
+            // nothing either way — no fast download to end a slow run.
+            if r.error?.isCancellation == true {
+                if d > sd { run.append((item.entry, d, sd)) }
+                continue
+            }
             if d > sd { run.append((item.entry, d, sd)) } else { flush() }
         }
         flush()
