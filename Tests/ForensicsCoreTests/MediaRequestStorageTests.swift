@@ -122,4 +122,24 @@ import Testing
         // The box it shared is untouched: the next request of the run still reads its own value.
         #expect(requests[2].requestHeaders["Authorization"] == "Bearer PLANTED-SECRET-42")
     }
+    /// What a failed request is (one list for KPIs and rules): an error status, a transport
+    /// error; not a request the client cancelled, whatever status it had got (a body cut short
+    /// by a seek), nor a segment above its declared bandwidth that arrived (-12318). Near miss:
+    /// an error status stays a failure, cancelled or not.
+    @Test func whatAFailureIs() {
+        func request(status: Int?, code: Int?, domain: String = "NSURLErrorDomain") -> MediaRequest {
+            var r = MediaRequest(kind: .segment, url: "https://cdn.example.com/v/s1.ts")
+            r.status = status
+            r.error = code.map { ErrorInfo(domain: domain, code: $0, description: nil) }
+            return r
+        }
+        #expect(!request(status: nil, code: -999).failed)
+        #expect(!request(status: 200, code: -999).failed)
+        #expect(!request(status: -999, code: -999).failed)
+        #expect(request(status: 404, code: -999).failed)
+        #expect(!request(status: nil, code: -12318, domain: "CoreMediaErrorDomain").failed)
+        #expect(request(status: nil, code: -1001).failed)
+        #expect(request(status: 503, code: nil).failed)
+        #expect(!request(status: 200, code: nil).failed)
+    }
 }
