@@ -85,18 +85,44 @@ enum MetricValues {
         return out
     }
 
+    /// The keys `request` asks of a request event, and of its resource request: each case is
+    /// named as its key, and `rawValue` is its place in the list.
+    enum EventKey: Int, CaseIterable {
+        case mediaResourceRequestEvent, url, contentKeySpecifier, isMultivariantPlaylist, isMapSegment, mediaType
+        case byteRange, segmentDuration, indexFileURL
+    }
+    static let eventKeys = JSONKeys(EventKey.allCases.map { "\($0)" })
+
+    enum ResourceKey: Int, CaseIterable {
+        case url, byteRange, serverAddress, requestStartTime, requestEndTime, responseEndTime, responseStartTime
+        case wasReadFromCache, readFromCache, errorEvent, networkTransactionMetrics
+    }
+    static let resourceKeys = JSONKeys(ResourceKey.allCases.map { "\($0)" })
+
     /// A request event (playlist, segment, key or plain resource request) as a `MediaRequest`.
     static func request(
         type: MetricEventType, event e: JSONNode, date eventDate: Timestamp?, recent: inout MetricRecentValues
     ) -> MediaRequest {
-        let resource = type == .resourceRequest ? e : e["mediaResourceRequestEvent"]
+        // Every key asked of the event and of its resource request, in one pass over each.
+        e.members(Self.eventKeys, into: &recent.eventMembers)
+        let ev = recent.eventMembers
+        func event(_ k: EventKey) -> JSONNode? { ev.indices.contains(k.rawValue) ? ev[k.rawValue] : nil }
+        let resource = type == .resourceRequest ? e : event(.mediaResourceRequestEvent)
+        if let resource {
+            resource.members(Self.resourceKeys, into: &recent.resourceMembers)
+        } else {
+            recent.resourceMembers.removeAll(keepingCapacity: true)
+        }
+        let res = recent.resourceMembers
+        func resourceValue(_ k: ResourceKey) -> JSONNode? { res.indices.contains(k.rawValue) ? res[k.rawValue] : nil }
         let url =
-            e["url"]?.string ?? resource?["url"]?.string ?? e["contentKeySpecifier"]?["identifier"]?.string ?? ""
+            event(.url)?.string ?? resourceValue(.url)?.string ?? event(.contentKeySpecifier)?["identifier"]?.string
+            ?? ""
         let kind: MediaRequest.Kind =
             switch type {
             case .playlistRequest:
-                e["isMultivariantPlaylist"]?.bool == true ? .multivariantPlaylist : .mediaPlaylist
-            case .segmentRequest: e["isMapSegment"]?.bool == true ? .map : .segment
+                event(.isMultivariantPlaylist)?.bool == true ? .multivariantPlaylist : .mediaPlaylist
+            case .segmentRequest: event(.isMapSegment)?.bool == true ? .map : .segment
             case .contentKeyRequest: .contentKey
             default: MediaRequest.guessKind(url: url)
             }
@@ -104,18 +130,19 @@ enum MetricValues {
         // The rarer fields are gathered apart and stored once, through the box of the previous
         // request when equal (most of a session's requests share headers and server address).
         var d = MediaRequest.Details()
-        r.mediaType = MetricRecentValues.string(e["mediaType"], &recent.mediaType)
-        d.byteRange = byteRange(e["byteRange"]) ?? byteRange(resource?["byteRange"])
-        r.segmentDuration = e["segmentDuration"]?.double
-        r.playlistURL = MetricRecentValues.string(e["indexFileURL"], &recent.playlistURL)
-        d.serverAddress = MetricRecentValues.string(resource?["serverAddress"], &recent.serverAddress)
-        r.start = resource?["requestStartTime"].flatMap(date) ?? resource?["requestEndTime"].flatMap(date)
+        r.mediaType = MetricRecentValues.string(event(.mediaType), &recent.mediaType)
+        d.byteRange = byteRange(event(.byteRange)) ?? byteRange(resourceValue(.byteRange))
+        r.segmentDuration = event(.segmentDuration)?.double
+        r.playlistURL = MetricRecentValues.string(event(.indexFileURL), &recent.playlistURL)
+        d.serverAddress = MetricRecentValues.string(resourceValue(.serverAddress), &recent.serverAddress)
+        r.start = resourceValue(.requestStartTime).flatMap(date) ?? resourceValue(.requestEndTime).flatMap(date)
         r.end =
-            resource?["responseEndTime"].flatMap(date) ?? resource?["responseStartTime"].flatMap(date) ?? eventDate
+            resourceValue(.responseEndTime).flatMap(date) ?? resourceValue(.responseStartTime).flatMap(date)
+            ?? eventDate
         if r.start == nil, r.end != nil, r.end != eventDate { r.start = eventDate }
-        r.fromCache = resource?["wasReadFromCache"]?.bool ?? resource?["readFromCache"]?.bool
-        if let err = resource?["errorEvent"], !err.isNull { d.error = error(err) }
-        if let transactions = resource?["networkTransactionMetrics"]?["transactionMetrics"]?.elements,
+        r.fromCache = resourceValue(.wasReadFromCache)?.bool ?? resourceValue(.readFromCache)?.bool
+        if let err = resourceValue(.errorEvent), !err.isNull { d.error = error(err) }
+        if let transactions = resourceValue(.networkTransactionMetrics)?["transactionMetrics"]?.elements,
             let last = transactions.last
         {
             r.status = last["response"]?["statusCode"]?.int
@@ -128,7 +155,9 @@ enum MetricValues {
             var any = false
             for t in transactions {
                 if let c = t["countOfResponseBodyBytesReceived"]?.int {
-                    total &+= Int64(c)
+                    // Saturating: the counts are the input's.
+                    let (sum, overflow) = total.addingReportingOverflow(Int64(c))
+                    total = overflow ? (c < 0 ? Int64.min : Int64.max) : sum
                     any = true
                 }
             }

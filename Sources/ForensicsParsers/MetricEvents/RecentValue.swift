@@ -38,6 +38,10 @@ struct MetricRecentValues {
     var responseHeaders = RecentValue<ResponseHeaders>()
     /// The requests' rarer fields, one box per run of equal values.
     var details = MediaRequest.DetailsSharing()
+    /// Scratch for `JSONNode.members`: the members of the event and of its resource request, in
+    /// storage kept from event to event (its nodes are read only within the event's mapping).
+    var eventMembers: [JSONNode?] = []
+    var resourceMembers: [JSONNode?] = []
 
     /// A plain string node's value through `recent` (escaped strings and other values are read
     /// as they are: they are rare, and their bytes are not their text).
