@@ -23,17 +23,15 @@ public struct SessionAnalysis: Sendable {
     public init(_ session: Session) {
         startupBegin = session.computedStartupBegin
         startupEnd = session.computedStartupEnd
-        // A rate change opens the window only when nothing else does, and its time need not be
-        // when loading began (the app may call play() once the item is ready). Where the
-        // likely-to-keep-up states the player's own startup time and it is clearly longer than
-        // such a window, the player's figure is the startup: a 6.5 s startup is not 0 s because
-        // the rate changed at the same instant.
+        // A rate change opens the window only when nothing else does. One at (or within half a
+        // second of) the first likely-to-keep-up is the item's rate turning to 1 as playback
+        // starts, not the play request: that window says nothing of the startup, which is then
+        // the player's own figure (`timeTaken`, the summary's) or unknown — never 0 s (probes K,
+        // L). A play request pressed earlier opens a window that stands, whatever `timeTaken`
+        // counts from (an item loaded ahead of the press).
         if let begin = startupBegin, let end = startupEnd, session.entries.indices.contains(begin.index),
-            session.entries.indices.contains(end.index),
             session.entries[begin.index].record.playerEvent?.kind == .rateChange,
-            let ended = session.entries[end.index].record.playerEvent, ended.kind == .initialLikelyToKeepUp,
-            let taken = ended.timeTaken, taken.isFinite, taken < 86_400,
-            taken - (end.time.secondsSince1970 - begin.time.secondsSince1970) > max(0.5, 0.25 * taken)
+            end.time.secondsSince1970 - begin.time.secondsSince1970 < 0.5
         {
             startupBegin = nil
         }

@@ -245,6 +245,7 @@ public struct Analyzer: Sendable {
             }
             let gaps = [
                 Self.unmeasured(session, registry: ingestor.registry), Self.unexplained(session, findings), rateDrops,
+                Self.startupUnmeasured(session),
             ].compactMap { $0 }
             return AnalysisReport.SessionResult(session: session, findings: findings, gaps: gaps)
         }
@@ -269,35 +270,62 @@ public struct Analyzer: Sendable {
     /// a pause by the rate alone. The stalls are then not judged, and the verdict says so.
     static func rateDropsUnjudged(_ session: Session) -> String? {
         guard !session.entries.contains(where: { $0.record.playerEvent?.kind == .stall }) else { return nil }
-        var dropped: (time: Timestamp?, index: Int)?
+        // A stall's signature: the rate falls to 0, the player becomes likely to keep up, and
+        // the rate comes back at once (the player resumes itself) — or never, in what was
+        // logged. A pause is resumed later by the viewer (probe L: a buffer refilled while
+        // paused is no stall).
+        var dropped: Timestamp?
+        var ready: Timestamp?
         var count = 0
         var first: (Timestamp?, Double?)?
-        for (i, e) in session.entries.enumerated() {
+        func suspect() {
+            count += 1
+            if first == nil {
+                var waited: Double?
+                if let from = dropped?.secondsSince1970, let to = ready?.secondsSince1970 { waited = to - from }
+                first = (dropped, waited)
+            }
+        }
+        var pendingDrop = false
+        var pendingReady = false
+        for e in session.entries {
             guard let p = e.record.playerEvent else { continue }
             switch p.kind {
             case .rateChange where (p.rate ?? 1) == 0 && (p.previousRate ?? 0) > 0:
-                dropped = (e.time, i)
-            case .rateChange, .seek, .seekDidComplete:
-                dropped = nil
-            case .likelyToKeepUp:
-                if let d = dropped {
-                    count += 1
-                    if first == nil {
-                        var waited: Double?
-                        if let from = d.time?.secondsSince1970, let to = e.time?.secondsSince1970 { waited = to - from }
-                        first = (d.time, waited)
-                    }
+                (dropped, ready, pendingDrop, pendingReady) = (e.time, nil, true, false)
+            case .rateChange:
+                if pendingReady, let r = ready?.secondsSince1970, let t = e.time?.secondsSince1970, t - r <= 1 {
+                    suspect()
                 }
-                dropped = nil
+                (pendingDrop, pendingReady) = (false, false)
+            case .seek, .seekDidComplete:
+                (pendingDrop, pendingReady) = (false, false)
+            case .likelyToKeepUp where pendingDrop && !pendingReady:
+                (ready, pendingReady) = (e.time, true)
             default:
                 break
             }
         }
+        // Ready again and never resumed in what was logged: a stall cannot be ruled out.
+        if pendingReady { suspect() }
         guard count > 0, let first else { return nil }
         let when = first.0.map { " at \($0.iso8601(session.timeBasis))" } ?? ""
         let wait = first.1.map { ", a likely-to-keep-up \(NumberFormat.seconds($0)) later" } ?? ""
         return
             "stalls could not be judged: the player's rate fell to 0\(when)\(wait) and no stall event was recorded (\(count) such drop\(count == 1 ? "" : "s")) — a stall written as a rate change (a recorder that tests the rate-change class before its stall subclass) cannot be told from a pause"
+    }
+
+    /// The player became ready, but nothing shows when loading began — no request, no play
+    /// request before it, no stated startup time: the startup is unknown, and so is whether it
+    /// was slow (probe L: an empty window read as 0 s). Left to `unmeasured` when the stalls are
+    /// unknown too (it names both).
+    static func startupUnmeasured(_ session: Session) -> String? {
+        guard session.kpis.startupTime == nil, session.kpis.stallCount != nil,
+            let ready = session.entries.first(where: { $0.record.playerEvent?.kind == .initialLikelyToKeepUp })
+        else { return nil }
+        let when = ready.time.map { " at \($0.iso8601(session.timeBasis))" } ?? ""
+        return
+            "startup time could not be judged: the player was ready\(when), but no request, no earlier play request and no stated startup time (timeTaken, timeSpentInInitialStartup) shows when loading began"
     }
 
     static func unexplained(_ session: Session, _ findings: [Finding]) -> String? {

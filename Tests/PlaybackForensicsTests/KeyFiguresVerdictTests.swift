@@ -69,6 +69,21 @@ import Testing
         ])
         #expect(absurd.sessions.first?.session.kpis.startupTime.map { $0 < 86_400 } ?? true)
         #expect(absurd.diagnostics.contains { $0.message.contains("timeTaken") && $0.severity == .warning })
+        // A play request pressed 3 s before: its window stands, whatever timeTaken counts from
+        // (probe L: 6.5 s from a preloaded item's load is not the viewer's wait).
+        let pressed = analyze([
+            Self.event("AVMetricPlayerItemRateChangeEvent", at: "10:00:03.500", "\"rate\":1,\"previousRate\":0"),
+            Self.event(
+                "AVMetricPlayerItemInitialLikelyToKeepUpEvent", at: "10:00:06.500", "\"timeTaken\":6.5"),
+        ])
+        #expect(pressed.sessions.first?.session.kpis.startupTime == 3)
+        // No stated time and an empty window: unknown, and said — never 0 s and no problem.
+        let unstated = analyze([
+            Self.event("AVMetricPlayerItemInitialLikelyToKeepUpEvent", at: "10:00:06.500", ""),
+            Self.event("AVMetricPlayerItemRateChangeEvent", at: "10:00:06.500", "\"rate\":1,\"previousRate\":0"),
+        ])
+        #expect(unstated.sessions.first?.session.kpis.startupTime == nil)
+        #expect(unstated.verdict.couldNotJudge.contains { $0.contains("startup time could not be judged") })
         let timed = analyze([Self.segment(0, at: 0), Self.started])
         #expect(timed.sessions.first?.session.kpis.startupTime.map { ($0 * 100).rounded() / 100 } == 0.7)
     }
@@ -89,6 +104,16 @@ import Testing
         let resumed = Self.event(
             "AVMetricPlayerItemRateChangeEvent", at: "10:00:36.000", "\"rate\":1,\"previousRate\":0")
         let paused = analyze([Self.segment(0, at: 0), Self.started, drop, resumed])
+        // A pause whose buffer refilled (a likely-to-keep-up) and that the viewer resumed a
+        // minute later is a pause (probe L); the player resuming itself at once is a stall's.
+        let refilled = Self.event("AVMetricPlayerItemLikelyToKeepUpEvent", at: "10:00:31.000", "\"timeTaken\":1.0")
+        let later = Self.event("AVMetricPlayerItemRateChangeEvent", at: "10:01:30.000", "\"rate\":1,\"previousRate\":0")
+        let pausedLong = analyze([Self.segment(0, at: 0), Self.started, drop, refilled, later])
+        #expect(pausedLong.verdict.status == .noProblemFound)
+        let atOnce = Self.event(
+            "AVMetricPlayerItemRateChangeEvent", at: "10:00:36.100", "\"rate\":1,\"previousRate\":0")
+        let selfResumed = analyze([Self.segment(0, at: 0), Self.started, drop, rebuffered, atOnce])
+        #expect(selfResumed.verdict.couldNotJudge.contains { $0.contains("stalls could not be judged") })
         #expect(paused.verdict.status == .noProblemFound)
         #expect(paused.sessions.first?.session.kpis.stallCount == 0)
         // The player's own count stands: a summary saying 0 stalls is no gap (review).
