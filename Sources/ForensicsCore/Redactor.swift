@@ -72,8 +72,13 @@ public struct Redactor: Sendable {
             while i < bytes.count {
                 let kind = table[Int(bytes[i])]
                 if kind != 0 {
-                    // `b`/`B`: only `Bearer` or `Basic` (a credential in free text) can start here.
-                    if kind == 1 || RedactionScanner.startsCredentialScheme(bytes, at: i) { return false }
+                    // `b`/`B`: only `Bearer` or `Basic` (a credential in free text) can start here;
+                    // `p`/`P`: only `password` and its kin.
+                    if kind == 1 || RedactionScanner.startsCredentialScheme(bytes, at: i)
+                        || RedactionScanner.startsPasswordWord(bytes, at: i)
+                    {
+                        return false
+                    }
                 }
                 i += 1
             }
@@ -84,7 +89,7 @@ public struct Redactor: Sendable {
     /// 0: no pass of `clean` starts at this byte; 1: one may; 2: one may if a credential scheme
     /// word (`Bearer`, `Basic`) starts here.
     static let inertBytes: [UInt8] = (0..<256).map { value in
-        if value == 0x42 || value == 0x62 { return 2 }
+        if value == 0x42 || value == 0x62 || value == 0x50 || value == 0x70 { return 2 }
         return value >= 0x20 && value < 0x7F && !"=:@%/.".utf8.contains(UInt8(value)) ? 0 : 1
     }
 
@@ -180,7 +185,8 @@ public struct Redactor: Sendable {
     ].map { Array($0.utf8) }
 
     static let secretParameterSuffixes: [[UInt8]] = [
-        "token", "signature", "secret", "password", "sessionid", "sessid", "key-pair-id", "api_key", "api-key",
+        "token", "signature", "secret", "password", "passwd", "sessionid", "sessid", "key-pair-id", "api_key",
+        "api-key",
         "apikey", "credential", "_key", "-key", "privatekey", "advertising_id", "advertisingid", "device_id",
         "deviceid", "_email", "-email",
     ].map { Array($0.utf8) }
@@ -192,6 +198,7 @@ public struct Redactor: Sendable {
 
     static let secretHeaderParts: [[UInt8]] = [
         "authorization", "token", "secret", "password", "api-key", "apikey", "api_key", "passwd", "passphrase",
+        "bearer",
     ].map { Array($0.utf8) }
 
     /// Names that are secrets as JSON keys and `name: value` pairs too (a licence body logged in
@@ -333,7 +340,7 @@ struct RedactionScanner {
     /// load and one test (the switch cost ~30 instructions a byte on a proxy log's texts).
     enum Action: UInt8 {
         case none = 0, openQuery, closeQuery, equals, colon, userInfo, encodedEquals, jwt, skd, pathSecret,
-            credentialScheme
+            credentialScheme, passwordWord
     }
 
     static let actions: [Action] = (0..<256).map { value -> Action in
@@ -350,6 +357,7 @@ struct RedactionScanner {
         case UInt8(ascii: "s"), UInt8(ascii: "S"): .skd
         case UInt8(ascii: "/"): .pathSecret
         case UInt8(ascii: "b"), UInt8(ascii: "B"): .credentialScheme
+        case UInt8(ascii: "p"), UInt8(ascii: "P"): .passwordWord
         default: .none
         }
     }
@@ -376,6 +384,7 @@ struct RedactionScanner {
                 case .skd: next = skd(at: i)
                 case .pathSecret: next = pathSecret(at: i)
                 case .credentialScheme: next = credentialScheme(at: i)
+                case .passwordWord: next = passwordWord(at: i)
                 }
                 i = max(next, i + 1)
             }
@@ -696,13 +705,16 @@ struct RedactionScanner {
             j -= 1
         }
         guard let last else { return i + 1 }
+        // `seg@1080p.ts`, `poster@2x.png`: a file name, wherever it stands (no top-level domain
+        // is a media or web file extension).
+        let tld = String(decoding: b[last], as: UTF8.self).lowercased()
+        if Self.fileExtensions.contains(tld) { return i + 1 }
         if s > 0, b[s - 1] == UInt8(ascii: "/") {
-            let tld = String(decoding: b[last], as: UTF8.self).lowercased()
             let first = b[labels[0]]
             let isScale =
                 first.count >= 2 && first.last.map { $0 | 0x20 == UInt8(ascii: "x") } == true
                 && first.dropLast().allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-            if isScale || Self.fileExtensions.contains(tld) { return i + 1 }
+            if isScale { return i + 1 }
         }
         return replace(s..<last.upperBound)
     }
@@ -927,13 +939,40 @@ struct RedactionScanner {
         return startsWord(b, at: i, "bearer") || startsWord(b, at: i, "basic")
     }
 
-    /// The lower-case `word` (any letter case in the text) followed by a space, at `i`.
+    /// The lower-case `word` (any letter case in the text) followed by a space or a tab, at `i`.
     static func startsWord(_ b: UnsafeBufferPointer<UInt8>, at i: Int, _ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
         guard i + n < b.count else { return false }
         let w = word.utf8Start
         for k in 0..<n where b[i + k] | 0x20 != w[k] { return false }
-        return b[i + n] == UInt8(ascii: " ")
+        return b[i + n] == UInt8(ascii: " ") || b[i + n] == UInt8(ascii: "\t")
+    }
+
+    /// `password`, `passwd` or `passphrase` as a word of prose, followed by a space.
+    static func startsPasswordWord(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        guard i + 7 < b.count, b[i + 1] | 0x20 == UInt8(ascii: "a") else { return false }
+        if i > 0, Redactor.isLetter(b[i - 1]) || (b[i - 1] >= 0x30 && b[i - 1] <= 0x39) { return false }
+        return startsWord(b, at: i, "password") || startsWord(b, at: i, "passwd") || startsWord(b, at: i, "passphrase")
+    }
+
+    /// A password in prose (`… logged in with password hunter2x`): the word after it (and after
+    /// an `is`), four bytes or more up to a space or quote. It may be a plain word ("password
+    /// reset failed" loses "reset"): a word too many is redacted rather than a secret kept.
+    mutating func passwordWord(at i: Int) -> Int {
+        guard Self.startsPasswordWord(b, at: i) else { return i + 1 }
+        var s = i
+        while s < b.count, b[s] != UInt8(ascii: " "), b[s] != UInt8(ascii: "\t") { s += 1 }
+        func spaces() { while s < b.count, b[s] == UInt8(ascii: " ") || b[s] == UInt8(ascii: "\t") { s += 1 } }
+        spaces()
+        if s + 2 < b.count, b[s] | 0x20 == UInt8(ascii: "i"), b[s + 1] | 0x20 == UInt8(ascii: "s"), b[s + 2] == 0x20 {
+            s += 3
+            spaces()
+        }
+        var e = s
+        while e < b.count, b[e] > 0x20, b[e] != UInt8(ascii: "\""), b[e] != UInt8(ascii: "'") { e += 1 }
+        while e > s, b[e - 1] == UInt8(ascii: ".") || b[e - 1] == UInt8(ascii: ",") { e -= 1 }
+        guard e - s >= 4 else { return s }
+        return replace(s..<e)
     }
 
     /// A credential in free text (`… sent Bearer abc123…`, `Basic dXNlcjpw…`): the token after the
@@ -942,8 +981,8 @@ struct RedactionScanner {
     mutating func credentialScheme(at i: Int) -> Int {
         guard Self.startsCredentialScheme(b, at: i) else { return i + 1 }
         var s = i
-        while s < b.count, b[s] != UInt8(ascii: " ") { s += 1 }
-        while s < b.count, b[s] == UInt8(ascii: " ") { s += 1 }
+        while s < b.count, b[s] != UInt8(ascii: " "), b[s] != UInt8(ascii: "\t") { s += 1 }
+        while s < b.count, b[s] == UInt8(ascii: " ") || b[s] == UInt8(ascii: "\t") { s += 1 }
         var e = s
         var upper = false
         var lower = false

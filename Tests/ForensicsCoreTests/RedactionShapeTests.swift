@@ -11,6 +11,12 @@ import Testing
         ("upload PLANTEDjane.doe@example.com.2026-11-21 done", "2026-11-21 done"),
         ("user PLANTEDjane+video@example.co.uk-ios logged in", "-ios logged in"),
         ("login passwd: PLANTEDpw1 refused", "login passwd:"),
+        // Probe L: prose and header-like forms.
+        ("user bob logged in with password PLANTEDpassword now", "now"),
+        ("the password is PLANTEDpw2, done", "done"),
+        ("Bearer: PLANTEDtoken9", "Bearer"),
+        ("Bearer\tPLANTEDtoken9 sent", "sent"),
+        ("https://cdn.example.com/a.m3u8?user_passwd=PLANTEDpw3&seg=1", "seg=1"),
         // Probe F, round five: camelCase and short credential names, phone numbers, MediaVault.
         (
             "https://cdn.example.com/v/a.ts?secretKey=PLANTED1&accessKey=PLANTED2&authkey=PLANTED3&cred=PLANTED4&credentials=PLANTED5&x-auth=PLANTED6&pw=PLANTED7&seg=4",
@@ -147,6 +153,7 @@ import Testing
         "https://cdn.example.com/keys/key1.key",
         "https://cdn.example.com/v/hash/a.m3u8",
         "https://cdn.example.com/img/poster@2x.png",
+        "missing file seg@1080p.ts in the playlist",
         "https://cdn.example.com/img/icon@3x.webp",
         "https://cdn.example.com/v/thumb@small.jpg",
         "the user (not an address): example@ and @example.com",

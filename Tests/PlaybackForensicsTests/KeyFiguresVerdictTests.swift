@@ -127,6 +127,13 @@ import Testing
         let stalled = analyze([Self.segment(0, at: 0), Self.started, qualified, rebuffered])
         #expect(stalled.sessions.first?.session.kpis.stallCount == 1)
         #expect(stalled.sessions.first?.findings.contains { $0.ruleID == "stall" } == true)
+        // A dump whose every type is qualified is recognised as a dump (probe L).
+        let allQualified = [Self.segment(0, at: 0), Self.started, qualified, rebuffered].map {
+            $0.replacingOccurrences(of: "\"type\":\"AVMetric", with: "\"type\":\"AVFoundation.AVMetric")
+        }
+        let whole = analyze(allQualified)
+        #expect(whole.inputs.first?.format == .metricEvents)
+        #expect(whole.sessions.first?.session.kpis.stallCount == 1)
     }
 
     /// A stall after a seek out of the buffer is explained by its info-level `stall` finding:

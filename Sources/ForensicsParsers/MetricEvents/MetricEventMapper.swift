@@ -204,10 +204,11 @@ struct MetricEventMapper {
             // unknown, with a warning (as an access log's impossible values are), never a
             // playing time of -5 s and a rebuffer ratio of 600 % (probe K).
             var impossible: [String] = []
+            // A count beyond a million (or one no integer holds) is no count a player makes.
             func count(_ key: StaticString) -> Int? {
-                guard let v = e[key]?.int else { return nil }
-                guard v >= 0 else {
-                    impossible.append("\(key) \(v)")
+                guard let node = e[key], !node.isNull else { return nil }
+                guard let v = node.int, v >= 0, v <= 1_000_000 else {
+                    impossible.append("\(key) \(node.int.map(String.init) ?? node.double.map { "\($0)" } ?? "?")")
                     return nil
                 }
                 return v
@@ -221,7 +222,8 @@ struct MetricEventMapper {
                 return v
             }
             let year = 366.0 * 86_400
-            let bitRate = 1e12
+            // No player streams above 10 Gbit/s.
+            let bitRate = 1e10
             s.recoverableErrorCount = count("recoverableErrorCount")
             s.stallCount = count("stallCount")
             s.variantSwitchCount = count("variantSwitchCount")
@@ -231,6 +233,13 @@ struct MetricEventMapper {
             s.timeSpentInInitialStartup = measure("timeSpentInInitialStartup", atMost: year)
             s.timeWeightedAverageBitrate = measure("timeWeightedAverageBitrate", atMost: bitRate)
             s.timeWeightedPeakBitrate = measure("timeWeightedPeakBitrate", atMost: bitRate)
+            // Time spent recovering from stalls or starting cannot exceed the playback it is part of.
+            if let played = s.playbackDuration {
+                if let r = s.timeSpentRecoveringFromStall, r > played + 1 {
+                    impossible.append("timeSpentRecoveringFromStall \(r) beyond playbackDuration \(played)")
+                    s.timeSpentRecoveringFromStall = nil
+                }
+            }
             if !impossible.isEmpty {
                 result.diagnose(
                     Diagnostic(

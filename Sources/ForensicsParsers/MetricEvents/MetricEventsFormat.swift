@@ -24,7 +24,8 @@ package enum MetricEventsFormat: FormatReader {
         ])
 
     package static func sniff(_ text: SniffText) -> Bool {
-        text.looksLikeJSON && (text.contains("\"AVMetric") || text.contains("\"events\""))
+        text.looksLikeJSON
+            && (text.contains("\"AVMetric") || text.contains("\"AVFoundation.AVMetric") || text.contains("\"events\""))
     }
 
     package static func read(_ source: inout PeekableByteSource, context: ReadContext) throws -> ParseResult {
