@@ -328,6 +328,12 @@ import Testing
             #expect(
                 slowRules.contains("slow-segment-download") && !slowRules.contains("segment-errors"), "\(slowRules)")
         }
+        // Still in flight when the capture was saved (status 0, time -1, no error): no outcome,
+        // no failure (probe L).
+        let pending = Analyzer().analyze(files: [
+            ("capture.har", har(#"{"status":0,"headers":[],"content":{"size":0}}"#, ms: -1))
+        ])
+        #expect(!pending.sessions.flatMap(\.findings).contains { $0.ruleID == "segment-errors" })
         // An error status the browser then gave up on ("net::ERR_ABORTED 404") is a failure.
         let gaveUpOn404 = Analyzer().analyze(files: [
             ("capture.har", har(#"{"status":404,"headers":[],"content":{"size":0},"_error":"net::ERR_ABORTED"}"#))

@@ -174,6 +174,35 @@ import Testing
         #expect(!sound.diagnostics.contains { $0.message.contains("out of range") })
     }
 
+    /// `missing-session-key` is a warning only when the key wait lengthened a startup of more
+    /// than 1 s (rules.md); a 50 ms key in a 0.6 s startup is info (probe L).
+    @Test func aFastKeyInAShortStartupIsInfo() throws {
+        func key(at start: String, end: String) -> String {
+            Self.event(
+                "AVMetricContentKeyRequestEvent", at: end,
+                "\"contentKeySpecifier\":{\"keySystem\":\"FairPlayStreaming\",\"identifier\":\"skd://key-42\"},\"mediaResourceRequestEvent\":{\"url\":\"https://keys.example.com/fps\",\"requestStartTime\":\"2026-11-21T\(start)Z\",\"responseEndTime\":\"2026-11-21T\(end)Z\"}"
+            )
+        }
+        let master = Self.event(
+            "AVMetricHLSPlaylistRequestEvent", at: "10:00:00.100",
+            "\"url\":\"https://cdn.example.com/a/master.m3u8\",\"isMultivariantPlaylist\":true,\"mediaResourceRequestEvent\":{\"url\":\"https://cdn.example.com/a/master.m3u8\",\"requestStartTime\":\"2026-11-21T10:00:00.000Z\",\"responseEndTime\":\"2026-11-21T10:00:00.100Z\"}"
+        )
+        let playlist = Array(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000\nv1/prog.m3u8\n".utf8)
+        func severity(_ lines: [String]) -> Severity? {
+            let report = Analyzer().analyze(files: [
+                ("metrics.jsonl", Array(lines.joined(separator: "\n").utf8)), ("master.m3u8", playlist),
+            ])
+            return report.sessions.flatMap(\.findings).first { $0.ruleID == "missing-session-key" }?.severity
+        }
+        let ready = Self.event(
+            "AVMetricPlayerItemInitialLikelyToKeepUpEvent", at: "10:00:00.600", "\"timeTaken\":0.6")
+        #expect(severity([master, key(at: "10:00:00.150", end: "10:00:00.200"), ready]) == .info)
+        let late = Self.event(
+            "AVMetricPlayerItemInitialLikelyToKeepUpEvent", at: "10:00:02.600", "\"timeTaken\":2.6")
+        #expect(severity([master, key(at: "10:00:00.150", end: "10:00:01.700"), late]) == .warning)
+    }
+
     /// Stalls only the player's summary counts (no stall event times them): a `stall` finding
     /// with their count and time, no all-clear. Near miss: a summary of no stalls is an all-clear.
     @Test func stallsASummaryCountsAreNoAllClear() throws {

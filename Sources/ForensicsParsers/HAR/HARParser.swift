@@ -153,6 +153,13 @@ package struct HARParser {
             request.error = ErrorInfo(domain: "no response", code: -999, description: browserError)
         } else if let status, status > 0 {
             request.status = status
+        } else if entry["response"] == nil {
+            // Not HAR (a response is required): the outcome is unknown, said — no failure.
+            result.diagnose(
+                Diagnostic(location, .warning, "HAR entry without a response: its outcome is unknown, not counted"))
+        } else if browserError == nil, (entry["time"]?.double ?? 0) < 0 {
+            // Still in flight when the capture was saved (status 0, time -1, no error): no
+            // outcome was recorded — unknown, not a failure of the server (probe L).
         } else {
             // Named for what it is: "failed with no response", not "with HAR 0".
             request.error = ErrorInfo(

@@ -144,15 +144,27 @@ package struct MissingSessionKeyRule: Rule {
         }
         var evidence = keys.map { Finding.Evidence($0.entry) }
         if let masterEntry { evidence.append(Finding.Evidence(masterEntry)) }
+        // rules.md: a warning when the key wait lengthened a startup of more than 1 s, else info
+        // (a 50 ms key in a 0.6 s startup is advice, not a problem). The startup runs from its
+        // first request (or play) to its end.
+        let begin =
+            session.analysis.startupBegin?.time
+            ?? session.requestEntries.first { $0.entry.time != nil }?.entry.time
+        let startup = begin.map { end.secondsSince1970 - $0.secondsSince1970 }
+        let keyWait = keys.compactMap(\.request.duration).max() ?? 0
+        let lengthened = (startup ?? 0) > 1 && keyWait >= 0.1
         return [
             finding(
-                start: first.entry.time, end: end,
+                severity: lengthened ? .warning : .info, start: first.entry.time, end: end,
                 title:
                     "\(keys.count) content key request\(keys.count == 1 ? "" : "s") during startup, but the multivariant playlist declares no EXT-X-SESSION-KEY",
                 explanation: fromCapture
                     ? "no player event marks the end of startup (a capture alone): the keys were requested before the first media segment, which cannot play until they arrive"
                     : nil,
-                details: ["key_requests_during_startup": .integer(keys.count)], evidence: evidence,
+                details: [
+                    "key_requests_during_startup": .integer(keys.count), "longest_key_wait": .seconds(keyWait),
+                    "startup_time": startup.map { .seconds($0) } ?? .string("unknown"),
+                ], evidence: evidence,
                 advice:
                     "Declare the keys in the multivariant playlist with EXT-X-SESSION-KEY (same METHOD, KEYFORMAT and URI as the media playlists' EXT-X-KEY) and set preloadsEligibleContentKeys on the AVContentKeySession."
             )
