@@ -65,6 +65,18 @@ package struct ExcessiveSwitchingRule: Rule {
                     0.700 initial-ltku variant=8M
                     93.00 summary stalls=0 switches=30 duration=92 ◀
                     """),
+            RuleExample(
+                "access log only: six switches within a minute, then an hour of calm",
+                files: [
+                    ExampleFixtures.accessLog(
+                        (0..<7).map { k in
+                            ExampleFixtures.accessRow(
+                                at: k * 10, uri: "https://cdn.example.com/a/v\(k % 2 == 0 ? 8 : 4)/index.m3u8",
+                                watched: k == 6 ? 3600 : 10, observed: 9_000_000,
+                                indicated: k % 2 == 0 ? 8_000_000 : 4_000_000, startup: k == 0 ? 0.8 : nil,
+                                anchor: k == 1)
+                        })
+                ]),
         ],
         nonTriggeringExamples: [
             RuleExample(
@@ -196,20 +208,33 @@ package struct ExcessiveSwitchingRule: Rule {
         // judged on an extrapolated rate.
         let minutes = max(1, watched / 60)
         let rate = Double(switchRows.count) / minutes
-        guard switchRows.count > options.maxPerMinute, rate > Double(options.maxPerMinute) else { return [] }
+        // A burst inside a long session: the rows' start times date the switches, and more
+        // than the threshold within any 60 s is oscillation however long the rest played calmly
+        // (probe L: 12 switches in 2 minutes of a 5-hour log were diluted away).
+        let times = switchRows.compactMap { session.entries[$0].time?.secondsSince1970 }.sorted()
+        var burst = 0
+        var from = 0
+        for to in times.indices {
+            while times[to] - times[from] >= 60 { from += 1 }
+            burst = max(burst, to - from + 1)
+        }
+        guard switchRows.count > options.maxPerMinute,
+            rate > Double(options.maxPerMinute) || burst > options.maxPerMinute
+        else { return [] }
         let first = switchRows.first.flatMap { session.entries[$0].time }
         let last = switchRows.last.flatMap { session.entries[$0].time }
         return [
             finding(
                 start: first, end: last,
-                title:
-                    "\(switchRows.count) variant switches in \(NumberFormat.seconds(watched)) watched (\(NumberFormat.trimmed(rate, decimals: 1)) a minute)",
+                title: rate > Double(options.maxPerMinute)
+                    ? "\(switchRows.count) variant switches in \(NumberFormat.seconds(watched)) watched (\(NumberFormat.trimmed(rate, decimals: 1)) a minute)"
+                    : "\(burst) variant switches within a minute (\(switchRows.count) in \(NumberFormat.seconds(watched)) watched)",
                 explanation:
                     "read from the access log: each row is one stretch at one indicated bitrate, and the indicated bitrate changed \(switchRows.count) times",
                 details: [
                     "switches": .integer(switchRows.count), "watched_seconds": .seconds(watched),
                     "switches_per_minute": .number((rate * 10).rounded() / 10),
-                    "threshold_per_minute": .integer(options.maxPerMinute),
+                    "most_in_a_minute": .integer(burst), "threshold_per_minute": .integer(options.maxPerMinute),
                 ],
                 evidence: switchRows.prefix(30).map { Finding.Evidence(session, $0) },
                 advice:
