@@ -12,6 +12,9 @@ public struct PlaylistSnapshot: Hashable, Sendable, Codable {
     public var mediaSequence: Int64?
     public var endList: Bool
     public var segmentURIs: [String]
+    /// A multivariant playlist's other playlists: its renditions' (`EXT-X-MEDIA` URI) and its
+    /// I-frame variants', resolved — what a capture's request for one of them is.
+    public var renditionURIs: [String] = []
     /// Each listed segment's `EXTINF` duration, parallel to `segmentURIs`: what a capture without
     /// player events (a HAR) knows of how long a segment plays.
     public var segmentDurations: [Double] = []

@@ -283,6 +283,26 @@ import Testing
         #expect(missing.sessions.flatMap(\.findings).contains { $0.ruleID == "playback-failed" })
     }
 
+    /// A rendition playlist (EXT-X-MEDIA URI) served from a path without an extension is a
+    /// playlist when the captured multivariant playlist lists it: its 404s are evidence
+    /// (`playlist-unavailable`), not requests of no playback (probe L).
+    @Test func extensionlessRenditionsTheMultivariantListsArePlaylists() {
+        let master =
+            "#EXTM3U\\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\\\"a\\\",NAME=\\\"en\\\",URI=\\\"https://cdn.example.com/audio/en\\\"\\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,AUDIO=\\\"a\\\"\\nv2/index.m3u8\\n"
+        let entries = [
+            #"{"startedDateTime":"2026-11-21T10:00:00.000Z","time":40,"request":{"method":"GET","url":"https://cdn.example.com/master.m3u8","headers":[]},"response":{"status":200,"headers":[],"content":{"size":150,"mimeType":"application/vnd.apple.mpegurl","text":""#
+                + master + #""}},"timings":{"wait":40,"receive":0}}"#,
+            #"{"startedDateTime":"2026-11-21T10:00:01.000Z","time":40,"request":{"method":"GET","url":"https://cdn.example.com/audio/en","headers":[]},"response":{"status":404,"headers":[],"content":{"size":9,"mimeType":"text/html"}},"timings":{"wait":40,"receive":0}}"#,
+            #"{"startedDateTime":"2026-11-21T10:00:02.000Z","time":40,"request":{"method":"GET","url":"https://cdn.example.com/audio/en","headers":[]},"response":{"status":404,"headers":[],"content":{"size":9,"mimeType":"text/html"}},"timings":{"wait":40,"receive":0}}"#,
+        ]
+        let har =
+            #"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"entries":["#
+            + entries.joined(separator: ",") + "]}}"
+        let report = Analyzer().analyze(files: [("capture.har", Array(har.utf8))])
+        #expect(report.sessions.flatMap(\.findings).contains { $0.ruleID == "playlist-unavailable" })
+        #expect(!report.diagnostics.contains { $0.message.contains("of no playback") })
+    }
+
     /// A browser's own abort (`net::ERR_ABORTED`, before or after the headers) is a cancellation:
     /// no `segment-errors`, no `slow-segment-download` of a request that downloaded nothing.
     /// Near miss: a request that got no response for another reason is a failure.

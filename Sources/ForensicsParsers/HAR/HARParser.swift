@@ -78,8 +78,8 @@ package struct HARParser {
         }
     }
 
-    /// A request whose URL a captured playlist lists — a segment of a media playlist, a variant
-    /// of a multivariant one — is that, whatever its path looks like: many packagers serve
+    /// A request whose URL a captured playlist lists — a segment of a media playlist, a variant,
+    /// rendition or I-frame playlist of a multivariant one — is that, whatever its path looks like: many packagers serve
     /// segments from paths without an extension (`/videoplayback/itag/20/sq/5`), which the URL
     /// alone calls "other" and the capture would drop as no playback (probe K). Matched as
     /// listed, or without the query where the listed URI has none (tokens added per request).
@@ -97,6 +97,7 @@ package struct HARParser {
             guard case .playlist(let p) = record.payload else { continue }
             let resolver = URIResolver(base: p.url)
             for v in p.variants { if let u = v.url { list(resolver.resolve(u), .mediaPlaylist) } }
+            for u in p.renditionURIs { list(resolver.resolve(u), .mediaPlaylist) }
             for u in p.segmentURIs { list(resolver.resolve(u), .segment) }
         }
         guard !listed.isEmpty else { return }

@@ -152,6 +152,11 @@ package struct Playlist: Sendable {
                 peakBitRate: $0.bandwidth.map(Double.init), averageBitRate: $0.averageBandwidth.map(Double.init),
                 url: $0.resolvedURI)
         }
+        if isMultivariant {
+            let resolver = URIResolver(base: url)
+            s.renditionURIs =
+                renditions.compactMap { $0.uri.map(resolver.resolve) } + iFrameVariants.map(\.resolvedURI)
+        }
         s.hasSessionKey = !sessionKeys.isEmpty
         s.hasKeys = segments.hasKeys
         s.segmentCount = segments.count
