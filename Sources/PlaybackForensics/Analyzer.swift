@@ -245,7 +245,7 @@ public struct Analyzer: Sendable {
             }
             let gaps = [
                 Self.unmeasured(session, registry: ingestor.registry), Self.unexplained(session, findings), rateDrops,
-                Self.startupUnmeasured(session),
+                Self.startupUnmeasured(session), Self.severalItems(session),
             ].compactMap { $0 }
             return AnalysisReport.SessionResult(session: session, findings: findings, gaps: gaps)
         }
@@ -326,6 +326,16 @@ public struct Analyzer: Sendable {
         let when = ready.time.map { " at \($0.iso8601(session.timeBasis))" } ?? ""
         return
             "startup time could not be judged: the player was ready\(when), but no request, no earlier play request and no stated startup time (timeTaken, timeSpentInInitialStartup) shows when loading began"
+    }
+
+    /// More than one initial likely-to-keep-up: the session holds several player items (one
+    /// upload per app session). Each item's stated startup is judged (`slow-startup`), but the
+    /// session's figures — playing time, rebuffering, the startup breakdown — span them all.
+    static func severalItems(_ session: Session) -> String? {
+        let items = session.entries.lazy.filter { $0.record.playerEvent?.kind == .initialLikelyToKeepUp }.count
+        guard items > 1 else { return nil }
+        return
+            "the session holds \(items) player items (an initial likely-to-keep-up each, one session ID): its key figures span them all, the gaps between them included; upload one dump per item (or a session ID per item) to judge each"
     }
 
     static func unexplained(_ session: Session, _ findings: [Finding]) -> String? {

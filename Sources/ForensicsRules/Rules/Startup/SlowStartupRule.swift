@@ -55,8 +55,26 @@ package struct SlowStartupRule: Rule {
                             indicated: 20_000_000, startup: 2.05, anchor: true)
                     ])
                 ]),
+            RuleExample(
+                "two player items in one session: the second one took 7 s to start",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.300 segment https://cdn.example.com/a/v1/s1.ts 200 0.200 dur=6
+                    0.700 initial-ltku variant=5M taken=0.7
+                    100.0 multivariant https://cdn.example.com/c/master.m3u8 200 0.100
+                    107.0 initial-ltku variant=5M taken=7.0 ◀
+                    """),
         ],
         nonTriggeringExamples: [
+            RuleExample(
+                "near miss: two player items in one session, the second started in 1.5 s",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.300 segment https://cdn.example.com/a/v1/s1.ts 200 0.200 dur=6
+                    0.700 initial-ltku variant=5M taken=0.7
+                    100.0 multivariant https://cdn.example.com/c/master.m3u8 200 0.100
+                    101.5 initial-ltku variant=5M taken=1.5
+                    """),
             RuleExample(
                 "a quick startup",
                 timeline: """
@@ -85,6 +103,39 @@ package struct SlowStartupRule: Rule {
         ])
 
     package func findings(in session: Session) -> [Finding] {
+        firstItem(session) + laterItems(session)
+    }
+
+    /// A dump that holds several player items in one session (an app that uploads per app
+    /// session: autoplay, a playlist of videos) has an initial likely-to-keep-up per item. The
+    /// session's startup is the first item's; each later item's stated startup is judged here,
+    /// so a slow second start is not hidden behind a fast first (probe L).
+    func laterItems(_ session: Session) -> [Finding] {
+        let starts = session.entries.indices.filter {
+            session.entries[$0].record.playerEvent?.kind == .initialLikelyToKeepUp
+        }
+        return starts.dropFirst().compactMap { i in
+            guard let t = session.entries[i].record.playerEvent?.timeTaken, t > options.warningSeconds else {
+                return nil
+            }
+            return finding(
+                severity: t > options.errorSeconds ? .error : .warning,
+                start: session.entries[i].time.map { $0 + -t }, end: session.entries[i].time,
+                title: "A later item's startup took \(NumberFormat.seconds(t)) (reported by the player)",
+                explanation:
+                    "the session holds \(starts.count) player items (an initial likely-to-keep-up each); this one's startup is the player's own figure",
+                details: [
+                    "startup_time": .seconds(t), "warning_threshold": .number(options.warningSeconds),
+                    "error_threshold": .number(options.errorSeconds),
+                ],
+                evidence: [Finding.Evidence(session, i)],
+                advice:
+                    "Look at this item's requests before its likely-to-keep-up (the timeline around the finding): its playlist, key and first segments."
+            )
+        }
+    }
+
+    func firstItem(_ session: Session) -> [Finding] {
         if let b = session.analysis.startup {
             let total = b.total
             guard total > options.warningSeconds else { return [] }
