@@ -76,6 +76,14 @@ package struct AttributeList: Hashable, Sendable {
             }
             i += 1  // ','
         }
+        // RFC 8216bis §4.2: no attribute name twice in one list (which value holds is anyone's
+        // guess). Names in a set: a hostile line of many attributes stays linear.
+        var seen: Set<String> = []
+        var repeated: [String] = []
+        for a in attributes where !seen.insert(a.name).inserted && !repeated.contains(a.name) && repeated.count < 8 {
+            repeated.append(a.name)
+        }
+        for name in repeated { deviations.append("attribute \(name) given more than once") }
         self.attributes = attributes
         self.deviations = deviations
     }

@@ -55,7 +55,8 @@ enum StreamSyntaxChecks {
                 "An attribute without its value (a wrapped line: `INDEPENDENT=` with `YES` on the next line) is lost, and its tail may be read as a line of its own.",
             advice: "Write every attribute as NAME=VALUE on the tag's one line; quote strings.",
             fires: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\",INDEPENDENT=\n#EXTINF:6,\ns1.m4s\n"
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\",INDEPENDENT=\n#EXTINF:6,\ns1.m4s\n",
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,BANDWIDTH=800000\nv1/index.m3u8\n",
             ],
             passes: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\",INDEPENDENT=YES\n#EXTINF:6,\ns1.m4s\n"
