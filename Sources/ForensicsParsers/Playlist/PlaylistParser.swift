@@ -87,6 +87,9 @@ package struct PlaylistParser {
         /// Bytes variable substitution has added so far, and the substitutions refused.
         var substitutionGrowth = 0
         var substitutionRefused = 0
+        /// Names declared by IMPORT or QUERYPARAM whose value is not known here (the multivariant
+        /// playlist or the URL is not at hand): a reference to one is no undefined variable.
+        var declaredElsewhere: Set<String> = []
 
         init(file: String, url: String?, imported: [String: String]) {
             self.file = file
@@ -170,9 +173,31 @@ package struct PlaylistParser {
 
         /// `{$name}` replaced by its `EXT-X-DEFINE` value (RFC 8216bis 4.3), within the limits
         /// above: past them the text is kept as written, with a warning.
+        /// RFC 8216bis §4.3: a variable reference to a name no EXT-X-DEFINE defines makes the
+        /// playlist one a client must refuse to parse.
+        mutating func undefinedVariable(_ name: Substring, line: Int) {
+            guard !declaredElsewhere.contains(String(name)) else { return }
+            defect(
+                "variable-undefined", line, .error,
+                "spec violation: {$\(name.prefix(40))} is not defined by an EXT-X-DEFINE: a player must refuse the playlist"
+            )
+        }
+
+        /// A variable reference in a playlist that defines no variable at all.
+        mutating func checkReferences(_ s: String, line: Int) {
+            guard s.utf8.contains(UInt8(ascii: "{")), let open = s.range(of: "{$"),
+                let close = s[open.upperBound...].firstIndex(of: "}")
+            else { return }
+            undefinedVariable(s[open.upperBound..<close], line: line)
+        }
+
         mutating func substitute(_ s: String, line: Int) -> String {
             // Only playlists that define variables pay for the search.
-            guard !playlist.defines.isEmpty, s.utf8.contains(UInt8(ascii: "{")) else { return s }
+            guard !playlist.defines.isEmpty else {
+                checkReferences(s, line: line)
+                return s
+            }
+            guard s.utf8.contains(UInt8(ascii: "{")) else { return s }
             let limit = max(s.utf8.count, Self.maxSubstitutedLength)
             let budget = Self.maxSubstitutionGrowth - substitutionGrowth
             var out = ""
@@ -188,6 +213,7 @@ package struct PlaylistParser {
                 if let v = playlist.defines[name] {
                     out += v
                 } else {
+                    undefinedVariable(Substring(name), line: line)
                     out += rest[open.lowerBound...close]
                 }
                 rest = rest[rest.index(after: close)...]
@@ -226,6 +252,8 @@ package struct PlaylistParser {
             }
             if !playlist.defines.isEmpty {
                 list.substitute { self.substitute($0, line: number) }
+            } else {
+                for a in list.attributes where a.quoted { checkReferences(a.value, line: number) }
             }
             return list
         }
@@ -543,6 +571,7 @@ package struct PlaylistParser {
                 if let val = imported[n] {
                     playlist.defines[n] = val
                 } else {
+                    declaredElsewhere.insert(n)
                     diag(
                         number, .warning,
                         "EXT-X-DEFINE IMPORT=\(n): the multivariant playlist's variables are not known here")
@@ -551,6 +580,7 @@ package struct PlaylistParser {
                 if let val = queryParameter(n) {
                     playlist.defines[n] = val
                 } else {
+                    if playlist.url == nil { declaredElsewhere.insert(n) }
                     diag(number, .warning, "EXT-X-DEFINE QUERYPARAM=\(n): not in the playlist URL")
                 }
             } else {
@@ -579,7 +609,7 @@ package struct PlaylistParser {
             }
             // Only playlists that define variables pay for a string here.
             let uri: Playlist.SegmentList.Span
-            if !playlist.defines.isEmpty, bytes.firstIndex(ofByte: UInt8(ascii: "{")) != nil {
+            if bytes.firstIndex(ofByte: UInt8(ascii: "{")) != nil {
                 uri = playlist.segments.store(substitute(String(decoding: bytes, as: UTF8.self), line: number))
             } else {
                 uri = playlist.segments.store(bytes)

@@ -132,6 +132,22 @@ enum StreamSyntaxChecks {
             fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\ns1.ts\n"],
             passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"]),
         StreamCheck(
+            id: "variable-undefined", title: "Every variable reference is defined", source: "RFC 8216bis §4.3",
+            level: .must, severity: .error,
+            effect:
+                "A {$name} no EXT-X-DEFINE defines makes a playlist a client must refuse to parse: the stream does not play.",
+            advice:
+                "Define every variable the playlist references with EXT-X-DEFINE (NAME, or IMPORT from the multivariant playlist, or QUERYPARAM), or write the value itself.",
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n",
+                "#EXTM3U\n#EXT-X-DEFINE:NAME=\"path\",VALUE=\"v1\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n",
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v1\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n",
+                // Imported from a multivariant playlist that is not at hand: not known to be undefined.
+                "#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"base\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n",
+            ]),
+        StreamCheck(
             id: "media-playlist-tag-repeated", title: "Each Media Playlist tag at most once",
             source: "RFC 8216bis §4.4.3", level: .must, severity: .warning,
             effect:
