@@ -115,6 +115,8 @@ import Testing
             "hlsjs-test-L2054-gap-tag.m3u8": "vod-without-endlist", "byteRange.m3u8": "byterange-offset-missing",
             "twoMediaSequences.m3u8": "media-playlist-tag-repeated",
             "variant-playlist-with-bandwidth-float.m3u8": "tag-value-invalid",
+            // hls.js's own invalid fixture: EXT-X-SKIP twice.
+            "hlsjs-test-L3340-skip-twice-invalid.m3u8": "media-playlist-tag-repeated",
         ]
         var flagged: [String] = []
         for url in TestPaths.files(under: TestPaths.corpus, withExtension: "m3u8") {

@@ -479,7 +479,11 @@ package struct PlaylistParser {
                 playlist.serverControl = attributes(v, tag, number)
             case .skip:
                 let a = attributes(v, tag, number)
-                if playlist.skip != nil { diag(number, .warning, "spec violation: more than one EXT-X-SKIP") }
+                if playlist.skip != nil {
+                    defect(
+                        "media-playlist-tag-repeated", number, .warning,
+                        "spec violation: a second EXT-X-SKIP: which skip holds is left to the player")
+                }
                 playlist.skip = a
                 if let skipped = a.integer("SKIPPED-SEGMENTS"), skipped >= 0 { skippedSegments = skipped }
             case .preloadHint:

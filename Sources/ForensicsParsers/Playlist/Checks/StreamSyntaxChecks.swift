@@ -151,9 +151,12 @@ enum StreamSyntaxChecks {
             id: "media-playlist-tag-repeated", title: "Each Media Playlist tag at most once",
             source: "RFC 8216bis §4.4.3", level: .must, severity: .warning,
             effect:
-                "Two EXT-X-TARGETDURATION (or MEDIA-SEQUENCE, DISCONTINUITY-SEQUENCE, PLAYLIST-TYPE) values leave it to the player which holds: reload timing or segment numbering differ between players.",
+                "Two EXT-X-TARGETDURATION (or MEDIA-SEQUENCE, DISCONTINUITY-SEQUENCE, PLAYLIST-TYPE, SKIP) values leave it to the player which holds: reload timing or segment numbering differ between players.",
             advice: "Write each Media Playlist tag once, in the playlist's header.",
-            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-TARGETDURATION:10\n#EXTINF:6,\ns1.ts\n"],
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-TARGETDURATION:10\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=36\n#EXT-X-MEDIA-SEQUENCE:10\n#EXT-X-SKIP:SKIPPED-SEGMENTS=2\n#EXT-X-SKIP:SKIPPED-SEGMENTS=3\n#EXTINF:6,\ns12.ts\n",
+            ],
             passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:6,\ns1.ts\n"]),
         StreamCheck(
             id: "sequence-tag-after-segment", title: "Sequence tags come before the first segment",
