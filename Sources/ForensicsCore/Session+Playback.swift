@@ -17,6 +17,21 @@ extension Session {
         return nil
     }
 
+    /// Where each player item of the session became ready: its initial likely-to-keep-up, by
+    /// timeline index. One within a second of the last is the same event logged again, not a
+    /// new item. More than one: the session holds several items (one upload per app session).
+    public var playerItemStarts: [Int] {
+        var out: [Int] = []
+        var last: Double?
+        for (i, e) in entries.enumerated() where e.record.playerEvent?.kind == .initialLikelyToKeepUp {
+            let t = e.time?.secondsSince1970
+            if let t, let l = last, abs(t - l) <= 1 { continue }
+            out.append(i)
+            last = t ?? last
+        }
+        return out
+    }
+
     /// The first likely-to-keep-up: playback could start.
     var computedStartupEnd: (index: Int, time: Timestamp)? {
         for (i, e) in entries.enumerated() {

@@ -332,7 +332,7 @@ public struct Analyzer: Sendable {
     /// upload per app session). Each item's stated startup is judged (`slow-startup`), but the
     /// session's figures — playing time, rebuffering, the startup breakdown — span them all.
     static func severalItems(_ session: Session) -> String? {
-        let items = session.entries.lazy.filter { $0.record.playerEvent?.kind == .initialLikelyToKeepUp }.count
+        let items = session.playerItemStarts.count
         guard items > 1 else { return nil }
         return
             "the session holds \(items) player items (an initial likely-to-keep-up each, one session ID): its key figures span them all, the gaps between them included; upload one dump per item (or a session ID per item) to judge each"

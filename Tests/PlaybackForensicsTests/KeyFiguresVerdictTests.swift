@@ -203,6 +203,17 @@ import Testing
         #expect(severity([master, key(at: "10:00:00.150", end: "10:00:01.700"), late]) == .warning)
     }
 
+    /// One initial likely-to-keep-up logged twice (the same instant) is one player item, no
+    /// "several items" caveat; two a minute apart are two (review of probe L's fix).
+    @Test func aRepeatedReadyEventIsOneItem() {
+        let twice = analyze([Self.segment(0, at: 0), Self.started, Self.started])
+        #expect(!twice.verdict.couldNotJudge.contains { $0.contains("player items") })
+        let second = Self.event(
+            "AVMetricPlayerItemInitialLikelyToKeepUpEvent", at: "10:01:40.000", "\"timeTaken\":0.8")
+        let two = analyze([Self.segment(0, at: 0), Self.started, second])
+        #expect(two.verdict.couldNotJudge.contains { $0.contains("holds 2 player items") })
+    }
+
     /// Stalls only the player's summary counts (no stall event times them): a `stall` finding
     /// with their count and time, no all-clear. Near miss: a summary of no stalls is an all-clear.
     @Test func stallsASummaryCountsAreNoAllClear() throws {

@@ -111,9 +111,7 @@ package struct SlowStartupRule: Rule {
     /// session's startup is the first item's; each later item's stated startup is judged here,
     /// so a slow second start is not hidden behind a fast first (probe L).
     func laterItems(_ session: Session) -> [Finding] {
-        let starts = session.entries.indices.filter {
-            session.entries[$0].record.playerEvent?.kind == .initialLikelyToKeepUp
-        }
+        let starts = session.playerItemStarts
         return starts.dropFirst().compactMap { i in
             guard let t = session.entries[i].record.playerEvent?.timeTaken, t > options.warningSeconds else {
                 return nil
