@@ -73,7 +73,7 @@ public struct Redactor: Sendable {
                 let kind = table[Int(bytes[i])]
                 if kind != 0 {
                     // `b`/`B`: only `Bearer` or `Basic` (a credential in free text) can start here;
-                    // `p`/`P`: only `password` and its kin.
+                    // `p`, `r`, `a`, `i`, `c`: only `password` and the credential names.
                     if kind == 1 || RedactionScanner.startsCredentialScheme(bytes, at: i)
                         || RedactionScanner.startsPasswordWord(bytes, at: i)
                     {
@@ -89,7 +89,8 @@ public struct Redactor: Sendable {
     /// 0: no pass of `clean` starts at this byte; 1: one may; 2: one may if a credential scheme
     /// word (`Bearer`, `Basic`) starts here.
     static let inertBytes: [UInt8] = (0..<256).map { value in
-        if value == 0x42 || value == 0x62 || value == 0x50 || value == 0x70 { return 2 }
+        // b: Bearer, Basic; p, r, a, i, c: password and credential names in prose.
+        if [0x42, 0x62, 0x50, 0x70, 0x52, 0x72, 0x41, 0x61, 0x49, 0x69, 0x43, 0x63].contains(value) { return 2 }
         return value >= 0x20 && value < 0x7F && !"=:@%/.".utf8.contains(UInt8(value)) ? 0 : 1
     }
 
@@ -357,7 +358,9 @@ struct RedactionScanner {
         case UInt8(ascii: "s"), UInt8(ascii: "S"): .skd
         case UInt8(ascii: "/"): .pathSecret
         case UInt8(ascii: "b"), UInt8(ascii: "B"): .credentialScheme
-        case UInt8(ascii: "p"), UInt8(ascii: "P"): .passwordWord
+        case UInt8(ascii: "p"), UInt8(ascii: "P"), UInt8(ascii: "r"), UInt8(ascii: "R"), UInt8(ascii: "a"),
+            UInt8(ascii: "A"), UInt8(ascii: "i"), UInt8(ascii: "I"), UInt8(ascii: "c"), UInt8(ascii: "C"):
+            .passwordWord
         default: .none
         }
     }
@@ -944,24 +947,52 @@ struct RedactionScanner {
         let n = word.utf8CodeUnitCount
         guard i + n < b.count else { return false }
         let w = word.utf8Start
-        for k in 0..<n where b[i + k] | 0x20 != w[k] { return false }
+        for k in 0..<n {
+            let c = b[i + k]
+            // Letters in any case; `_` and spaces as they are (`|0x20` would turn `_` into DEL).
+            if (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) != w[k] { return false }
+        }
         return b[i + n] == UInt8(ascii: " ") || b[i + n] == UInt8(ascii: "\t")
     }
 
     /// `password`, `passwd` or `passphrase` as a word of prose, followed by a space.
     static func startsPasswordWord(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
-        guard i + 7 < b.count, b[i + 1] | 0x20 == UInt8(ascii: "a") else { return false }
-        if i > 0, Redactor.isLetter(b[i - 1]) || (b[i - 1] >= 0x30 && b[i - 1] <= 0x39) { return false }
-        return startsWord(b, at: i, "password") || startsWord(b, at: i, "passwd") || startsWord(b, at: i, "passphrase")
+        passwordWordLength(b, at: i) != nil
     }
 
-    /// A password in prose (`… logged in with password hunter2x`): the word after it (and after
-    /// an `is`), four bytes or more up to a space or quote. It may be a plain word ("password
+    /// The length of the password word or credential name at `i` (followed by a space), if one
+    /// starts there.
+    static func passwordWordLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+        guard i + 6 < b.count else { return nil }
+        if i > 0, Redactor.isLetter(b[i - 1]) || (b[i - 1] >= 0x30 && b[i - 1] <= 0x39) || b[i - 1] == 0x5F {
+            return nil
+        }
+        // Up to three words, no array made (this runs at every `re…`, `ac…` of a text).
+        func first(_ a: StaticString, _ b2: StaticString? = nil, _ c: StaticString? = nil) -> Int? {
+            if startsWord(b, at: i, a) { return a.utf8CodeUnitCount }
+            if let b2, startsWord(b, at: i, b2) { return b2.utf8CodeUnitCount }
+            if let c, startsWord(b, at: i, c) { return c.utf8CodeUnitCount }
+            return nil
+        }
+        // The second byte rules out almost every letter of a text before any word is compared.
+        switch (b[i] | 0x20, b[i + 1] | 0x20) {
+        case (UInt8(ascii: "p"), UInt8(ascii: "a")): return first("password", "passwd", "passphrase")
+        // Probe L: credential names written into prose with a space, not a separator.
+        case (UInt8(ascii: "r"), UInt8(ascii: "e")): return first("refresh_token")
+        case (UInt8(ascii: "a"), UInt8(ascii: "c")): return first("access_token")
+        case (UInt8(ascii: "a"), UInt8(ascii: "p")): return first("api_key", "apikey", "api key")
+        case (UInt8(ascii: "i"), UInt8(ascii: "d")): return first("id_token")
+        case (UInt8(ascii: "c"), UInt8(ascii: "l")): return first("client_secret")
+        default: return nil
+        }
+    }
+
+    /// A password in prose (`… logged in with password hunter2x`, `refresh_token abc123…`): the
+    /// word after it (and after an `is`), four bytes or more up to a space or quote. It may be a plain word ("password
     /// reset failed" loses "reset"): a word too many is redacted rather than a secret kept.
     mutating func passwordWord(at i: Int) -> Int {
-        guard Self.startsPasswordWord(b, at: i) else { return i + 1 }
-        var s = i
-        while s < b.count, b[s] != UInt8(ascii: " "), b[s] != UInt8(ascii: "\t") { s += 1 }
+        guard let length = Self.passwordWordLength(b, at: i) else { return i + 1 }
+        var s = i + length
         func spaces() { while s < b.count, b[s] == UInt8(ascii: " ") || b[s] == UInt8(ascii: "\t") { s += 1 } }
         spaces()
         if s + 2 < b.count, b[s] | 0x20 == UInt8(ascii: "i"), b[s + 1] | 0x20 == UInt8(ascii: "s"), b[s + 2] == 0x20 {

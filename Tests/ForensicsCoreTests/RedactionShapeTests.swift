@@ -17,6 +17,10 @@ import Testing
         ("Bearer: PLANTEDtoken9", "Bearer"),
         ("Bearer\tPLANTEDtoken9 sent", "sent"),
         ("https://cdn.example.com/a.m3u8?user_passwd=PLANTEDpw3&seg=1", "seg=1"),
+        ("KTVHCMacro: refresh_token PLANTEDrt1 saved", "saved"),
+        ("api key PLANTEDak1 rejected", "rejected"),
+        ("sent access_token PLANTEDat1", "sent"),
+        ("client_secret PLANTEDcs1 in use", "in use"),
         // Probe F, round five: camelCase and short credential names, phone numbers, MediaVault.
         (
             "https://cdn.example.com/v/a.ts?secretKey=PLANTED1&accessKey=PLANTED2&authkey=PLANTED3&cred=PLANTED4&credentials=PLANTED5&x-auth=PLANTED6&pw=PLANTED7&seg=4",
@@ -154,6 +158,7 @@ import Testing
         "https://cdn.example.com/v/hash/a.m3u8",
         "https://cdn.example.com/img/poster@2x.png",
         "missing file seg@1080p.ts in the playlist",
+        "the api was called; access granted to the client",
         "https://cdn.example.com/img/icon@3x.webp",
         "https://cdn.example.com/v/thumb@small.jpg",
         "the user (not an address): example@ and @example.com",
