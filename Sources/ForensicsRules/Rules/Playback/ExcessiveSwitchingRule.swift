@@ -117,6 +117,10 @@ package struct ExcessiveSwitchingRule: Rule {
                     """),
         ])
 
+    /// The advice of every finding of the rule, whichever source showed the switches.
+    static let advice =
+        "Check the bitrate ladder (steps at least 1.5× apart), that declared BANDWIDTH matches the real peak bitrate, and the viewer's network stability."
+
     package func findings(in session: Session) -> [Finding] {
         let switches = session.entries.filter { e in
             guard let p = e.record.playerEvent else { return false }
@@ -140,7 +144,7 @@ package struct ExcessiveSwitchingRule: Rule {
                         details: ["switches": .integer(count), "threshold_per_minute": .integer(options.maxPerMinute)],
                         evidence: group.map(Finding.Evidence.init),
                         advice:
-                            "Check the bitrate ladder (steps at least 1.5× apart), that declared BANDWIDTH matches the real peak bitrate, and the viewer's network stability."
+                            Self.advice
                     ))
                 i = j + 1
             } else {
@@ -182,7 +186,7 @@ package struct ExcessiveSwitchingRule: Rule {
                 ],
                 evidence: [Finding.Evidence(session, index)],
                 advice:
-                    "Check the bitrate ladder (steps at least 1.5× apart), that declared BANDWIDTH matches the real peak bitrate, and the viewer's network stability."
+                    Self.advice
             )
         ]
     }
@@ -238,7 +242,7 @@ package struct ExcessiveSwitchingRule: Rule {
                 ],
                 evidence: switchRows.prefix(30).map { Finding.Evidence(session, $0) },
                 advice:
-                    "Check the bitrate ladder (steps at least 1.5× apart), that declared BANDWIDTH matches the real peak bitrate, and the viewer's network stability."
+                    Self.advice
             )
         ]
     }
