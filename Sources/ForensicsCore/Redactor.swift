@@ -73,9 +73,10 @@ public struct Redactor: Sendable {
                 let kind = table[Int(bytes[i])]
                 if kind != 0 {
                     // `b`/`B`: only `Bearer` or `Basic` (a credential in free text) can start here;
-                    // `p`, `r`, `a`, `i`, `c`: only `password` and the credential names.
+                    // `p`, `r`, `a`, `i`, `c`: only `password`, the credential names and (`A`) an AWS access key id.
                     if kind == 1 || RedactionScanner.startsCredentialScheme(bytes, at: i)
                         || RedactionScanner.startsPasswordWord(bytes, at: i)
+                        || (bytes[i] == UInt8(ascii: "A") && RedactionScanner.awsAccessKeyIDEnd(bytes, at: i) != nil)
                     {
                         return false
                     }
@@ -987,10 +988,30 @@ struct RedactionScanner {
         }
     }
 
+    /// The end of an AWS access key id at `i`: `AKIA` (long-term) or `ASIA` (temporary) and 16
+    /// upper-case letters or digits, a word of its own. Why: it names the account and user a
+    /// signed request came from, and it is pasted into prose (`aws configure` output, an SDK's
+    /// error) with no parameter name before it.
+    static func awsAccessKeyIDEnd(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+        let end = i + 20
+        guard end <= b.count, b[i + 2] == UInt8(ascii: "I"), b[i + 3] == UInt8(ascii: "A"),
+            b[i + 1] == UInt8(ascii: "K") || b[i + 1] == UInt8(ascii: "S")
+        else { return nil }
+        func alphanumeric(_ c: UInt8) -> Bool { Redactor.isLetter(c) || (c >= 0x30 && c <= 0x39) }
+        if i > 0, alphanumeric(b[i - 1]) { return nil }
+        if end < b.count, alphanumeric(b[end]) { return nil }
+        for k in (i + 4)..<end {
+            let c = b[k]
+            guard (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) else { return nil }
+        }
+        return end
+    }
+
     /// A password in prose (`… logged in with password hunter2x`, `refresh_token abc123…`): the
     /// word after it (and after an `is`), four bytes or more up to a space or quote. It may be a plain word ("password
     /// reset failed" loses "reset"): a word too many is redacted rather than a secret kept.
     mutating func passwordWord(at i: Int) -> Int {
+        if b[i] == UInt8(ascii: "A"), let end = Self.awsAccessKeyIDEnd(b, at: i) { return replace(i..<end) }
         guard let length = Self.passwordWordLength(b, at: i) else { return i + 1 }
         var s = i + length
         func spaces() { while s < b.count, b[s] == UInt8(ascii: " ") || b[s] == UInt8(ascii: "\t") { s += 1 } }

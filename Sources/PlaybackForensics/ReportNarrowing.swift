@@ -63,6 +63,7 @@ public struct ReportNarrowing: Sendable {
         if let p = sessionPrefix { asked.append("session \(p)…") }
         if let since { asked.append("since \(since.iso8601)") }
         if let until { asked.append("until \(until.iso8601)") }
+        if let minimumSeverity { asked.append("findings at \(minimumSeverity.rawValue) or above") }
         // Sessions left out are not judged here: the verdict is the selection's, and says so —
         // with what the left-out sessions hold, so that a narrowed all-clear never reads as the
         // bundle's.
@@ -81,6 +82,29 @@ public struct ReportNarrowing: Sendable {
                     ", \(troubled.count) of them with findings or gaps\(worst): the verdict above is the selection's, not the bundle's"
             }
             out.narrowedAway = scope
+        }
+        // Every session kept, but findings left out (a severity floor, a time window): the
+        // verdict is still the selection's, and says what it left out.
+        if out.narrowedAway == nil, !out.sessions.isEmpty, left.isEmpty {
+            // Kept findings are a subsequence of each session's own (filters keep the order).
+            let hidden = zip(report.sessions, out.sessions).flatMap { full, kept -> [Finding] in
+                var left: [Finding] = []
+                var k = kept.findings.startIndex
+                for f in full.findings {
+                    if k < kept.findings.endIndex, kept.findings[k] == f {
+                        k += 1
+                    } else {
+                        left.append(f)
+                    }
+                }
+                return left
+            }
+            if !hidden.isEmpty {
+                let worst = hidden.map(\.severity).max().map { ", worst \($0.rawValue)" } ?? ""
+                let n = hidden.count
+                out.narrowedAway =
+                    "narrowed (\(asked.joined(separator: ", "))): \(n) finding\(n == 1 ? "" : "s") of the bundle's \(report.sessions.reduce(0) { $0 + $1.findings.count }) left out\(worst); the verdict above is the selection's, not the bundle's"
+            }
         }
         if out.sessions.isEmpty, !report.sessions.isEmpty {
             let starts = report.sessions.compactMap { $0.session.start }

@@ -152,3 +152,23 @@ import Testing
         #expect(!out.unicodeScalars.contains { $0.value < 0x20 })
     }
 }
+
+/// AWS access key ids pasted into prose (an SDK's error, `aws configure list`) carry no parameter
+/// name: the id's own shape is the evidence. Near misses: a longer run of capitals, an id inside
+/// a word, too short.
+@Suite struct RedactorAWSKeyIDTests {
+    @Test(arguments: [
+        (
+            "SignatureDoesNotMatch for AKIAIOSFODNN7EXAMPLE on s3", "SignatureDoesNotMatch for REDACTED on s3"
+        ),
+        ("access_key ASIAY34FZKBOKMUTVV7A (session)", "access_key REDACTED (session)"),
+        ("id=AKIAIOSFODNN7EXAMPLE.", "id=REDACTED."),
+        ("AKIAIOSFODNN7EXAMPLEX stays", "AKIAIOSFODNN7EXAMPLEX stays"),
+        ("XAKIAIOSFODNN7EXAMPLE stays", "XAKIAIOSFODNN7EXAMPLE stays"),
+        ("AKIAIOSFODNN7EXAMPL stays", "AKIAIOSFODNN7EXAMPL stays"),
+        ("AKIAiosfodnn7example stays", "AKIAiosfodnn7example stays"),
+    ])
+    func accessKeyIDs(input: String, expected: String) {
+        #expect(Redactor().redact(input) == expected)
+    }
+}

@@ -508,6 +508,21 @@ import Testing
         #expect(reasons.first?.contains("and 2 more") == true)
     }
 
+    /// Stop 47: a severity floor or a time window that keeps every session but hides findings
+    /// still says the verdict is the selection's (JSON `verdict.scope`). Near miss: a floor that
+    /// hides nothing adds no scope.
+    @Test func hiddenFindingsInKeptSessionsGiveAScope() throws {
+        let report = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), Self.stallAt30])
+        let worst = try #require(report.sessions.first?.findings.map(\.severity).max())
+        let floor: Severity = worst == .error ? .critical : (worst == .warning ? .error : .warning)
+        let narrowed = ReportNarrowing(minimumSeverity: floor).apply(report)
+        let scope = try #require(narrowed.narrowedAway)
+        #expect(scope.contains("findings at \(floor.rawValue) or above"), "\(scope)")
+        #expect(scope.contains("left out, worst \(worst.rawValue)"), "\(scope)")
+        #expect(markdown(narrowed).contains("**Scope:** narrowed (findings at"))
+        #expect(ReportNarrowing(minimumSeverity: .info).apply(report).narrowedAway == nil)
+    }
+
     /// Probe D: the player's summary counts 3 stalls, the dump's stall events time 1: the key
     /// figures say 3 (with the summary's total time), and the findings add up to them — the timed
     /// stall and one finding for the 2 untimed. Near miss: a summary that agrees with the events

@@ -115,6 +115,7 @@ package struct PlaylistParser {
         }
 
         mutating func handle(line raw: UnsafeBufferPointer<UInt8>, number: Int) {
+            if let control = Self.controlCharacter(raw) { controlCharacter(control, number) }
             var end = raw.count
             while end > 0, raw[end - 1] == 0x20 || raw[end - 1] == 0x09 { end -= 1 }
             if end == 0 { return }
@@ -147,6 +148,57 @@ package struct PlaylistParser {
             } else {
                 handleURI(line.trimmingBlanks(), number)
             }
+        }
+
+        /// The first control character of a line, as its code point: RFC 8216bis §4.1 allows
+        /// none but CR and LF (U+0000–U+001F, U+007F–U+009F; a C1 control is `C2 80`–`C2 9F` in
+        /// UTF-8). Why it matters: a NUL or an escape inside a URI or an attribute is kept by one
+        /// player and cut or refused by another, so the stream differs between them.
+        ///
+        /// A tab before or after a line's text is not reported: Apple's own segmenter writes
+        /// `#EXTINF:<duration>,` followed by a tab, and every player reads it as a blank. A tab
+        /// inside the text is returned only when nothing worse is on the line.
+        @inline(__always)
+        static func controlCharacter(_ line: UnsafeBufferPointer<UInt8>) -> UInt32? {
+            var i = 0
+            let n = line.count
+            var sawTab = false
+            while i < n {
+                let b = line[i]
+                if b < 0x20 || b == 0x7F || b == 0xC2 {
+                    if b == 0xC2 {
+                        if i + 1 < n, line[i + 1] >= 0x80, line[i + 1] <= 0x9F { return UInt32(line[i + 1]) }
+                    } else if b == 0x09 {
+                        sawTab = true
+                    } else if b != 0x0D {
+                        return UInt32(b)
+                    }
+                }
+                i += 1
+            }
+            guard sawTab else { return nil }
+            // Inside the text: between the line's first and last byte that is not a blank.
+            func blank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D }
+            guard let first = line.firstIndex(where: { !blank($0) }),
+                let last = line.lastIndex(where: { !blank($0) }), first < last
+            else { return nil }
+            return line[first..<last].contains(0x09) ? 0x09 : nil
+        }
+
+        mutating func controlCharacter(_ code: UInt32, _ number: Int) {
+            let hex = String(code, radix: 16, uppercase: true)
+            let name =
+                [
+                    0x00: " (NUL)", 0x09: " (a tab)", 0x0B: " (a vertical tab)", 0x0C: " (a form feed)", 0x1B: " (ESC)",
+                    0x7F: " (DEL)",
+                ][code]
+                ?? ""
+            // A tab inside a line is read as a blank by the players we know of: a check of its
+            // own, at info. Every other control character is a warning.
+            defect(
+                code == 0x09 ? "tab-in-line" : "control-character", number, code == 0x09 ? .info : .warning,
+                "spec violation: control character U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex)\(name) in the line: players differ in whether they keep it, cut the line or refuse the playlist"
+            )
         }
 
         /// `#EXTINF:` (23 45 58 54 49 4E 46 3A) as one little-endian 64-bit word; a literal, since
@@ -380,6 +432,16 @@ package struct PlaylistParser {
                 playlist.targetDurationLine = number
                 if let d = DecimalScanner.double(v.trimmingBlanks()), d.isFinite, d >= 0 {
                     playlist.targetDuration = d
+                    // A decimal-integer is at most 2^64 − 1 (RFC 8216bis §4.2); a whole number
+                    // above it reads as a double but is no value a player can hold.
+                    let digits = v.trimmingBlanks()
+                    if d >= 9.0e18, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                        UInt64(String(decoding: digits, as: UTF8.self)) == nil
+                    {
+                        defect(
+                            "tag-value-invalid", number, .warning,
+                            "invalid EXT-X-TARGETDURATION '\(text(v))': above the decimal-integer range (2^64 − 1)")
+                    }
                 } else {
                     defect("tag-value-invalid", number, .warning, "invalid EXT-X-TARGETDURATION '\(text(v))'")
                 }

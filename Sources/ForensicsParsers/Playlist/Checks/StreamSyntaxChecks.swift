@@ -27,6 +27,30 @@ enum StreamSyntaxChecks {
             fires: ["#EXTM3U#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"],
             passes: ["#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"]),
         StreamCheck(
+            id: "control-character", title: "No control characters but CR and LF",
+            source: "RFC 8216bis §4.1", level: .must, severity: .warning,
+            effect:
+                "A NUL, escape or other control character inside a tag or URI is kept by one player and cut or refused by another: the stream plays differently on each, or not at all.",
+            advice:
+                "Write playlists without control characters (U+0000–U+001F but CR and LF, U+007F–U+009F); check the packager's templates and any string it copies from metadata.",
+            fires: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1\u{0}.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\u{85}title\ns1.ts\n",
+            ],
+            passes: [
+                "#EXTM3U\r\n#EXT-X-TARGETDURATION:6\r\n#EXTINF:6,Zoë\r\ns1.ts\r\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\u{A0}title\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1\t2.ts\n",
+            ]),
+        StreamCheck(
+            id: "tab-in-line", title: "No tab inside a line's text", source: "RFC 8216bis §4.1",
+            level: .must, severity: .info,
+            effect:
+                "A tab is a control character the RFC forbids; inside a URI or a quoted value it is part of the name, and players we know of read it as a blank elsewhere. Tabs before or after a line's text are not reported: Apple's segmenter writes one after each EXTINF.",
+            advice: "Write a space where a separator is meant; percent-encode a tab that belongs in a URI (%09).",
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1\t2.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\t\n\ts1.ts\t\n"]),
+        StreamCheck(
             id: "multiple-version-tags", title: "At most one EXT-X-VERSION", source: "RFC 8216bis §4.4.1.2",
             level: .must, severity: .warning,
             effect: "Two versions leave it to the player which one holds.",
@@ -42,11 +66,13 @@ enum StreamSyntaxChecks {
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:one\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00+99:99\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00+05:\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:18446744073709551616\n#EXTINF:6,\ns1.ts\n",
             ],
             passes: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00.000\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00,500Z\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:18446744073709551615\n#EXTINF:6,\ns1.ts\n",
             ]),
         StreamCheck(
             id: "attribute-list-malformed", title: "Attribute lists are well formed", source: "RFC 8216bis §4.2",
