@@ -206,11 +206,11 @@ extension TriageIndex {
         }.prefix(examplesPerProblem).map { $0 }
     }
 
-    /// The median of sorted values (the mean of the middle two for an even count), nil when empty.
+    /// The median of sorted values, nil when empty: the nearest-rank 50th percentile (the lower
+    /// middle value of an even count), the convention of the overview's KPI table, so that one
+    /// page never gives two medians of the same sessions.
     static func median(_ sorted: [Double]) -> Double? {
-        guard !sorted.isEmpty else { return nil }
-        let mid = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+        nearestRanks(sorted, percentiles: [50]).values.first ?? nil
     }
 
     /// `all` without one occurrence of each of `part`'s values (both sorted): the unaffected.

@@ -126,7 +126,11 @@ public struct TriageReporter: Sendable {
             out.append(
                 "| `\(rule)` | \(c[.critical] ?? 0) | \(c[.error] ?? 0) | \(c[.warning] ?? 0) | \(c[.info] ?? 0) |")
         }
-        out += ["", "## KPI distributions", ""]
+        out += [
+            "", "## KPI distributions", "",
+            "Percentiles by nearest rank over the sessions that measured each KPI (the median of an even count is its lower middle value).",
+            "",
+        ]
         out.append("| KPI | sessions | median | p90 | p99 |")
         out.append("| --- | --- | --- | --- | --- |")
         for name in TriageIndex.kpiColumns {
@@ -198,7 +202,7 @@ public struct TriageReporter: Sendable {
             return out + ["No finding in any of the \(sessions) session\(sessions == 1 ? "" : "s").", ""]
         }
         out.append(
-            "Ranked by harm: each affected session weighed by the problem's worst severity (info 1, warning 3, error 9, critical 27), so a failed playback in a few sessions comes before a warning in many. A problem is one rule's findings that share their stall cause, CDN host and status (then the assets and variants are its spread), or the asset and variant where no host owns it, and the CDN POP and cache result where joined server rows show them; a finding another explains in the same session (a stall caused by failed requests, a down-switch forced by 404s) is listed beneath it as a symptom. Startup and rebuffering are medians over the sessions that measured them: affected · the others."
+            "Ranked by harm: each affected session weighed by the problem's worst severity (info 1, warning 3, error 9, critical 27), so a failed playback in a few sessions comes before a warning in many. A problem is one rule's findings that share their stall cause, CDN host and status (then the assets and variants are its spread), or the asset and variant where no host owns it, and the CDN POP and cache result where joined server rows show them; a finding another explains in the same session (a stall caused by failed requests, a down-switch forced by 404s) is listed beneath it as a symptom. Startup and rebuffering are medians over the sessions that measured them: affected · the others (nearest rank, as in the KPI distributions)."
         )
         out.append("")
         out.append(
