@@ -88,6 +88,10 @@ package struct AVPlayerExtendedLogParser {
         var repeatedRows = 0
         var dumps = 0
         var firstRepeat: Int?
+        // Rows' wall times through the zone's daylight-saving changes; each `#Fields` block (a
+        // dump) starts its own run of times.
+        var clock = timeZone.map(LocalClock.init)
+        var nonexistent: (first: Int, count: Int)?
         func cutOff(_ line: Int, _ result: inout ParseResult) {
             result.diagnose(
                 Diagnostic(
@@ -108,6 +112,7 @@ package struct AVPlayerExtendedLogParser {
                 if text.hasPrefix("#Fields:") {
                     if let pending = fieldsWithoutRows { cutOff(pending, &result) }
                     fieldsWithoutRows = line.number
+                    clock?.latest = nil
                     fields = text.dropFirst(8).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
                     rowNames = []
                     blockLine = line.number
@@ -162,7 +167,13 @@ package struct AVPlayerExtendedLogParser {
             if let d = row["date"], let t = row["time"] {
                 // Keep whole seconds only: the fraction repeats the seconds.
                 let whole = t.split(separator: ".").first.map(String.init) ?? t
-                time = localToUTC(TimestampParser.parse("\(d) \(whole)", defaultOffsetSeconds: timezoneOffset ?? 0))
+                time = TimestampParser.parse("\(d) \(whole)", defaultOffsetSeconds: timezoneOffset ?? 0)
+                if let wall = time, clock != nil, let reading = clock?.utc(wall) {
+                    time = reading.time
+                    if reading.nonexistent {
+                        nonexistent = (nonexistent?.first ?? line.number, (nonexistent?.count ?? 0) + 1)
+                    }
+                }
                 if time == nil { result.diagnose(Diagnostic(location, .warning, "unreadable date/time '\(d) \(t)'")) }
             }
             let session = row["cs-guid"]
@@ -207,6 +218,9 @@ package struct AVPlayerExtendedLogParser {
             }
         }
         if let pending = fieldsWithoutRows, !result.stoppedAtRecordLimit { cutOff(pending, &result) }
+        if let nonexistent, let zone = timeZone {
+            result.diagnose(LocalClock.nonexistentDiagnostic(file: file, nonexistent, zone: zone))
+        }
         if let firstRepeat {
             result.diagnose(
                 Diagnostic(

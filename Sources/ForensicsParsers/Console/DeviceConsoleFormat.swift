@@ -118,10 +118,23 @@ struct DeviceConsoleReader {
     var zones: Set<Int> = []
     var undated = false
     var unzoned = false
+    /// Entries' wall times through the named zone's daylight-saving changes (`LocalClock`).
+    var clock: LocalClock?
+    var nonexistent: (first: Int, count: Int)?
 
     init(context: ReadContext) {
         self.context = context
         self.result = ParseResult(file: context.path, format: .deviceConsole)
+        self.clock = context.timeZone.map(LocalClock.init)
+    }
+
+    /// An entry's head time written without a zone, read in order through the zone's changes.
+    mutating func localHead(_ t: Timestamp?, line: Int) -> Timestamp? {
+        guard let t else { return nil }
+        unzoned = true
+        guard let reading = clock?.utc(t) else { return t }
+        if reading.nonexistent { nonexistent = (nonexistent?.first ?? line, (nonexistent?.count ?? 0) + 1) }
+        return reading.time
     }
 
     var defaultOffset: Int { context.timezoneOffset ?? 0 }
@@ -150,7 +163,7 @@ struct DeviceConsoleReader {
         if let offset = head.offset {
             zones.insert(offset)
         } else {
-            head.time = local(head.time)
+            head.time = localHead(head.time, line: line)
         }
         guard !result.reachedRecordLimit(context.maxRecords, line: line),
             let record = ConsoleMessage.record(
@@ -301,6 +314,9 @@ struct DeviceConsoleReader {
                 ? .deviceLocalZoneUnknown : .deviceLocalZoneStated
         } else if zones.count == 1, let zone = zones.first {
             result.deviceZone = zone
+        }
+        if let nonexistent, let zone = context.timeZone {
+            result.diagnose(LocalClock.nonexistentDiagnostic(file: context.path, nonexistent, zone: zone))
         }
         if undated {
             result.diagnose(
