@@ -79,7 +79,9 @@ extension AnalysisReport {
         var messages: Set<String> = []
         for d in serious where shown.count < 5 {
             guard messages.insert(d.message).inserted else { continue }
-            shown.append("\(d.location): \(d.message.prefix(200))")
+            // "file, line n": a joined `file:line:` before the message reads as `name: value` to
+            // redaction, and a file named like a credential lost its line and message (probe M).
+            shown.append("\(d.location.file), line \(d.location.line): \(d.message.prefix(200))")
         }
         reasons.append(contentsOf: shown)
         if serious.count > shown.count {

@@ -39,6 +39,13 @@ public struct Redactor: Sendable {
     /// The pipeline stage's treatment of one log text: control and bidi-override characters made
     /// visible (always — a terminal escape or a right-to-left override in a log must neither act on
     /// a terminal nor disguise what a report shows), then secrets redacted (when enabled).
+    /// A record's place as `file:line`, the file's path redacted on its own: redacting the
+    /// joined text read `session_token.jsonl:12` as a credential named `session_token.jsonl`
+    /// and replaced the line (probe M), so a citation lost where it points.
+    public func redact(_ location: SourceLocation) -> String {
+        "\(redact(location.file)):\(location.line)"
+    }
+
     public func clean(_ text: String) -> String {
         let visible = Self.visibleControls(text)
         return enabled ? redact(visible) : visible

@@ -98,9 +98,15 @@ package struct MarkdownReporter: Sendable {
     /// bundle, so an archive member can be named anything). Scalar by scalar, so that a combining
     /// mark cannot hide a character from the replacement: a backtick would end the span, a `|`
     /// splits a table cell even inside a span (GFM), a line end would start a new block.
-    func code(_ s: String) -> String {
+    func code(_ s: String) -> String { codeSpan(text.redactor.redact(s)) }
+
+    /// A `file:line` citation in a code span: the path redacted, never the line (`Redactor`).
+    func code(_ location: SourceLocation) -> String { codeSpan(text.redactor.redact(location)) }
+
+    /// Text already redacted, made safe inside a code span of a table cell.
+    func codeSpan(_ redacted: String) -> String {
         var out = String.UnicodeScalarView()
-        for u in text.redactor.redact(s).unicodeScalars {
+        for u in redacted.unicodeScalars {
             switch u {
             case "`": out.append("'")
             case "|":
@@ -240,7 +246,7 @@ package struct MarkdownReporter: Sendable {
                 if let d = q.duration { client += " in \(NumberFormat.seconds(d))" }
             }
             out.append(
-                "| `\(code(s.requestID ?? "—"))` | \(text.escape(s.pop ?? "—")) | \(text.escape(server)) | \(text.escape(client)) | \(v.confidence.rawValue) by \(v.key.rawValue) | `\(code(v.record.location.description))` |"
+                "| `\(code(s.requestID ?? "—"))` | \(text.escape(s.pop ?? "—")) | \(text.escape(server)) | \(text.escape(client)) | \(v.confidence.rawValue) by \(v.key.rawValue) | `\(code(v.record.location))` |"
             )
         }
         out.append("")
@@ -251,7 +257,7 @@ package struct MarkdownReporter: Sendable {
         let fence = String(repeating: "`", count: max(3, (raws.map { Self.longestBacktickRun($0.1) }.max() ?? 0) + 1))
         out += ["<details><summary>The rows as logged</summary>", "", fence]
         for (location, raw) in raws {
-            out.append("# \(code(location.description))")
+            out.append("# \(code(location))")
             out.append(raw)
         }
         out += [fence, "", "</details>", ""]
@@ -418,7 +424,7 @@ package struct MarkdownReporter: Sendable {
             out.append("| --- | --- | --- |")
             for e in f.evidence.prefix(12) {
                 out.append(
-                    "| \(e.time?.clockTime ?? "—") | `\(code(e.location.description))` | \(text.escape(e.summary, limit: 200)) |"
+                    "| \(e.time?.clockTime ?? "—") | `\(code(e.location))` | \(text.escape(e.summary, limit: 200)) |"
                 )
             }
             if f.evidence.count > 12 { out.append("| | | … \(f.evidence.count - 12) more records |") }
@@ -444,7 +450,7 @@ package struct MarkdownReporter: Sendable {
             let e = s.entries[i]
             let mark = i == index ? "**▶**" : ""
             out.append(
-                "| \(mark)\(e.time?.clockTime ?? "—") | `\(code(e.location.description))` | \(text.escape(e.record.summary, limit: 160)) |"
+                "| \(mark)\(e.time?.clockTime ?? "—") | `\(code(e.location))` | \(text.escape(e.record.summary, limit: 160)) |"
             )
         }
         out.append("")
@@ -797,7 +803,7 @@ package struct MarkdownReporter: Sendable {
         }.prefix(20)
         for d in shown {
             out.append(
-                "- `\(code(d.location.description))` \(d.severity.rawValue): \(text.escape(d.message, limit: 200))")
+                "- `\(code(d.location))` \(d.severity.rawValue): \(text.escape(d.message, limit: 200))")
         }
         if report.diagnostics.count > shown.count {
             out.append("- … \(report.diagnostics.count - shown.count) more (see `--report json`)")

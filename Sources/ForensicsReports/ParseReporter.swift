@@ -14,7 +14,7 @@ package struct ParseReporter: Sendable {
     package func text(_ bundle: ParsedBundle) -> String {
         var out: [String] = []
         for d in bundle.diagnostics {
-            out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)"))
+            out.append("\(redactor.redact(d.location)) \(redactor.redact("\(d.severity.rawValue): \(d.message)"))")
         }
         for file in bundle.files {
             out.append(
@@ -25,7 +25,7 @@ package struct ParseReporter: Sendable {
                     "\(r.location.line)\t\(r.time?.iso8601(file.timeBasis) ?? "-")\t\(redactor.redact(r.summary))")
             }
             for d in file.diagnostics {
-                out.append(redactor.redact("\(d.location) \(d.severity.rawValue): \(d.message)"))
+                out.append("\(redactor.redact(d.location)) \(redactor.redact("\(d.severity.rawValue): \(d.message)"))")
             }
         }
         return out.joined(separator: "\n") + "\n"

@@ -30,7 +30,7 @@ package struct TimelineReporter: Sendable {
             ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)),
             ("source", .string(e.record.format.rawValue)),
             ("summary", .string(redactor.redact(e.record.summary))),
-            ("other_views", .array(e.otherViews.map { .string(redactor.redact("\($0.location)")) })),
+            ("other_views", .array(e.otherViews.map { .string(redactor.redact($0.location)) })),
             (
                 "record",
                 RecordJSON.record(e.record, basis: RecordJSON.rawBasis(of: e.record, placedAt: e.time, in: basis))
@@ -92,10 +92,10 @@ package struct TimelineReporter: Sendable {
                 let rel = e.time.flatMap { t in start.map { "+" + NumberFormat.trimmed(t - $0, decimals: 3) } } ?? "?"
                 let wall = e.time?.clockTime ?? "--:--:--.---"
                 var line =
-                    "  \(rel.padded(10)) \(wall)  \(redactor.redact(e.location.description).padded(36))  \(redactor.redact(e.record.summary))"
+                    "  \(rel.padded(10)) \(wall)  \(redactor.redact(e.location).padded(36))  \(redactor.redact(e.record.summary))"
                 if !e.otherViews.isEmpty {
                     line +=
-                        "  [also: \(e.otherViews.map { redactor.redact($0.location.description) }.joined(separator: ", "))]"
+                        "  [also: \(e.otherViews.map { redactor.redact($0.location) }.joined(separator: ", "))]"
                 }
                 out.append(line)
             }

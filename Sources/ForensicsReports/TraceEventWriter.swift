@@ -191,7 +191,7 @@ package struct TraceEventWriter: Sendable {
                     start: start, end: lane == nil ? nil : end, origin: origin,
                     args: [
                         ("url", .string(redactor.redact(r.url))), ("status", .optional(status)),
-                        ("source", .string(redactor.redact("\(e.location)"))),
+                        ("source", .string(redactor.redact(e.location))),
                         ("views", .integer(1 + e.otherViews.count)),
                     ]))
         }

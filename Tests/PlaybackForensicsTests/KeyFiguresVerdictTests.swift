@@ -523,6 +523,25 @@ import Testing
         #expect(ReportNarrowing(minimumSeverity: .info).apply(report).narrowedAway == nil)
     }
 
+    /// Probe M: a file named like a credential (`session_token.jsonl`, `passwd.jsonl`) keeps its
+    /// line numbers in every citation — evidence, timeline, trace, parse and the verdict's
+    /// reasons — where the joined `file:line` was read as `name: secret`. Near miss: a secret in
+    /// the path itself is still redacted.
+    @Test func fileNamesLikeCredentialsKeepTheirLines() throws {
+        let lines = [Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6), Self.stallAt30]
+        for name in ["session_token.jsonl", "passwd.jsonl", "apikey.jsonl"] {
+            let report = analyze(lines, name: name)
+            let text = markdown(report)
+            #expect(!text.contains(name + ":REDACTED"), "\(name)")
+            #expect(text.contains("`\(name):4`"), "\(name)")
+            let timeline = TimelineReporter(redactor: Redactor()).text(report.sessions.map(\.session))
+            #expect(timeline.contains("\(name):1") && !timeline.contains("REDACTED"), "\(timeline)")
+        }
+        #expect(Redactor().redact(SourceLocation(file: "b/passwd.log", line: 7)) == "b/passwd.log:7")
+        #expect(Redactor().redact(SourceLocation(file: "x/token/abc123/m.jsonl", line: 2)).hasSuffix("/m.jsonl:2"))
+        #expect(!Redactor().redact(SourceLocation(file: "x/token/abc123/m.jsonl", line: 2)).contains("abc123"))
+    }
+
     /// Probe D: the player's summary counts 3 stalls, the dump's stall events time 1: the key
     /// figures say 3 (with the summary's total time), and the findings add up to them — the timed
     /// stall and one finding for the 2 untimed. Near miss: a summary that agrees with the events
