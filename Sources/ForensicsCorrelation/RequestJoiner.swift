@@ -21,6 +21,10 @@ package struct RequestJoiner: Sendable {
     package var unalignedSlack: Double = 2
     /// A strong pair further apart than this is not the same request (device zones and skew).
     package var maxPairDistance: Double = 15 * 3600
+    /// The same for a session on a UTC clock: device and server both keep network time, so a
+    /// row naming the session hours away is another playback's (or another device's) request
+    /// with the same id (probe M: rows 3 h off were joined as "strong", the offset −3 h).
+    package var maxUTCPairDistance: Double = 900
     /// How many rows for one path one request looks at, at most (thousands of viewers fetch the
     /// same segment: the window, not the path, must narrow them).
     package var maxCandidates = 256
@@ -176,6 +180,18 @@ package struct RequestJoiner: Sendable {
         /// Only the end is known (an error-log row is written when the request failed): its pair
         /// for the clock offset is taken from the ends.
         var endOnly = false
+        /// The HTTP status the client saw, when it saw one.
+        var status: Int?
+    }
+
+    /// Whether a row's status can be the client's view of the same request: the same status,
+    /// or both a success (2xx, 304: a range or a revalidation reads differently on each side),
+    /// or either side without one, or a row of a client that went away (`000`, 499). Probe M: a
+    /// row of 200 joined a client's 404 by path and time, and a 503 joined a 404 by session id.
+    static func statusAgrees(_ row: ServerRequest, _ request: ClientRequest) -> Bool {
+        guard let client = request.status, let server = row.status, !row.clientAborted else { return true }
+        func success(_ s: Int) -> Bool { (200...299).contains(s) || s == 304 }
+        return client == server || (success(client) && success(server))
     }
 
     /// Joins the rows of `serverFiles` to `sessions` (their `serverViews` by timeline entry,
@@ -227,7 +243,11 @@ package struct RequestJoiner: Sendable {
             if exact, let r = exactMatch(request, index, used: used) {
                 row = r
                 st.joins[q] = [(row, .exact, .requestID)]
-            } else if !exact, session.idIsFromLogs, let r = strongMatch(request, session.id, index, used: used) {
+            } else if !exact, session.idIsFromLogs,
+                let r = strongMatch(
+                    request, session.id, index, used: used,
+                    maxDistance: session.timeBasis == .utc ? maxUTCPairDistance : maxPairDistance)
+            {
                 row = r
                 st.joins[q] = [(row, .strong, .sessionID)]
             } else {
@@ -379,7 +399,9 @@ package struct RequestJoiner: Sendable {
     }
 
     /// The nearest row naming this session, with the request's path and range.
-    func strongMatch(_ request: ClientRequest, _ sessionID: String, _ index: RowIndex, used: Set<Int>) -> Int? {
+    func strongMatch(
+        _ request: ClientRequest, _ sessionID: String, _ index: RowIndex, used: Set<Int>, maxDistance: Double
+    ) -> Int? {
         // The rows naming this session for this path, in start order: few for a segment, one per
         // reload for a live playlist, whatever other viewers fetched. Outward from the nearest in
         // time; on each side the first free row of the same range is that side's best.
@@ -396,13 +418,15 @@ package struct RequestJoiner: Sendable {
                 looked += 1
                 if looked > maxCandidates { return nil }
                 let row = list[k]
-                guard !used.contains(row), Self.sameRange(index.rows[row].request, request) else { continue }
+                guard !used.contains(row), Self.sameRange(index.rows[row].request, request),
+                    Self.statusAgrees(index.rows[row].request, request)
+                else { continue }
                 // A request known by its end (an error-log row) is nearest by the row's end: the
                 // row starting nearest it is more likely the retry's.
                 let d =
                     request.endOnly
                     ? abs(index.rows[row].end - request.end) : abs(index.rows[row].start - request.start)
-                return d < maxPairDistance ? (row, d) : nil
+                return d < maxDistance ? (row, d) : nil
             }
             return nil
         }
@@ -458,7 +482,7 @@ package struct RequestJoiner: Sendable {
                 request.endOnly
                 ? r.end >= from && r.end <= to
                 : (r.start >= from && r.start <= to) || (later >= from && later <= to)
-            guard fits, Self.sameRange(r.request, request) else { continue }
+            guard fits, Self.sameRange(r.request, request), Self.statusAgrees(r.request, request) else { continue }
             // Another host's row for the same path is another distribution's request.
             if let h = r.request.host, let ch = request.host, h.lowercased() != ch { continue }
             // A live playlist is fetched again every target duration: without `_HLS_msn` only
@@ -540,7 +564,7 @@ package struct RequestJoiner: Sendable {
                         entry: i, path: URLCanonicalizer.path(uri),
                         host: URLCanonicalizer.host(canonical)?.lowercased(),
                         query: query, rangeStart: 0, start: time, end: time, kind: MediaRequest.guessKind(url: uri),
-                        headers: [:], endOnly: true))
+                        headers: [:], endOnly: true, status: Self.errorLogStatus(entry.record)))
                 continue
             }
             guard let r = entry.record.request, let start = entry.time?.secondsSince1970 else { continue }
@@ -556,9 +580,16 @@ package struct RequestJoiner: Sendable {
                     entry: i, path: URLCanonicalizer.path(r.url),
                     host: URLCanonicalizer.host(canonical)?.lowercased(), query: query,
                     rangeStart: max(0, r.byteRange?.offset ?? 0), start: start,
-                    end: max(start, entry.endTime?.secondsSince1970 ?? start), kind: r.kind, headers: headers))
+                    end: max(start, entry.endTime?.secondsSince1970 ?? start), kind: r.kind, headers: headers,
+                    status: r.effectiveStatus))
         }
         return out
+    }
+
+    /// An error-log row's HTTP status, from its error (`HTTP 404` in the comment).
+    static func errorLogStatus(_ record: Record) -> Int? {
+        guard case .errorLog(let e, _) = record.payload else { return nil }
+        return e.httpStatus
     }
 
     static func window(_ requests: [ClientRequest]) -> (start: Double, end: Double)? {

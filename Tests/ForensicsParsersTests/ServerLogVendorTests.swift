@@ -20,6 +20,55 @@ import Testing
 
     // MARK: CloudFront standard
 
+    static let cloudFrontHeader =
+        "#Version: 1.0\n#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start sc-range-end\n"
+
+    static func cloudFrontRow(result: String, responseResult: String, status: String = "404") -> String {
+        [
+            "2026-11-21", "10:00:10", "FRA56-P3", "1000", "198.51.100.23", "GET", "d1.cloudfront.net", "/a/s2.ts",
+            status, "-", "AppleCoreMedia/1.0.0.22B83", "-", "-", result, "N1==", "video.example.com", "https", "300",
+            "0.020", "-", "TLSv1.3", "TLS_AES_128_GCM_SHA256", responseResult, "HTTP/2.0", "-", "-", "50000",
+            "0.010", result, "video/mp4", "1000", "-", "-",
+        ].joined(separator: "\t")
+    }
+
+    /// Probe M: `x-edge-result-type` Error after an `x-edge-response-result-type` Hit or Miss
+    /// is the client going away (AWS's field list), not a CDN fault. Near miss: Error both ways.
+    @Test func cloudFrontsErrorAfterAHitIsTheClientLeaving() throws {
+        for (response, aborted) in [("Hit", true), ("Miss", true), ("Error", false)] {
+            let r = rows(
+                "E1.2026-11-21-10.a.log",
+                Self.cloudFrontHeader + Self.cloudFrontRow(result: "Error", responseResult: response) + "\n")
+            let row = try #require(r.requests.first)
+            #expect(row.clientAborted == aborted, "\(response)")
+            #expect(row.cacheResultRaw == response)
+        }
+    }
+
+    /// Probe M: values present but unreadable (a status of 99999, an end before the start, a
+    /// time of 1e300) are said, at their line; the row is kept without them. Near miss: a
+    /// readable row says nothing.
+    @Test func unreadableServerValuesAreSaid() throws {
+        let start = Int64((Self.t0 + 10) * 1e9)
+        let good =
+            "{\"EdgeStartTimestamp\":\(start),\"EdgeEndTimestamp\":\(start + 20_000_000),\"RayID\":\"8e1f2a3b4c5d6e7f\",\"EdgeColoCode\":\"FRA\",\"ClientRequestURI\":\"/a/s2.ts\",\"EdgeResponseStatus\":404}"
+        let r = rows(
+            "cloudflare.log",
+            [
+                good,
+                good.replacingOccurrences(of: "\"EdgeResponseStatus\":404", with: "\"EdgeResponseStatus\":99999"),
+                good.replacingOccurrences(of: "\(start + 20_000_000)", with: "\(start - 3_600_000_000_000)"),
+                good.replacingOccurrences(of: "\(start + 20_000_000)", with: "1e300"),
+            ].joined(separator: "\n") + "\n")
+        #expect(r.requests.count == 4)
+        let said = r.diagnostics.filter { $0.message.hasPrefix("server row with values that do not read") }
+        #expect(said.map(\.location.line) == [2, 3, 4], "\(r.diagnostics)")
+        #expect(said.first?.message.contains("status '99999'") == true)
+        #expect(said.dropFirst().first?.message.contains("before its start") == true)
+        #expect(said.last?.message.contains("end time '1e") == true, "\(said)")
+        #expect(r.requests[2].end == r.requests[2].start)
+    }
+
     @Test func cloudFrontsDocumentedExampleReadsAsResponsesEnded() throws {
         let text = try String(
             contentsOf: TestPaths.corpus.appendingPathComponent(

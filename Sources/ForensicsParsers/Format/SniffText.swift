@@ -103,9 +103,25 @@ package struct SniffText: Sendable {
         }
     }
 
+    /// Whether a line is a W3C directive, `#Name:` (`#Version:`, `#Software:`, `#Date:`,
+    /// `#Remark:`…): a letter right after the `#`, then letters, digits or `-`, then a colon.
+    static func isW3CDirective(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        func letter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+        guard line.count > 2, line[0] == UInt8(ascii: "#"), letter(line[1]) else { return false }
+        var i = 2
+        while i < line.count, letter(line[i]) || (line[i] >= 0x30 && line[i] <= 0x39) || line[i] == 0x2D {
+            i += 1
+        }
+        return i < line.count && line[i] == UInt8(ascii: ":")
+    }
+
+    /// A `#Fields:` line counts only in a W3C header: every line before it a directive. A
+    /// Markdown page that quotes one (a `# Ticket` heading, a code fence, prose) is no log
+    /// (probe M: a README quoting CloudFront's header and a row was read as a CDN log).
     private static func headerDirective(_ text: UnsafeBufferPointer<UInt8>) -> HeaderDirective? {
         var lineStart = 0
         var seen = 0
+        var onlyDirectives = true
         while lineStart < text.count, seen < headerLines {
             var end = lineStart
             while end < text.count, text[end] != 0x0A { end += 1 }
@@ -118,7 +134,8 @@ package struct SniffText: Sendable {
             if line.hasPrefix("#EXTM3U") || line.hasPrefix("#EXTINF") || line.hasPrefix("#EXT-X-") {
                 return .playlistTag
             }
-            if line.hasPrefix("#Fields:") { return .fields(Array(line)) }
+            if line.hasPrefix("#Fields:") { return onlyDirectives ? .fields(Array(line)) : nil }
+            if onlyDirectives, !isW3CDirective(line) { onlyDirectives = false }
         }
         return nil
     }

@@ -80,6 +80,10 @@ package struct ServerLogDeclaration: Sendable {
         case status, originStatus, bytes, clientIP, userAgent, pop, requestID
         /// The vendor's cache result (normalised; the vendor's words kept).
         case cacheResult
+        /// CloudFront's `x-edge-result-type`: how the request ended, beside how the response
+        /// began (`x-edge-response-result-type`). `Error` after a `Hit` or `Miss` response is
+        /// the client closing the connection, not a CDN fault (AWS's field list).
+        case edgeResult
         case detail
         case rangeStart, rangeEnd
         /// An HTTP `Range` header value (`bytes=0-99`).

@@ -323,14 +323,38 @@ struct ServerRowReader {
         r.rangeLogged = logsRange
         r.requestIDHeader = declaration.requestIDHeader
         var cacheSet = false
+        var edgeResult: String?
+        // Values present but unreadable (a status of 99999, a time of 1e300): the row is kept
+        // without them, and says so.
+        var unreadable: [String] = []
+        func unread(_ list: inout [String], _ what: String, _ text: String) {
+            guard !text.isEmpty, text != "-", text != "null", list.count < 4 else { return }
+            list.append("\(what) '\(text.prefix(40))'")
+        }
         for (field, text) in values {
             switch field {
             case .date: if date == nil { date = text }
             case .time: if time == nil { time = text }
-            case .timestamp: if anchor == nil { anchor = Self.timestamp(text) }
-            case .start: if start == nil { start = Self.timestamp(text) }
-            case .end: if end == nil { end = Self.timestamp(text) }
-            case .duration(let unit): if duration == nil { duration = Self.duration(text, unit) }
+            case .timestamp:
+                if anchor == nil {
+                    anchor = Self.timestamp(text)
+                    if anchor == nil { unread(&unreadable, "time", text) }
+                }
+            case .start:
+                if start == nil {
+                    start = Self.timestamp(text)
+                    if start == nil { unread(&unreadable, "start time", text) }
+                }
+            case .end:
+                if end == nil {
+                    end = Self.timestamp(text)
+                    if end == nil { unread(&unreadable, "end time", text) }
+                }
+            case .duration(let unit):
+                if duration == nil {
+                    duration = Self.duration(text, unit)
+                    if duration == nil { unread(&unreadable, "duration", text) }
+                }
             case .durationPart(let unit):
                 if let d = Self.duration(text, unit) { parts = (parts ?? 0) + d }
             case .firstByte(let unit): if r.firstByte == nil { r.firstByte = Self.duration(text, unit) }
@@ -370,7 +394,10 @@ struct ServerRowReader {
                     if split.count == 2, r.query == nil { r.query = String(split[1]) }
                 }
             case .status:
-                if r.status == nil { r.status = Self.status(text) }
+                if r.status == nil {
+                    r.status = Self.status(text)
+                    if r.status == nil, text != "000" { unread(&unreadable, "status", text) }
+                }
                 if text == "000" { r.clientClosed = true }
             case .originStatus: if r.originStatus == nil { r.originStatus = Self.status(text) }
             case .bytes: if r.bytes == nil { r.bytes = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
@@ -389,6 +416,7 @@ struct ServerRowReader {
                     r.cacheResultRaw = text
                     r.cacheResult = Self.cacheResult(text)
                 }
+            case .edgeResult: if edgeResult == nil { edgeResult = text }
             case .detail: if r.detail == nil { r.detail = text }
             case .rangeStart: if rangeStart == nil { rangeStart = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
             case .rangeEnd: if rangeEnd == nil { rangeEnd = Int64(text).flatMap { $0 >= 0 ? $0 : nil } }
@@ -404,6 +432,17 @@ struct ServerRowReader {
             case .requestHeaders: Self.readHeaders(text, into: &r, cmcd: &cmcd)
             case .tier: r.tier = ServerRequest.Tier(rawValue: text.lowercased()) ?? .unknown
             case .personal: r.personal.append(text)
+            }
+        }
+        if let edgeResult {
+            if !cacheSet {
+                r.cacheResultRaw = edgeResult
+                r.cacheResult = Self.cacheResult(edgeResult)
+            } else if edgeResult.lowercased() == "error", [.hit, .miss, .refresh].contains(r.cacheResult) {
+                // The response began from the cache or the origin and the request still ended in
+                // an error: the client went away first (AWS: "the client disconnected before
+                // finishing the download").
+                r.clientClosed = true
             }
         }
         if let q = r.query, let fromQuery = CMCDPayload.fromQuery(Substring(q)) { cmcd.merge(fromQuery) }
@@ -436,6 +475,17 @@ struct ServerRowReader {
         default:
             start = start ?? anchor
             if end == nil, let start { end = duration.map { start + $0 } }
+        }
+        if let s0 = start, let e0 = end, e0 < s0 {
+            unreadable.append("an end \(NumberFormat.trimmed(s0 - e0, decimals: 3)) s before its start")
+            end = s0
+        }
+        if !unreadable.isEmpty {
+            result.diagnose(
+                Diagnostic(
+                    location, .warning,
+                    "server row with values that do not read: \(unreadable.joined(separator: ", ")) (kept without them)"
+                ))
         }
         if start == nil, end == nil {
             result.diagnose(Diagnostic(location, .warning, "server row without a readable time: not read"))

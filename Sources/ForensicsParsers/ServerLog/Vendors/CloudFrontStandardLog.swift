@@ -15,7 +15,7 @@ package enum CloudFrontStandardLog: ServerLogVendor {
             ("date", .date), ("time", .time), ("x-edge-location", .pop), ("sc-bytes", .bytes), ("c-ip", .clientIP),
             ("cs-method", .method), ("x-host-header", .host), ("cs(Host)", .host), ("cs-uri-stem", .path),
             ("sc-status", .status), ("cs(User-Agent)", .encodedUserAgent), ("cs-uri-query", .query),
-            ("x-edge-response-result-type", .cacheResult), ("x-edge-result-type", .cacheResult),
+            ("x-edge-response-result-type", .cacheResult), ("x-edge-result-type", .edgeResult),
             ("x-edge-request-id", .requestID), ("time-taken", .duration(.seconds)),
             ("time-to-first-byte", .firstByte(.seconds)), ("x-edge-detailed-result-type", .detail),
             ("sc-range-start", .rangeStart), ("sc-range-end", .rangeEnd),

@@ -1,0 +1,87 @@
+import ForensicsCore
+import ForensicsTestSupport
+import Foundation
+import Testing
+
+@testable import PlaybackForensics
+
+/// What a server row must agree on before it is called the client's request (probe M), and what
+/// a CDN log must be before it is read as one. Each test fires, with its near miss.
+@Suite struct CDNJoinTrustTests {
+    static let script = """
+        0.000 multivariant https://video.example.com/a/master.m3u8 200 0.1
+        0.700 initial-ltku variant=8M
+        10.00 segment https://video.example.com/a/v8/s2.ts 404 0.030 dur=6
+        """
+
+    func views(_ report: AnalysisReport) -> [JoinedServerRow] {
+        guard let session = report.sessions.first?.session else { return [] }
+        return session.entries.flatMap { session.serverViews(of: $0) }
+    }
+
+    /// A row of another status is another request: a 200 from the cache is not the client's 404,
+    /// however near in time (path and time alone). Near miss: the 404 row joins.
+    @Test func aProbableJoinNeedsTheSameStatus() {
+        func report(status: String, result: String) -> AnalysisReport {
+            CDNStoryTests().analyze(
+                Self.script,
+                server: (
+                    "E1.2026-11-21-10.a.log",
+                    CDNStoryTests.cloudFront([
+                        CDNStoryTests.cfRow(
+                            end: 10, path: "/a/v8/s2.ts", status: status, result: result, id: "OTHER==", taken: 0.02,
+                            ttfb: 0.01, ip: "203.0.113.99")
+                    ])
+                ))
+        }
+        #expect(views(report(status: "200", result: "Hit")).isEmpty)
+        #expect(views(report(status: "503", result: "Error")).isEmpty)
+        let same = views(report(status: "404", result: "Error"))
+        #expect(same.count == 1 && same.first?.confidence == .probable)
+    }
+
+    /// A Cloudflare row naming the session, hours from the session on a UTC clock, is another
+    /// playback with the same id: no "strong" join, no offset of hours. Near miss: the same row
+    /// a second after the request joins as strong.
+    @Test func aStrongJoinStaysNearASessionOnUTC() {
+        func report(after seconds: Double) -> AnalysisReport {
+            let start = Int64((CDNStoryTests.t0 + 10 + seconds) * 1e9)
+            let row =
+                "{\"EdgeStartTimestamp\":\(start),\"EdgeEndTimestamp\":\(start + 20_000_000),\"RayID\":\"8e1f2a3b4c5d6e7f\",\"EdgeColoCode\":\"FRA\",\"ClientRequestHost\":\"video.example.com\",\"ClientRequestMethod\":\"GET\",\"ClientRequestURI\":\"/a/v8/s2.ts\",\"EdgeResponseStatus\":404,\"CacheCacheStatus\":\"miss\",\"RequestHeaders\":{\"x-playback-session-id\":\"\(CDNStoryTests.sid)\"}}\n"
+            return CDNStoryTests().analyze(Self.script, server: ("cloudflare.log", row))
+        }
+        let far = report(after: 3 * 3600)
+        #expect(views(far).allSatisfy { $0.confidence != .strong }, "\(views(far))")
+        #expect(far.sessions.first?.session.serverJoin?.offset == nil)
+        let near = views(report(after: 0.01))
+        #expect(near.count == 1 && near.first?.confidence == .strong, "\(near)")
+    }
+
+    /// A Markdown page that quotes CloudFront's `#Fields:` line and a row (a ticket's notes) is
+    /// no CDN log: listed as not read, and no row of it is cited. Near miss: the same header at
+    /// the top of a file, under `#Version:`, is read.
+    @Test func aPageQuotingAHeaderIsNoLog() {
+        let quoted =
+            "# Ticket 4711 notes\n\n```\n"
+            + CDNStoryTests.cloudFront([
+                CDNStoryTests.cfRow(
+                    end: 10, path: "/a/v8/s2.ts", status: "404", result: "Error", id: "README==", taken: 0.02,
+                    ttfb: 0.01)
+            ]).replacingOccurrences(of: "#Version: 1.0\n", with: "") + "```\n\nThe customer says it stalled.\n"
+        let report = CDNStoryTests().analyze(Self.script, server: ("README.md", quoted))
+        let input = report.inputs.first { $0.path == "README.md" }
+        #expect(input?.format == nil && input?.notRead != nil, "\(String(describing: input))")
+        #expect(views(report).isEmpty)
+        let log = CDNStoryTests().analyze(
+            Self.script,
+            server: (
+                "E1.2026-11-21-10.a.log",
+                CDNStoryTests.cloudFront([
+                    CDNStoryTests.cfRow(
+                        end: 10, path: "/a/v8/s2.ts", status: "404", result: "Error", id: "N==", taken: 0.02,
+                        ttfb: 0.01)
+                ])
+            ))
+        #expect(log.inputs.contains { $0.format?.rawValue == "cloudfront-standard" })
+    }
+}
