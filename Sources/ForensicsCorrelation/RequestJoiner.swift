@@ -52,11 +52,23 @@ package struct RequestJoiner: Sendable {
         var latest = -Double.infinity
 
         init(_ files: [SourceFile]) {
+            // The same log given twice (`.log` and `.gz`, or in the bundle and with --cdn-logs):
+            // the n-th copy of a row in one file is the n-th in another, read once (probe M:
+            // doubled rows turned every probable join ambiguous). Rows alike within one file are
+            // distinct requests.
+            var earlierCopies: [String: Int] = [:]
             for file in files {
+                var copies: [String: Int] = [:]
                 for record in file.records {
                     guard case .serverRequest(let r) = record.payload,
                         var start = (r.start ?? r.end ?? record.time)?.secondsSince1970
                     else { continue }
+                    let n = copies[r.raw, default: 0] + 1
+                    copies[r.raw] = n
+                    if n <= earlierCopies[r.raw, default: 0] {
+                        repeated += 1
+                        continue
+                    }
                     var end = (r.end ?? r.start ?? record.time)?.secondsSince1970 ?? start
                     // A log that writes whole seconds cuts the time down: the true instant is
                     // somewhere in the next second, its middle the unbiased guess (otherwise
@@ -74,6 +86,7 @@ package struct RequestJoiner: Sendable {
                     latest = max(latest, end)
                     rows.append(Row(record: record, request: r, start: start, end: max(start, end)))
                 }
+                earlierCopies.merge(copies, uniquingKeysWith: max)
             }
             for key in byPath.keys {
                 byPath[key]?.sort { rows[$0].start < rows[$1].start || (rows[$0].start == rows[$1].start && $0 < $1) }
@@ -106,14 +119,16 @@ package struct RequestJoiner: Sendable {
                     }
                 }
                 coverage = all
-                totalRows = all.rows
+                totalRows = max(0, all.rows - repeated)
                 earliest = min(earliest, all.earliest)
                 latest = max(latest, all.latest)
             }
         }
 
-        /// Every row read, kept or not.
+        /// Every row read, kept or not (a row read twice, once).
         var totalRows = 0
+        /// Rows that repeat a row of an earlier file, read once.
+        var repeated = 0
         /// The longest duration of a row whose one time may be its start or its end (Google
         /// Cloud CDN): such a row is indexed by the earlier reading, the other that much later.
         var unanchoredSpan = 0.0
@@ -336,6 +351,11 @@ package struct RequestJoiner: Sendable {
                     )
                 }
             }
+        }
+        if index.repeated > 0 {
+            caveats.append(
+                "\(index.repeated) server row\(index.repeated == 1 ? "" : "s") repeated a row of another server log file (the same log given twice?): read once"
+            )
         }
         if st.offset == nil, !st.joins.isEmpty {
             caveats.append(

@@ -206,7 +206,7 @@ package struct MarkdownReporter: Sendable {
         ]
         if let o = j.offset {
             facts.append(
-                "server clock \(NumberFormat.trimmed(o, decimals: 3)) s behind the device (± \(NumberFormat.trimmed(j.spread ?? 0, decimals: 3)) s, from \(j.pairs) exact or strong pair\(j.pairs == 1 ? "" : "s"))"
+                "server clock \(NumberFormat.trimmed(abs(o), decimals: 3)) s \(o < 0 ? "ahead of" : "behind") the device (± \(NumberFormat.trimmed(j.spread ?? 0, decimals: 3)) s, from \(j.pairs) exact or strong pair\(j.pairs == 1 ? "" : "s"))"
             )
         }
         out.append(facts.joined(separator: " · ") + ".")

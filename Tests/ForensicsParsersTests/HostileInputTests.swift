@@ -353,6 +353,27 @@ import ZIPFoundation
         #expect(report.diagnostics.contains { $0.location.file.hasPrefix("bundle.tar") && $0.message.contains("size") })
     }
 
+    /// Probe M: two members of one name each get a path of their own (the later `name (2)`,
+    /// with a warning), so every citation names one member. Near miss: distinct names unchanged.
+    @Test func membersOfOneNameAreCitedApart() throws {
+        let dir = try bundle()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let body = Array(Self.good.utf8)
+        var tar: [UInt8] = []
+        for name in ["inner.jsonl", "inner.jsonl", "other.jsonl"] {
+            tar += Self.tarHeader(name, size: body.count) + body
+            tar += [UInt8](repeating: 0, count: (512 - body.count % 512) % 512)
+        }
+        tar += [UInt8](repeating: 0, count: 1024)
+        try Data(tar).write(to: dir.appendingPathComponent("bundle.tar"))
+        let report = try analyze(dir)
+        let paths = report.inputs.map(\.path)
+        #expect(paths.contains("bundle.tar/inner.jsonl") && paths.contains("bundle.tar/inner.jsonl (2)"), "\(paths)")
+        #expect(paths.contains("bundle.tar/other.jsonl"))
+        #expect(Set(paths).count == paths.count)
+        #expect(report.diagnostics.contains { $0.message.contains("2 members named bundle.tar/inner.jsonl") })
+    }
+
     /// Link, device and FIFO members of a tar are never followed or read, and never vanish
     /// without a word (probe B, F10): each is named with its kind, and the regular member beside
     /// them keeps its records.

@@ -3,6 +3,7 @@ import ForensicsTestSupport
 import Foundation
 import Testing
 
+@testable import ForensicsReports
 @testable import PlaybackForensics
 
 /// What a server row must agree on before it is called the client's request (probe M), and what
@@ -53,8 +54,39 @@ import Testing
         let far = report(after: 3 * 3600)
         #expect(views(far).allSatisfy { $0.confidence != .strong }, "\(views(far))")
         #expect(far.sessions.first?.session.serverJoin?.offset == nil)
-        let near = views(report(after: 0.01))
+        let nearReport = report(after: 0.01)
+        let near = views(nearReport)
         #expect(near.count == 1 && near.first?.confidence == .strong, "\(near)")
+        // The server saw the request 10 ms after the device sent it: its clock reads ahead.
+        let text = MarkdownReporter(toolVersion: "test").render(nearReport)
+        #expect(text.contains("server clock 0.01 s ahead of the device"), "\(text)")
+    }
+
+    /// The same log read twice (`.log` and `.gz`, or given twice) is one log: its rows join as
+    /// once, not as "ambiguous" between a row and its copy, and the report says a file repeated
+    /// another. Near miss: two alike rows in one file are two requests.
+    @Test func aLogReadTwiceIsReadOnce() {
+        let log = CDNStoryTests.cloudFront([
+            CDNStoryTests.cfRow(
+                end: 10, path: "/a/v8/s2.ts", status: "404", result: "Error", id: "N==", taken: 0.02, ttfb: 0.01)
+        ])
+        let report = Analyzer().analyze(files: [
+            ("events.jsonl", Array(TimelineScript.compile(Self.script).utf8)),
+            ("E1.2026-11-21-10.a.log", Array(log.utf8)), ("copy/E1.2026-11-21-10.a.log", Array(log.utf8)),
+        ])
+        let joined = views(report)
+        #expect(joined.count == 1 && joined.first?.confidence == .probable, "\(joined)")
+        let join = report.sessions.first?.session.serverJoin
+        #expect(join?.serverRows == 1)
+        #expect(join?.caveats.contains { $0.hasPrefix("1 server row repeated a row of another") } == true)
+        let twice = CDNStoryTests().analyze(
+            Self.script,
+            server: (
+                "E1.2026-11-21-10.a.log",
+                log + (log.split(separator: "\n").last.map { String($0) + "\n" } ?? "")
+            ))
+        #expect(views(twice).allSatisfy { $0.confidence == .ambiguous }, "\(views(twice))")
+        #expect(twice.sessions.first?.session.serverJoin?.serverRows == 2)
     }
 
     /// A Markdown page that quotes CloudFront's `#Fields:` line and a row (a ticket's notes) is

@@ -285,11 +285,14 @@ package struct BundleReader {
     ) throws {
         let tar = TarReader(source, name: display)
         var count = 0
+        var names: [String: Int] = [:]
         do {
             while let header = try tar.nextHeader() {
                 if Self.isPlatformClutter(header.name) { continue }
                 count += 1
-                let name = display + "/" + Self.safeName(header.name, diagnostics: &diagnostics, archive: display)
+                let name = Self.uniqueName(
+                    display + "/" + Self.safeName(header.name, diagnostics: &diagnostics, archive: display), &names,
+                    diagnostics: &diagnostics)
                 guard count <= limits.maxMembers else {
                     diagnostics.append(
                         Diagnostic(
@@ -321,6 +324,21 @@ package struct BundleReader {
                     SourceLocation(file: display, line: 0), .warning,
                     "\(tar.skippedUnnamed) more links, devices or FIFOs in the archive: not followed, not read"))
         }
+    }
+
+    /// An archive may hold two members of one name (appended twice, or names that read alike
+    /// once made safe): the later ones are cited as `name (2)`, `name (3)`…, so that every
+    /// `file:line` names one member (probe M: two inputs had one path).
+    static func uniqueName(_ name: String, _ seen: inout [String: Int], diagnostics: inout [Diagnostic]) -> String {
+        let n = seen[name, default: 0] + 1
+        seen[name] = n
+        guard n > 1 else { return name }
+        let shown = "\(name) (\(n))"
+        diagnostics.append(
+            Diagnostic(
+                SourceLocation(file: shown, line: 0), .warning,
+                "the archive holds \(n) members named \(name): this one is cited as \(shown)"))
+        return shown
     }
 
     private func readZip(
@@ -364,8 +382,11 @@ package struct BundleReader {
                     "more than \(limits.maxMembers) members: the rest is not read"))
             entries = Array(entries.prefix(limits.maxMembers))
         }
+        var names: [String: Int] = [:]
         for entry in entries.sorted(by: { $0.name < $1.name }) {
-            let name = display + "/" + Self.safeName(entry.name, diagnostics: &diagnostics, archive: display)
+            let name = Self.uniqueName(
+                display + "/" + Self.safeName(entry.name, diagnostics: &diagnostics, archive: display), &names,
+                diagnostics: &diagnostics)
             guard entry.uncompressedSize <= UInt64(limits.maxMemberSize) else {
                 diagnostics.append(
                     Diagnostic(
