@@ -391,7 +391,11 @@ package struct MarkdownReporter: Sendable {
     func findings(_ r: AnalysisReport.SessionResult) -> [String] {
         var out = ["### Findings", ""]
         if r.findings.isEmpty {
-            out.append("No findings.")
+            // Findings the filters hid are not "no findings" (probe M: under a verdict of
+            // problems found).
+            out.append(
+                r.hiddenWorst.map { "No finding shown: the filters asked for hide this session's findings (the worst hidden: \($0.rawValue))." }
+                    ?? "No findings.")
             out.append("")
             return out
         }

@@ -520,6 +520,9 @@ import Testing
         #expect(scope.contains("findings at \(floor.rawValue) or above"), "\(scope)")
         #expect(scope.contains("left out, worst \(worst.rawValue)"), "\(scope)")
         #expect(markdown(narrowed).contains("**Scope:** narrowed (findings at"))
+        // Probe M: the session's findings section says they are hidden, not "No findings".
+        #expect(markdown(narrowed).contains("No finding shown: the filters asked for hide this session's findings"))
+        #expect(!markdown(narrowed).contains("No findings."))
         #expect(ReportNarrowing(minimumSeverity: .info).apply(report).narrowedAway == nil)
     }
 
