@@ -394,7 +394,9 @@ package struct MarkdownReporter: Sendable {
             // Findings the filters hid are not "no findings" (probe M: under a verdict of
             // problems found).
             out.append(
-                r.hiddenWorst.map { "No finding shown: the filters asked for hide this session's findings (the worst hidden: \($0.rawValue))." }
+                r.hiddenWorst.map {
+                    "No finding shown: the filters asked for hide this session's findings (the worst hidden: \($0.rawValue))."
+                }
                     ?? "No findings.")
             out.append("")
             return out

@@ -115,6 +115,12 @@ import Testing
             "hlsjs-test-L2054-gap-tag.m3u8": "vod-without-endlist", "byteRange.m3u8": "byterange-offset-missing",
             "twoMediaSequences.m3u8": "media-playlist-tag-repeated",
             "variant-playlist-with-bandwidth-float.m3u8": "tag-value-invalid",
+            // RFC 8216bis's own low-latency example (and the fixtures copied from it): a skip
+            // boundary of 12 s under a target duration of 4, where §4.4.3.8 asks for 24.
+            "low-latency-delta-update-playlist.m3u8": "skip-boundary-too-small",
+            "llhls.m3u8": "skip-boundary-too-small", "llhlsDelta.m3u8": "skip-boundary-too-small",
+            // videojs: an AES-128 EXT-X-MAP with no IV on its key (§4.4.4.5).
+            "diff-init-key.m3u8": "map-iv-missing",
             // hls.js's own invalid fixture: EXT-X-SKIP twice.
             "hlsjs-test-L3340-skip-twice-invalid.m3u8": "media-playlist-tag-repeated",
         ]

@@ -37,7 +37,10 @@ package struct PlaylistParser {
         if let tail = reader.unterminatedTail { state.judgeUnterminated(tail, number: reader.linesRead) }
         state.finish()
         if reader.sawBOM {
-            state.diag(1, .info, "spec violation: UTF-8 byte order mark before #EXTM3U (RFC 8216 §4.1)")
+            state.defect(
+                "byte-order-mark", 1, .warning,
+                "spec violation: UTF-8 byte order mark before #EXTM3U (RFC 8216bis §4.1: clients should refuse the playlist)"
+            )
         }
         if reader.sawCRLF { state.diag(1, .info, "CRLF line endings (tolerated)") }
         return Result(playlist: state.playlist, diagnostics: state.diagnostics)
@@ -74,6 +77,8 @@ package struct PlaylistParser {
         /// How many times each Media Playlist tag that may appear once has appeared.
         var mediaTagCounts: [PlaylistTag: Int] = [:]
         var discontinuityCount: Int64 = 0
+        /// Whether an EXT-X-DISCONTINUITY came yet (EXT-X-DISCONTINUITY-SEQUENCE must precede it).
+        var sawDiscontinuity = false
         var bitrateCarry: Int64?
         var lastExtinfLine: Int?
         var skippedSegments: Int64 = 0
@@ -456,6 +461,13 @@ package struct PlaylistParser {
             case .discontinuitySequence:
                 onceOnly(tag, number)
                 beforeFirstSegment(tag, number)
+                if sawDiscontinuity, playlist.segments.isEmpty, pendingDuration == nil {
+                    // RFC 8216bis §4.4.3.3: before any EXT-X-DISCONTINUITY as well.
+                    defect(
+                        "sequence-tag-after-segment", number, .warning,
+                        "spec violation: EXT-X-DISCONTINUITY-SEQUENCE after an EXT-X-DISCONTINUITY: the discontinuity before it is numbered wrongly"
+                    )
+                }
                 if let n = DecimalScanner.int64(v.trimmingBlanks()) {
                     playlist.discontinuitySequence = n
                     discontinuityCount = n
@@ -485,6 +497,7 @@ package struct PlaylistParser {
                 }
             case .discontinuity:
                 pendingDiscontinuity = true
+                sawDiscontinuity = true
             case .byteRange:
                 pendingByteRange = parseByteRange(v, uri: nil, number)
                 let at = v.firstIndex(ofByte: UInt8(ascii: "@"))
@@ -515,6 +528,17 @@ package struct PlaylistParser {
                 playlist.sessionKeys.append(parseKey(v, tag, number))
             case .map:
                 let a = attributes(v, tag, number)
+                // RFC 8216bis §4.4.4.5: a Media Initialization Section under AES-128 needs the
+                // key's IV (it has no Media Sequence Number to stand for one).
+                if currentKey >= 0, Int(currentKey) < playlist.segments.keys.count {
+                    let key = playlist.segments.keys[Int(currentKey)]
+                    if key.method == "AES-128", key.iv == nil {
+                        defect(
+                            "map-iv-missing", number, .warning,
+                            "spec violation: EXT-X-MAP under METHOD=AES-128 (line \(key.line)) without an IV on that EXT-X-KEY"
+                        )
+                    }
+                }
                 if let uri = a["URI"] {
                     let range = a["BYTERANGE"].flatMap { parseByteRange($0, uri: "map:" + uri, number) }
                     currentMap = playlist.segments.add(
@@ -524,6 +548,9 @@ package struct PlaylistParser {
                 }
             case .part:
                 let a = attributes(v, tag, number)
+                if a["DURATION"] == nil {
+                    defect("part-duration-missing", number, .warning, "spec violation: EXT-X-PART without DURATION")
+                }
                 guard let uri = a["URI"] else {
                     defect("uri-attribute-missing", number, .warning, "spec violation: EXT-X-PART without URI")
                     return
@@ -600,7 +627,13 @@ package struct PlaylistParser {
             case .contentSteering:
                 playlist.contentSteering = attributes(v, tag, number)
             case .start:
-                playlist.start = attributes(v, tag, number)
+                let a = attributes(v, tag, number)
+                playlist.start = a
+                if a["TIME-OFFSET"] == nil {
+                    defect(
+                        "start-time-offset-missing", number, .warning, "spec violation: EXT-X-START without TIME-OFFSET"
+                    )
+                }
             case .define:
                 handleDefine(AttributeList(bytes: v), number)
             }
@@ -631,7 +664,9 @@ package struct PlaylistParser {
 
         mutating func handleDefine(_ a: AttributeList, _ number: Int) {
             if let n = a["NAME"], let val = a["VALUE"] {
-                if playlist.defines[n] != nil { diag(number, .warning, "spec violation: variable \(n) defined twice") }
+                if playlist.defines[n] != nil {
+                    defect("variable-redefined", number, .warning, "spec violation: variable \(n) defined twice")
+                }
                 playlist.defines[n] = val
             } else if let n = a["IMPORT"] {
                 if let val = imported[n] {
@@ -774,6 +809,11 @@ package struct PlaylistParser {
                 guard digit(i) else { return false }
                 while digit(i) { i += 1 }
             }
+            // The fields' ranges: a month 13 or an hour 99 reads as no instant.
+            func number(_ at: Int) -> Int { Int(b[at] - 0x30) * 10 + Int(b[at + 1] - 0x30) }
+            guard (1...12).contains(number(5)), (1...31).contains(number(8)), number(11) <= 24, number(14) <= 59,
+                number(17) <= 60
+            else { return false }
             if i == b.count { return true }
             if b[i] | 0x20 == UInt8(ascii: "z") { return i + 1 == b.count }
             guard b[i] == 0x2B || b[i] == 0x2D, digit(i + 1), digit(i + 2) else { return false }

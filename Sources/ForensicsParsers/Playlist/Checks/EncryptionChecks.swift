@@ -97,5 +97,18 @@ enum EncryptionChecks {
                     report.add("session-key-method-none", line: k.line, "EXT-X-SESSION-KEY with METHOD=NONE")
                 }
             }),
+        StreamCheck(
+            id: "map-iv-missing", title: "An AES-128 media initialization section has an IV",
+            source: "RFC 8216bis §4.4.4.5", level: .must, severity: .warning,
+            effect:
+                "An EXT-X-MAP has no Media Sequence Number to stand in for the IV: under METHOD=AES-128 without an IV players cannot decrypt it, and the stream does not start.",
+            advice: "Give the EXT-X-KEY that applies to the EXT-X-MAP an IV attribute.",
+            fires: [
+                "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\"\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:6,\ns1.m4s\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x0123456789abcdef0123456789ABCDEF\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:6,\ns1.m4s\n",
+                "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\"\n#EXTINF:6,\ns1.m4s\n",
+            ]),
     ]
 }

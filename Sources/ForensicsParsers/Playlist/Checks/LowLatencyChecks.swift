@@ -102,5 +102,34 @@ enum LowLatencyChecks {
                     }
                 }
             }),
+        StreamCheck(
+            id: "part-duration-missing", title: "Every EXT-X-PART has its DURATION",
+            source: "RFC 8216bis §4.4.4.9", level: .must, severity: .warning,
+            effect:
+                "A part without a duration cannot be placed on the timeline: players skip it or stop at the live edge.",
+            advice: "Write DURATION on every EXT-X-PART.",
+            fires: [
+                "\(head)#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3\n#EXT-X-PART:URI=\"p1.m4s\"\n#EXTINF:4,\ns1.m4s\n"
+            ],
+            passes: [
+                "\(head)#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3\n#EXT-X-PART:DURATION=1,URI=\"p1.m4s\"\n#EXTINF:4,\ns1.m4s\n"
+            ]),
+        StreamCheck(
+            id: "skip-boundary-too-small", title: "CAN-SKIP-UNTIL is at least six target durations",
+            source: "RFC 8216bis §4.4.3.8", level: .must, severity: .warning,
+            effect:
+                "A skip boundary under six target durations lets a delta update leave out segments a player still needs: it falls back to full reloads or loses its place.",
+            advice: "Set CAN-SKIP-UNTIL to at least six times EXT-X-TARGETDURATION.",
+            fires: ["\(head)#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=6.0\n#EXTINF:4,\ns1.m4s\n"],
+            passes: ["\(head)#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=24.0\n#EXTINF:4,\ns1.m4s\n"],
+            judge: { p, report in
+                guard let target = p.targetDuration, target > 0,
+                    let skip = p.serverControl?["CAN-SKIP-UNTIL"].flatMap(Double.init), skip < 6 * target
+                else { return }
+                report.add(
+                    "skip-boundary-too-small", line: p.serverControlLine,
+                    "CAN-SKIP-UNTIL=\(NumberFormat.trimmed(skip, decimals: 3)) under six target durations (\(NumberFormat.trimmed(6 * target, decimals: 3)) s)"
+                )
+            }),
     ]
 }

@@ -107,12 +107,17 @@ enum MediaPlaylistChecks {
             effect:
                 "An interstitial or ad marker without ID or start date, or in a playlist without EXT-X-PROGRAM-DATE-TIME to place it, is dropped by the player.",
             advice:
-                "Give every EXT-X-DATERANGE an ID, and a START-DATE on the first tag of each ID; END-DATE, when given, not before START-DATE; write EXT-X-PROGRAM-DATE-TIME.",
+                "Give every EXT-X-DATERANGE an ID, and a START-DATE on the first tag of each ID; END-DATE, when given, not before START-DATE and equal to START-DATE + DURATION when both are given; END-ON-NEXT=YES only with a CLASS and without DURATION or END-DATE; write EXT-X-PROGRAM-DATE-TIME.",
             fires: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:05Z\"\n#EXTINF:6,\ns1.ts\n"
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:05Z\"\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\",DURATION=30.0\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-ON-NEXT=YES\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",CLASS=\"com.example.ad\",START-DATE=\"2026-11-21T10:00:10Z\",DURATION=5.0,END-ON-NEXT=YES\n#EXTINF:6,\ns1.ts\n",
             ],
             passes: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\"\n#EXTINF:6,\ns1.ts\n"
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\"\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\",DURATION=5.0\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",CLASS=\"com.example.ad\",START-DATE=\"2026-11-21T10:00:10Z\",END-ON-NEXT=YES\n#EXTINF:6,\ns1.ts\n",
             ],
             judge: { p, report in
                 if let first = p.dateRanges.first, p.skip == nil, !p.hasProgramDateTime {
@@ -134,10 +139,32 @@ enum MediaPlaylistChecks {
                         report.add(
                             "daterange-attributes", line: d.line, "EXT-X-DATERANGE START-DATE does not read as a date")
                     }
-                    if let start, let end = d.attributes["END-DATE"].flatMap({ TimestampParser.parse($0) }), end < start
-                    {
+                    let end = d.attributes["END-DATE"].flatMap { TimestampParser.parse($0) }
+                    if let start, let end, end < start {
                         report.add(
                             "daterange-attributes", line: d.line, "EXT-X-DATERANGE END-DATE before its START-DATE")
+                    }
+                    // Both an end and a duration: they must agree (to the millisecond they are written in).
+                    if let start, let end, let duration = d.attributes["DURATION"].flatMap(Double.init),
+                        abs((end - start) - duration) > 0.001
+                    {
+                        report.add(
+                            "daterange-attributes", line: d.line,
+                            "EXT-X-DATERANGE END-DATE is not START-DATE + DURATION (\(NumberFormat.trimmed(end - start, decimals: 3)) s against \(NumberFormat.trimmed(duration, decimals: 3)) s)"
+                        )
+                    }
+                    // END-ON-NEXT ends the range at the next of its CLASS: it needs a CLASS, and an
+                    // end of its own contradicts it.
+                    if d.attributes["END-ON-NEXT"] == "YES" {
+                        if d.attributes["CLASS"] == nil {
+                            report.add(
+                                "daterange-attributes", line: d.line, "EXT-X-DATERANGE END-ON-NEXT=YES without CLASS")
+                        }
+                        if d.attributes["DURATION"] != nil || d.attributes["END-DATE"] != nil {
+                            report.add(
+                                "daterange-attributes", line: d.line,
+                                "EXT-X-DATERANGE END-ON-NEXT=YES with a DURATION or END-DATE")
+                        }
                     }
                 }
             }),

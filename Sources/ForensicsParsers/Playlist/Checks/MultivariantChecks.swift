@@ -172,5 +172,122 @@ enum MultivariantChecks {
                 else { return }
                 report.add("iframe-playlists-missing", line: 0, "video variants without any EXT-X-I-FRAME-STREAM-INF")
             }),
+        StreamCheck(
+            id: "rendition-default-autoselect", title: "A DEFAULT rendition is also AUTOSELECT",
+            source: "RFC 8216bis §4.4.6.1", level: .must, severity: .warning,
+            effect:
+                "DEFAULT=YES with AUTOSELECT=NO contradicts itself: the rendition to play without a choice is one the player may not choose.",
+            advice: "Write AUTOSELECT=YES (or leave it out) on the DEFAULT rendition.",
+            fires: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",DEFAULT=YES,AUTOSELECT=NO,URI=\"a/en.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",DEFAULT=YES,AUTOSELECT=YES,URI=\"a/en.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n"
+            ],
+            judge: { p, report in
+                for r in p.renditions where r.attributes["DEFAULT"] == "YES" && r.attributes["AUTOSELECT"] == "NO" {
+                    report.add(
+                        "rendition-default-autoselect", line: r.line, "EXT-X-MEDIA with DEFAULT=YES and AUTOSELECT=NO")
+                }
+            }),
+        StreamCheck(
+            id: "rendition-default-repeated", title: "At most one DEFAULT rendition in a group",
+            source: "RFC 8216bis §4.4.6.1.1", level: .must, severity: .warning,
+            effect: "Two defaults in one group leave it to each player which one plays.",
+            advice: "Mark one rendition of each group DEFAULT=YES.",
+            fires: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",DEFAULT=YES,URI=\"a/en.m3u8\"\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"Deutsch\",DEFAULT=YES,URI=\"a/de.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",DEFAULT=YES,URI=\"a/en.m3u8\"\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"Deutsch\",DEFAULT=NO,URI=\"a/de.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n"
+            ],
+            judge: { p, report in
+                var seen: Set<String> = []
+                for r in p.renditions where r.attributes["DEFAULT"] == "YES" {
+                    guard let t = r.type, let g = r.groupID else { continue }
+                    if !seen.insert(t + "\u{0}" + g).inserted {
+                        report.add(
+                            "rendition-default-repeated", line: r.line, "a second DEFAULT=YES rendition in group \(g)")
+                    }
+                }
+            }),
+        StreamCheck(
+            id: "rendition-attribute-for-type", title: "FORCED and INSTREAM-ID only on their TYPE",
+            source: "RFC 8216bis §4.4.6.1", level: .must, severity: .warning,
+            effect:
+                "FORCED means something only for SUBTITLES and INSTREAM-ID only for CLOSED-CAPTIONS: on another TYPE the rendition is malformed, and strict players refuse it.",
+            advice:
+                "Drop FORCED from renditions that are not SUBTITLES and INSTREAM-ID from those that are not CLOSED-CAPTIONS.",
+            fires: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",FORCED=YES,URI=\"a/en.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n",
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",NAME=\"English\",INSTREAM-ID=\"CC1\",URI=\"a/en.m3u8\"\n\(variant),AUDIO=\"aac\"\nv1.m3u8\n",
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",FORCED=YES,URI=\"s/en.m3u8\"\n\(variant),SUBTITLES=\"subs\"\nv1.m3u8\n"
+            ],
+            judge: { p, report in
+                for r in p.renditions {
+                    if r.attributes["FORCED"] != nil, r.type != "SUBTITLES" {
+                        report.add(
+                            "rendition-attribute-for-type", line: r.line,
+                            "FORCED on an EXT-X-MEDIA of TYPE \(r.type ?? "none"), not SUBTITLES")
+                    }
+                    if r.attributes["INSTREAM-ID"] != nil, r.type != "CLOSED-CAPTIONS" {
+                        report.add(
+                            "rendition-attribute-for-type", line: r.line,
+                            "INSTREAM-ID on an EXT-X-MEDIA of TYPE \(r.type ?? "none"), not CLOSED-CAPTIONS")
+                    }
+                }
+            }),
+        StreamCheck(
+            id: "closed-captions-none-mixed", title: "CLOSED-CAPTIONS=NONE on every variant or none",
+            source: "RFC 8216bis §4.4.6.2", level: .must, severity: .warning,
+            effect:
+                "NONE says the stream carries no captions; beside variants that name a captions group, switching variants turns captions on and off.",
+            advice: "Write CLOSED-CAPTIONS=NONE on every EXT-X-STREAM-INF, or on none of them.",
+            fires: [
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"English\",INSTREAM-ID=\"CC1\"\n\(variant),CLOSED-CAPTIONS=\"cc\"\nv1.m3u8\n\(variant),CLOSED-CAPTIONS=NONE\nv2.m3u8\n"
+            ],
+            passes: [
+                "#EXTM3U\n\(variant),CLOSED-CAPTIONS=NONE\nv1.m3u8\n\(variant),CLOSED-CAPTIONS=NONE\nv2.m3u8\n"
+            ],
+            judge: { p, report in
+                let none = p.variants.filter { $0.attributes["CLOSED-CAPTIONS"] == "NONE" }
+                guard let first = none.first, none.count < p.variants.count,
+                    let other = p.variants.first(where: { $0.attributes["CLOSED-CAPTIONS"] != "NONE" })
+                else { return }
+                report.add(
+                    "closed-captions-none-mixed", line: other.line,
+                    "CLOSED-CAPTIONS=NONE on \(none.count) of \(p.variants.count) variants (first at line \(first.line)), not on this one"
+                )
+            }),
+        StreamCheck(
+            id: "session-data-attributes", title: "EXT-X-SESSION-DATA has DATA-ID and VALUE or URI",
+            source: "RFC 8216bis §4.4.6.4", level: .must, severity: .warning,
+            effect: "Session data without its DATA-ID, or with both or neither of VALUE and URI, cannot be read.",
+            advice: "Give every EXT-X-SESSION-DATA a DATA-ID, and either a VALUE or a URI.",
+            fires: [
+                "#EXTM3U\n#EXT-X-SESSION-DATA:VALUE=\"x\",URI=\"d.json\"\n\(variant)\nv1.m3u8\n",
+                "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\"\n\(variant)\nv1.m3u8\n",
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"A film\"\n\(variant)\nv1.m3u8\n"
+            ],
+            judge: { p, report in
+                for d in p.sessionData {
+                    if d.attributes["DATA-ID"] == nil {
+                        report.add("session-data-attributes", line: d.line, "EXT-X-SESSION-DATA without DATA-ID")
+                    }
+                    switch (d.attributes["VALUE"] != nil, d.attributes["URI"] != nil) {
+                    case (true, true):
+                        report.add(
+                            "session-data-attributes", line: d.line, "EXT-X-SESSION-DATA with both VALUE and URI")
+                    case (false, false):
+                        report.add(
+                            "session-data-attributes", line: d.line, "EXT-X-SESSION-DATA with neither VALUE nor URI")
+                    default: break
+                    }
+                }
+            }),
     ]
 }

@@ -19,6 +19,14 @@ enum StreamSyntaxChecks {
             fires: ["# made by the packager\n#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
             passes: ["#EXTM3U\n# made by the packager\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
         StreamCheck(
+            id: "byte-order-mark", title: "No byte order mark", source: "RFC 8216bis §4.1", level: .must,
+            severity: .warning,
+            effect:
+                "Playlists must not start with a UTF-8 byte order mark, and clients should refuse one that does: the stream may not play at all on a strict player.",
+            advice: "Write the file as UTF-8 without a BOM (check the packager's or editor's encoding setting).",
+            fires: ["\u{FEFF}#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
+        StreamCheck(
             id: "tag-glued", title: "Each tag on a line of its own", source: "RFC 8216bis §4.1", level: .should,
             severity: .warning,
             effect:
@@ -67,6 +75,7 @@ enum StreamSyntaxChecks {
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00+99:99\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00+05:\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:18446744073709551616\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-13-45T99:00:00Z\n#EXTINF:6,\ns1.ts\n",
             ],
             passes: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:6,\ns1.ts\n",
@@ -174,6 +183,24 @@ enum StreamSyntaxChecks {
                 "#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"base\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n",
             ]),
         StreamCheck(
+            id: "variable-redefined", title: "A variable is defined once", source: "RFC 8216bis §4.4.2.3",
+            level: .must, severity: .warning,
+            effect: "Two EXT-X-DEFINE tags of one NAME leave it to each player which value is substituted.",
+            advice: "Define each variable once per playlist.",
+            fires: [
+                "#EXTM3U\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v1\"\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v2\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n"
+            ],
+            passes: [
+                "#EXTM3U\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v1\"\n#EXT-X-DEFINE:NAME=\"other\",VALUE=\"v2\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n"
+            ]),
+        StreamCheck(
+            id: "start-time-offset-missing", title: "EXT-X-START has its TIME-OFFSET", source: "RFC 8216bis §4.4.2.2",
+            level: .must, severity: .warning,
+            effect: "A start point without an offset says nothing: players ignore the tag and start where they would.",
+            advice: "Write EXT-X-START:TIME-OFFSET=<seconds> (negative: from the end).",
+            fires: ["#EXTM3U\n#EXT-X-START:PRECISE=YES\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-START:TIME-OFFSET=-12,PRECISE=YES\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
+        StreamCheck(
             id: "media-playlist-tag-repeated", title: "Each Media Playlist tag at most once",
             source: "RFC 8216bis §4.4.3", level: .must, severity: .warning,
             effect:
@@ -188,13 +215,15 @@ enum StreamSyntaxChecks {
             id: "sequence-tag-after-segment", title: "Sequence tags come before the first segment",
             source: "RFC 8216bis §4.4.3.2, §4.4.3.3", level: .must, severity: .warning,
             effect:
-                "An EXT-X-MEDIA-SEQUENCE or EXT-X-DISCONTINUITY-SEQUENCE after a segment numbers the segments before it otherwise than the playlist means: a live player may skip or repeat segments on reload.",
+                "An EXT-X-MEDIA-SEQUENCE or EXT-X-DISCONTINUITY-SEQUENCE after a segment (or the latter after an EXT-X-DISCONTINUITY) numbers what comes before it otherwise than the playlist means: a live player may skip or repeat segments on reload.",
             advice: "Write EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE before the first EXTINF.",
             fires: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:6,\ns2.ts\n"
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:6,\ns2.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-DISCONTINUITY\n#EXT-X-DISCONTINUITY-SEQUENCE:3\n#EXTINF:6,\ns1.ts\n",
             ],
             passes: [
-                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts\n"
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:6,\ns1.ts\n#EXTINF:6,\ns2.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-DISCONTINUITY-SEQUENCE:3\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\ns1.ts\n",
             ]),
         StreamCheck(
             id: "byterange-offset-missing",
