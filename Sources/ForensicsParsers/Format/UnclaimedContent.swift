@@ -24,11 +24,12 @@ package enum UnclaimedContent {
             }
             return NotRead("binary data, not a text log", hidesEvidence: false)
         }
+        // Before the CDN and W3C tests: a README may quote a `#Fields:` line or a vendor's
+        // field names (probe M), a log has no `# ` heading or code fence.
+        if isMarkdown(text) { return NotRead("Markdown text", hidesEvidence: false) }
         if let vendor = cdnVendor(text) {
             return NotRead("CDN access log — \(vendor) (a server's log, not a playback source)", hidesEvidence: false)
         }
-        // Before the W3C test: a README may quote a `#Fields:` line, a log has no `# ` heading.
-        if isMarkdown(text) { return NotRead("Markdown text", hidesEvidence: false) }
         if case .fields = text.headerDirective {
             return NotRead(
                 "W3C extended log of another program (no AppleCoreMedia #Software line, no AVPlayer fields)",
