@@ -81,7 +81,8 @@ extension AnalysisReport {
             guard messages.insert(d.message).inserted else { continue }
             // "file, line n": a joined `file:line:` before the message reads as `name: value` to
             // redaction, and a file named like a credential lost its line and message (probe M).
-            shown.append("\(d.location.file), line \(d.location.line): \(d.message.prefix(200))")
+            let place = d.location.line > 0 ? "\(d.location.file), line \(d.location.line)" : d.location.file
+            shown.append("\(place): \(d.message.prefix(200))")
         }
         reasons.append(contentsOf: shown)
         if serious.count > shown.count {

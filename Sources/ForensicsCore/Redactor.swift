@@ -42,8 +42,10 @@ public struct Redactor: Sendable {
     /// A record's place as `file:line`, the file's path redacted on its own: redacting the
     /// joined text read `session_token.jsonl:12` as a credential named `session_token.jsonl`
     /// and replaced the line (probe M), so a citation lost where it points.
+    /// Line 0 stands for the whole file (a file not read, an archive refused): the file alone,
+    /// since `file:0` reads as a line that does not exist.
     public func redact(_ location: SourceLocation) -> String {
-        "\(redact(location.file)):\(location.line)"
+        location.line > 0 ? "\(redact(location.file)):\(location.line)" : redact(location.file)
     }
 
     public func clean(_ text: String) -> String {

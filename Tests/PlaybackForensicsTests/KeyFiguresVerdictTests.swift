@@ -541,6 +541,8 @@ import Testing
             #expect(timeline.contains("\(name):1") && !timeline.contains("REDACTED"), "\(timeline)")
         }
         #expect(Redactor().redact(SourceLocation(file: "b/passwd.log", line: 7)) == "b/passwd.log:7")
+        // Line 0 is the whole file: cited without a line that does not exist.
+        #expect(Redactor().redact(SourceLocation(file: "b/README.md", line: 0)) == "b/README.md")
         #expect(Redactor().redact(SourceLocation(file: "x/token/abc123/m.jsonl", line: 2)).hasSuffix("/m.jsonl:2"))
         #expect(!Redactor().redact(SourceLocation(file: "x/token/abc123/m.jsonl", line: 2)).contains("abc123"))
     }
