@@ -23,8 +23,17 @@ package struct TimelineReporter: Sendable {
 
     /// Times in the session's basis: device local times of an unknown zone carry no `Z`
     /// (probe G: `timeline --json` wrote them as UTC while `analyze` did not).
-    func entryJSON(_ e: TimelineEntry, start: Timestamp?, basis: TimeBasis) -> [(String, JSONOut)] {
-        [
+    ///
+    /// Another source's view of the entry keeps its own reading: on a UTC timeline, a view from a
+    /// file the session moved by a clock offset was read on the device's clock, of no stated zone.
+    func entryJSON(
+        _ e: TimelineEntry, start: Timestamp?, basis: TimeBasis, offsets: [ClockOffset]
+    ) -> [(String, JSONOut)] {
+        func viewBasis(_ r: Record) -> TimeBasis {
+            guard basis == .utc, let o = offsets.first(where: { $0.file == r.location.file }) else { return basis }
+            return o.offset != 0 || o.clock != .utc ? .deviceLocalZoneUnknown : .utc
+        }
+        return [
             ("time", .time(e.time, basis)),
             ("relative", .optional(e.time.flatMap { t in start.map { (((t - $0) * 1000).rounded()) / 1000 } })),
             ("file", .string(redactor.redact(e.location.file))), ("line", .integer(e.location.line)),
@@ -35,7 +44,7 @@ package struct TimelineReporter: Sendable {
                 "record",
                 RecordJSON.record(e.record, basis: RecordJSON.rawBasis(of: e.record, placedAt: e.time, in: basis))
             ),
-            ("views", .array(e.otherViews.map { RecordJSON.record($0, basis: basis) })),
+            ("views", .array(e.otherViews.map { RecordJSON.record($0, basis: viewBasis($0)) })),
         ]
     }
 
@@ -47,7 +56,7 @@ package struct TimelineReporter: Sendable {
                     [
                         ("schema_version", .integer(JSONReporter.schemaVersion)), ("session_id", .string(s.id)),
                         ("time_basis", .string(s.timeBasis.rawValue)),
-                    ] + entryJSON(e, start: s.start, basis: s.timeBasis)
+                    ] + entryJSON(e, start: s.start, basis: s.timeBasis, offsets: s.clockOffsets)
                 ).renderLine()
             }
         }
@@ -68,7 +77,8 @@ package struct TimelineReporter: Sendable {
                                 "entries",
                                 .array(
                                     s.entries.filter(inWindow).map {
-                                        .object(entryJSON($0, start: start, basis: s.timeBasis))
+                                        .object(
+                                            entryJSON($0, start: start, basis: s.timeBasis, offsets: s.clockOffsets))
                                     })
                             ),
                         ])

@@ -80,4 +80,23 @@ import Testing
         let utc = try recordTimes("SampleLogs/slow-key-startup/metrics.jsonl")
         #expect(!utc.isEmpty && utc.allSatisfy { $0.hasSuffix("Z") })
     }
+
+    /// Another source's view of an entry keeps its own reading: on a UTC timeline, an error-log
+    /// row placed by a clock offset was read on the device's clock, so its time has no `Z`
+    /// (review, stop 46). Near miss: the UTC timeline's own entries keep theirs.
+    @Test func viewsKeepTheirOwnTimeBasis() throws {
+        let run = try CLIRunner.run(["timeline", "--json-lines", "SampleLogs/cdn-404-stall"])
+        var viewTimes: [String] = []
+        var entryTimes: [String] = []
+        for line in run.stdout.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            guard object?["time_basis"] as? String == "utc" else { continue }
+            if let t = object?["time"] as? String { entryTimes.append(t) }
+            for view in object?["views"] as? [[String: Any]] ?? [] where view["source"] as? String == "error-log" {
+                if let t = view["time"] as? String { viewTimes.append(t) }
+            }
+        }
+        #expect(!viewTimes.isEmpty && viewTimes.allSatisfy { !$0.hasSuffix("Z") }, "\(viewTimes)")
+        #expect(!entryTimes.isEmpty && entryTimes.allSatisfy { $0.hasSuffix("Z") })
+    }
 }
