@@ -168,6 +168,11 @@ public struct KPIs: Sendable, Hashable, Codable {
     /// True when a stall never ended before the records did: `stallDuration` (and the
     /// rebuffering ratio) then count it to the last record — at least that long.
     public var stallDurationIsLowerBound = false
+    /// Waits after a seek outside the buffer, taken out of the stall count, duration and
+    /// rebuffering (a wait the viewer asked for is not rebuffering): how many, and how long in
+    /// all (nil when one of them has no known length).
+    public var seekWaitCount = 0
+    public var seekWaitDuration: Double?
     public var rebufferRatio: Double?
     public var variantSwitchCount: Int?
     public var downswitchCount: Int?

@@ -159,6 +159,11 @@ package struct JSONReporter: Sendable {
         ]
         // Only when true: a stall that never ended makes the duration (and ratio) a lower bound.
         if k.stallDurationIsLowerBound { fields.append(("stall_duration_is_lower_bound", .bool(true))) }
+        // Only when there were some: waits after a seek outside the buffer, not counted as stalls.
+        if k.seekWaitCount > 0 {
+            fields.append(("seek_wait_count", .integer(k.seekWaitCount)))
+            fields.append(("seek_wait_duration", .optional(k.seekWaitDuration.map { ($0 * 1000).rounded() / 1000 })))
+        }
         fields += [
             ("rebuffer_ratio", .optional(k.rebufferRatio.map { ($0 * 10000).rounded() / 10000 })),
             ("variant_switch_count", .optional(k.variantSwitchCount)),

@@ -359,6 +359,11 @@ package struct MarkdownReporter: Sendable {
             stalls = "unknown"
         }
         rows.append("| Stalls | \(stalls) | \(src(.stallCount)) |")
+        if k.seekWaitCount > 0 {
+            let waited = k.seekWaitDuration.map(NumberFormat.seconds) ?? "duration unknown"
+            rows.append(
+                "| Waits after a seek (not stalls) | \(k.seekWaitCount) (\(waited)) | \(src(.stallCount)) |")
+        }
         rows.append(
             "| Rebuffer ratio | \(k.rebufferRatio.map { (k.stallDurationIsLowerBound ? "at least " : "") + NumberFormat.trimmed($0 * 100, decimals: 2) + " %" } ?? "unknown") | \(k.rebufferRatio == nil ? "—" : src(.playingTime)) |"
         )

@@ -143,6 +143,42 @@ public struct Analyzer: Sendable {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
+    /// A stall the `stall` rule puts down to a seek outside the buffer is the seek's wait, not
+    /// rebuffering (the viewer asked for it): it
+    /// leaves the stall count, duration and rebuffering ratio, and is counted as a seek wait.
+    /// Why here: the cause is the rule's (its detector, its options); counting it again in the
+    /// correlator would be a second judgment of the same stall. Only a count from the session's
+    /// own stall events is changed: a player's summary or access log counts as the player does.
+    /// (Probe N: "no problem found" beside "stalls 1 (6.4 s), rebuffering 11.9 %".)
+    static func excludeSeekWaits(_ k: inout KPIs, _ findings: [Finding]) {
+        guard k.provenance[.stallCount] == .timeline, let n = k.stallCount, n > 0 else { return }
+        let waits = findings.filter { $0.ruleID == StallRule.description.identifier && $0.cause == "seek" }
+        guard !waits.isEmpty else { return }
+        var waited: Double? = 0
+        for w in waits {
+            if case .number(let d)? = w.details["duration"], d >= 0 {
+                waited = waited.map { $0 + d }
+            } else {
+                waited = nil
+            }
+        }
+        k.stallCount = max(0, n - waits.count)
+        k.seekWaitCount = waits.count
+        k.seekWaitDuration = waited
+        if let d = k.stallDuration {
+            k.stallDuration = waited.map { max(0, d - $0) }
+        }
+        if k.stallCount == 0 {
+            k.stallDuration = 0
+            k.stallDurationIsLowerBound = false
+        }
+        if let playing = k.playingTime, let stalled = k.stallDuration, playing + stalled > 0 {
+            k.rebufferRatio = stalled / (playing + stalled)
+        } else {
+            k.rebufferRatio = nil
+        }
+    }
+
     /// Analyzes files given in memory (tests, rule examples).
     public func analyze(files: [(name: String, bytes: [UInt8])], bundle: String = "memory") -> AnalysisReport {
         let budget = BundleBudget(limits: ingestor.limits)
@@ -231,6 +267,7 @@ public struct Analyzer: Sendable {
                     session.kpis.provenance[.errorCount] = .timeline
                 }
             }
+            Self.excludeSeekWaits(&session.kpis, findings)
             // What the session cannot show, judged on all its findings (before any narrowing).
             // Only when the count is the timeline's own (no stall event seen): a summary's or an
             // access log's count is the player's, and stands.

@@ -152,7 +152,25 @@ import Testing
         #expect(report.verdict.status == .noProblemFound)
         let text = markdown(report)
         #expect(!text.contains("No rule explains"))
-        #expect(text.contains("explained at info level"))
+        // Probe N: the wait the seek asked for is no stall and no rebuffering, so the key
+        // figures agree with "no problem found"; it is listed apart.
+        let kpis = try #require(report.sessions.first?.session.kpis)
+        #expect(kpis.stallCount == 0 && kpis.seekWaitCount == 1 && kpis.rebufferRatio == 0, "\(kpis)")
+        #expect(text.contains("| Waits after a seek (not stalls) | 1 (1.45 s) |"), "\(text)")
+        #expect(text.contains("after a seek outside the buffer — cause: seek (not counted as a stall)"))
+        // Near miss: a seek the player completed inside the buffer explains no stall after it.
+        let inBuffer = [
+            Self.event("AVMetricPlayerItemSeekEvent", at: "10:00:30.000", "\"rate\":1,\"previousRate\":1"),
+            Self.event(
+                "AVMetricPlayerItemSeekDidCompleteEvent", at: "10:00:30.100",
+                "\"rate\":1,\"previousRate\":1,\"didSeekInBuffer\":true"),
+            Self.event("AVMetricPlayerItemStallEvent", at: "10:00:30.200", "\"rate\":0,\"previousRate\":1"),
+            Self.event("AVMetricPlayerItemLikelyToKeepUpEvent", at: "10:00:36.600", "\"timeTaken\":6.4"),
+        ]
+        let stalled = analyze([Self.segment(0, at: 0), Self.started] + inBuffer)
+        #expect(stalled.verdict.status != .noProblemFound)
+        #expect(stalled.sessions.first?.session.kpis.stallCount == 1)
+        #expect(stalled.sessions.first?.findings.contains { $0.ruleID == "stall" && $0.cause != "seek" } == true)
     }
 
     /// A summary's impossible values (a negative duration, a bit rate of 1e300) are unknown with

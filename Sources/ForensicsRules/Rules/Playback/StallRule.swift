@@ -97,6 +97,16 @@ package struct StallRule: Rule {
                     62.10 ltku variant=5M
                     """, cause: "slow-content-key"),
             RuleExample(
+                "a seek the player completed inside the buffer explains nothing",
+                timeline: """
+                    0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
+                    0.700 initial-ltku variant=5M
+                    40.00 seek
+                    40.10 seek-done inbuffer
+                    40.20 stall ◀
+                    46.60 ltku variant=5M
+                    """, cause: "unknown", severity: .error),
+            RuleExample(
                 "nothing explains it",
                 timeline: """
                     0.000 multivariant https://cdn.example.com/a/master.m3u8 200 0.100
@@ -236,7 +246,10 @@ package struct StallRule: Rule {
                     duration.map { "for \(NumberFormat.seconds($0))" }
                     ?? (stall.recovered == false
                         ? "and never recovered" : "(how long is unknown: its start or end has no date)")
-                title = "Playback stalled \(durationText) — cause: \(cause.rawValue)"
+                title =
+                    cause == .seek
+                    ? "Playback waited \(durationText) after a seek outside the buffer — cause: seek (not counted as a stall)"
+                    : "Playback stalled \(durationText) — cause: \(cause.rawValue)"
             }
             out.append(
                 finding(
