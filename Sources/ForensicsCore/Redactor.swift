@@ -36,9 +36,6 @@ public struct Redactor: Sendable {
         }
     }
 
-    /// The pipeline stage's treatment of one log text: control and bidi-override characters made
-    /// visible (always — a terminal escape or a right-to-left override in a log must neither act on
-    /// a terminal nor disguise what a report shows), then secrets redacted (when enabled).
     /// A record's place as `file:line`, the file's path redacted on its own: redacting the
     /// joined text read `session_token.jsonl:12` as a credential named `session_token.jsonl`
     /// and replaced the line (probe M), so a citation lost where it points.
@@ -48,6 +45,16 @@ public struct Redactor: Sendable {
         location.line > 0 ? "\(redact(location.file)):\(location.line)" : redact(location.file)
     }
 
+    /// A citation and what it says (`file:line: message`): each part cleaned on its own, for the
+    /// reason `redact(_: SourceLocation)` gives.
+    public func clean(_ location: SourceLocation, _ message: String) -> String {
+        let file = clean(location.file)
+        return "\(location.line > 0 ? "\(file):\(location.line)" : file): \(clean(message))"
+    }
+
+    /// The pipeline stage's treatment of one log text: control and bidi-override characters made
+    /// visible (always — a terminal escape or a right-to-left override in a log must neither act on
+    /// a terminal nor disguise what a report shows), then secrets redacted (when enabled).
     public func clean(_ text: String) -> String {
         let visible = Self.visibleControls(text)
         return enabled ? redact(visible) : visible

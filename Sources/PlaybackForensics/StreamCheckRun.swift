@@ -204,6 +204,10 @@ public struct StreamCheckRun: Sendable {
     /// at or above `failOn` (the others are in its output).
     public func junit(redactor: Redactor, failOn: Severity) -> String {
         func x(_ v: String) -> String { XMLText.escape(redactor.clean(v)) }
+        // A citation and its text cleaned apart: joined, `apikey.m3u8:12: …` read as a credential.
+        func cite(_ file: String, _ line: Int, _ text: String) -> String {
+            XMLText.escape(redactor.clean(SourceLocation(file: file, line: line), text))
+        }
         var byFile: [String: [Defect]] = [:]
         for f in files { byFile[f] = [] }
         for d in defects { byFile[d.file, default: []].append(d) }
@@ -218,18 +222,18 @@ public struct StreamCheckRun: Sendable {
             out.append("    <testcase classname=\"stream-checks\" name=\"\(x(file))\">")
             for d in list where d.severity >= failOn {
                 out.append(
-                    "      <failure type=\"\(x(d.check))\" message=\"\(x("\(d.check): \(d.message)"))\">\(x("\(file):\(d.line): \(d.severity.rawValue) (\(d.level), \(d.source)): \(d.message)"))</failure>"
+                    "      <failure type=\"\(x(d.check))\" message=\"\(x("\(d.check): \(d.message)"))\">\(cite(file, d.line, "\(d.severity.rawValue) (\(d.level), \(d.source)): \(d.message)"))</failure>"
                 )
             }
             for n in unchecked where n.file == file {
                 out.append(
-                    "      <failure type=\"not-checked\" message=\"\(x("not checked: \(n.url)"))\">\(x("\(file):\(n.line): not checked: \(n.url): \(n.reason)"))</failure>"
+                    "      <failure type=\"not-checked\" message=\"\(x("not checked: \(n.url)"))\">\(cite(file, n.line, "not checked: \(n.url): \(n.reason)"))</failure>"
                 )
             }
             let below = list.filter { $0.severity < failOn }
             if !below.isEmpty {
                 out.append(
-                    "      <system-out>\(x(below.map { "\(file):\($0.line): \($0.severity.rawValue): [\($0.check)] \($0.message)" }.joined(separator: "\n")))</system-out>"
+                    "      <system-out>\(below.map { cite(file, $0.line, "\($0.severity.rawValue): [\($0.check)] \($0.message)") }.joined(separator: "\n"))</system-out>"
                 )
             }
             out.append("    </testcase>")

@@ -285,7 +285,7 @@ public struct TriageRunner: Sendable {
             if let problem = report.diagnostics.first(where: { $0.severity >= .warning }), let error = bundle.error,
                 !bundle.skipped
             {
-                bundle.error = error + " (\(redactor.redact("\(problem.location): \(problem.message)").prefix(300)))"
+                bundle.error = error + " (\(redactor.clean(problem.location, problem.message).prefix(300)))"
             }
         }
         var isDirectory: ObjCBool = false

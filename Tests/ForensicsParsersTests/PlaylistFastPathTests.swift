@@ -142,4 +142,30 @@ import Testing
         // The size the row's doc comment promises; growing it costs page faults on every playlist.
         #expect(MemoryLayout<Playlist.SegmentList.Row>.stride == 48)
     }
+
+    /// The eight-bytes-at-a-time control pre-check never misses a line the byte loop would
+    /// flag, at any position and with any neighbours (a mutation that drops one of its three
+    /// tests fails here).
+    @Test func theControlPreCheckMissesNothing() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt8 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 33)
+        }
+        let printable = Array("#EXTINF:6.006,title/segment_0001.ts?x=1".utf8)
+        for length in 0..<40 {
+            for _ in 0..<200 {
+                var line = (0..<length).map { _ in printable[Int(next()) % printable.count] }
+                if length > 0 {
+                    // One byte of any value, somewhere: the exact loop decides.
+                    line[Int(next()) % length] = next()
+                }
+                let exact = line.contains { (b: UInt8) -> Bool in b < 0x20 || b == 0x7F || b == 0xC2 }
+                let quick = line.withUnsafeBufferPointer { PlaylistParser.State.mayHaveControl($0) }
+                #expect(!exact || quick, "\(line)")
+            }
+        }
+        let clean = Array("#EXTINF:6.006,Zoë — 東京 (no control)".utf8)
+        #expect(!clean.withUnsafeBufferPointer { PlaylistParser.State.mayHaveControl($0) })
+    }
 }

@@ -333,11 +333,15 @@ package struct BundleReader {
         let n = seen[name, default: 0] + 1
         seen[name] = n
         guard n > 1 else { return name }
-        let shown = "\(name) (\(n))"
+        // A member may itself be called `name (2)`: the next number no member has (review).
+        var k = n
+        while seen["\(name) (\(k))"] != nil { k += 1 }
+        let shown = "\(name) (\(k))"
+        seen[shown] = 1
         diagnostics.append(
             Diagnostic(
                 SourceLocation(file: shown, line: 0), .warning,
-                "the archive holds \(n) members named \(name): this one is cited as \(shown)"))
+                "the archive holds more than one member named \(name): this one is cited as \(shown)"))
         return shown
     }
 

@@ -95,6 +95,11 @@ package struct PlaylistParser {
         /// Names declared by IMPORT or QUERYPARAM whose value is not known here (the multivariant
         /// playlist or the URL is not at hand): a reference to one is no undefined variable.
         var declaredElsewhere: Set<String> = []
+        /// Every variable name an EXT-X-DEFINE has named so far, in any form.
+        var definedNames: Set<String> = []
+
+        /// Diagnostics kept per stream check; the rest are counted.
+        static let maxDiagnosticsPerCheck = 1000
 
         init(file: String, url: String?, imported: [String: String]) {
             self.file = file
@@ -111,8 +116,11 @@ package struct PlaylistParser {
         /// at most `StreamCheckReport.maxPerCheck` kept per check, the rest counted (a million
         /// stray lines are one problem, not a million defects held).
         mutating func defect(_ check: String, _ line: Int, _ severity: Severity, _ message: String) {
-            diag(line, severity, message)
             let n = defectCounts[check, default: 0]
+            // The diagnostics are capped per check as the defects are (review: a 500,000-line
+            // playlist with a tab on every EXTINF held 500,000 of them); `finish` says how many
+            // more.
+            if n < Self.maxDiagnosticsPerCheck { diag(line, severity, message) }
             defectCounts[check] = n &+ 1
             if n < StreamCheckReport.maxPerCheck {
                 playlist.defects.append(StreamDefect(check: check, line: line, message: message, severity: severity))
@@ -120,7 +128,9 @@ package struct PlaylistParser {
         }
 
         mutating func handle(line raw: UnsafeBufferPointer<UInt8>, number: Int) {
-            if let control = Self.controlCharacter(raw) { controlCharacter(control, number) }
+            if let control = Self.controlCharacter(raw), control != 0x09 || !raw.hasPrefix("#EXT-X-SKIP:") {
+                controlCharacter(control, number)
+            }
             var end = raw.count
             while end > 0, raw[end - 1] == 0x20 || raw[end - 1] == 0x09 { end -= 1 }
             if end == 0 { return }
@@ -165,6 +175,7 @@ package struct PlaylistParser {
         /// inside the text is returned only when nothing worse is on the line.
         @inline(__always)
         static func controlCharacter(_ line: UnsafeBufferPointer<UInt8>) -> UInt32? {
+            guard mayHaveControl(line) else { return nil }
             var i = 0
             let n = line.count
             var sawTab = false
@@ -188,6 +199,33 @@ package struct PlaylistParser {
                 let last = line.lastIndex(where: { !blank($0) }), first < last
             else { return nil }
             return line[first..<last].contains(0x09) ? 0x09 : nil
+        }
+
+        /// Whether a line may hold a control character (a byte below 0x20, 0x7F, or 0xC2 that
+        /// may lead a C1 control), eight bytes at a time: most lines hold none, and the byte loop
+        /// of `controlCharacter` then never runs. A borrow can only report a byte that is not
+        /// there as there (the exact loop then finds none), never the reverse.
+        @inline(__always)
+        static func mayHaveControl(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let base = line.baseAddress else { return false }
+            let n = line.count
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            var i = 0
+            while i &+ 8 <= n {
+                let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let below = (x &- 0x20 &* ones) & ~x & highs
+                let del = x ^ (0x7F &* ones)
+                let c2 = x ^ (0xC2 &* ones)
+                if below | ((del &- ones) & ~del & highs) | ((c2 &- ones) & ~c2 & highs) != 0 { return true }
+                i &+= 8
+            }
+            while i < n {
+                let b = line[i]
+                if b < 0x20 || b == 0x7F || b == 0xC2 { return true }
+                i &+= 1
+            }
+            return false
         }
 
         mutating func controlCharacter(_ code: UInt32, _ number: Int) {
@@ -663,10 +701,12 @@ package struct PlaylistParser {
         }
 
         mutating func handleDefine(_ a: AttributeList, _ number: Int) {
+            // RFC 8216bis §4.4.2.3: no two EXT-X-DEFINE tags of one variable name, whichever
+            // form (NAME, IMPORT, QUERYPARAM) names it.
+            if let n = a["NAME"] ?? a["IMPORT"] ?? a["QUERYPARAM"], !definedNames.insert(n).inserted {
+                defect("variable-redefined", number, .warning, "spec violation: variable \(n) defined twice")
+            }
             if let n = a["NAME"], let val = a["VALUE"] {
-                if playlist.defines[n] != nil {
-                    defect("variable-redefined", number, .warning, "spec violation: variable \(n) defined twice")
-                }
                 playlist.defines[n] = val
             } else if let n = a["IMPORT"] {
                 if let val = imported[n] {
@@ -923,6 +963,12 @@ package struct PlaylistParser {
             playlist.firstByteRangeLine = firstByteRangeLine
             playlist.longestSegment = longestDuration >= 0 ? (longestDuration, longestLine) : nil
             playlist.totalDuration = totalDuration
+            for (check, n) in defectCounts.sorted(by: { $0.key < $1.key }) where n > Self.maxDiagnosticsPerCheck {
+                diag(
+                    0, playlist.defects.first { $0.check == check }?.severity ?? .warning,
+                    "\(n - Self.maxDiagnosticsPerCheck) more lines break \(check) (the first \(Self.maxDiagnosticsPerCheck) are listed)"
+                )
+            }
             for (check, n) in defectCounts.sorted(by: { $0.key < $1.key }) where n > StreamCheckReport.maxPerCheck {
                 playlist.defects.append(
                     StreamDefect(

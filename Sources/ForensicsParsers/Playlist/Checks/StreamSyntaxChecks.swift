@@ -54,10 +54,13 @@ enum StreamSyntaxChecks {
             id: "tab-in-line", title: "No tab inside a line's text", source: "RFC 8216bis §4.1",
             level: .must, severity: .info,
             effect:
-                "A tab is a control character the RFC forbids; inside a URI or a quoted value it is part of the name, and players we know of read it as a blank elsewhere. Tabs before or after a line's text are not reported: Apple's segmenter writes one after each EXTINF.",
+                "A tab is a control character the RFC forbids; inside a URI or a quoted value it is part of the name, and players we know of read it as a blank elsewhere. Tabs before or after a line's text are not reported (Apple's segmenter writes one after each EXTINF), nor those of EXT-X-SKIP, whose RECENTLY-REMOVED-DATERANGES the RFC itself writes as a tab-delimited list (§4.4.5.2).",
             advice: "Write a space where a separator is meant; percent-encode a tab that belongs in a URI (%09).",
             fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1\t2.ts\n"],
-            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\t\n\ts1.ts\t\n"]),
+            passes: [
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\t\n\ts1.ts\t\n",
+                "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:4\n#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=24\n#EXT-X-MEDIA-SEQUENCE:10\n#EXT-X-SKIP:SKIPPED-SEGMENTS=3,RECENTLY-REMOVED-DATERANGES=\"ad1\tad2\"\n#EXTINF:4,\ns13.m4s\n",
+            ]),
         StreamCheck(
             id: "multiple-version-tags", title: "At most one EXT-X-VERSION", source: "RFC 8216bis §4.4.1.2",
             level: .must, severity: .warning,
@@ -188,7 +191,8 @@ enum StreamSyntaxChecks {
             effect: "Two EXT-X-DEFINE tags of one NAME leave it to each player which value is substituted.",
             advice: "Define each variable once per playlist.",
             fires: [
-                "#EXTM3U\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v1\"\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v2\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n"
+                "#EXTM3U\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v1\"\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v2\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n",
+                "#EXTM3U\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v1\"\n#EXT-X-DEFINE:IMPORT=\"base\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n",
             ],
             passes: [
                 "#EXTM3U\n#EXT-X-DEFINE:NAME=\"base\",VALUE=\"v1\"\n#EXT-X-DEFINE:NAME=\"other\",VALUE=\"v2\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$base}/s1.ts\n"
