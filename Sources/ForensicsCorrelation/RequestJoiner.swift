@@ -21,9 +21,10 @@ package struct RequestJoiner: Sendable {
     package var unalignedSlack: Double = 2
     /// A strong pair further apart than this is not the same request (device zones and skew).
     package var maxPairDistance: Double = 15 * 3600
-    /// The same for a session on a UTC clock: device and server both keep network time, so a
-    /// row naming the session hours away is another playback's (or another device's) request
-    /// with the same id (probe M: rows 3 h off were joined as "strong", the offset −3 h).
+    /// The same for a session whose every file wrote UTC (`onNetworkTime`): device and server
+    /// both keep network time, so a row naming the session hours away is another playback's
+    /// (or another device's) request with the same id (probe M: rows 3 h off were joined as
+    /// "strong", the offset −3 h).
     package var maxUTCPairDistance: Double = 900
     /// How many rows for one path one request looks at, at most (thousands of viewers fetch the
     /// same segment: the window, not the path, must narrow them).
@@ -261,7 +262,7 @@ package struct RequestJoiner: Sendable {
             } else if !exact, session.idIsFromLogs,
                 let r = strongMatch(
                     request, session.id, index, used: used,
-                    maxDistance: session.timeBasis == .utc ? maxUTCPairDistance : maxPairDistance)
+                    maxDistance: Self.onNetworkTime(session) ? maxUTCPairDistance : maxPairDistance)
             {
                 row = r
                 st.joins[q] = [(row, .strong, .sessionID)]
@@ -604,6 +605,15 @@ package struct RequestJoiner: Sendable {
                     status: r.effectiveStatus))
         }
         return out
+    }
+
+    /// Whether every file of the session wrote UTC itself (metric events, HAR, proxy): then
+    /// device and server clocks both follow network time. A zone stated with `--timezone` (or
+    /// read through a daylight-saving change) may be an hour or more off, so such a session
+    /// keeps the wide bound (review).
+    static func onNetworkTime(_ session: Session) -> Bool {
+        session.timeBasis == .utc && !session.clockOffsets.isEmpty
+            && session.clockOffsets.allSatisfy { $0.clock == .utc }
     }
 
     /// An error-log row's HTTP status, from its error (`HTTP 404` in the comment).

@@ -141,9 +141,11 @@ struct DeviceConsoleReader {
 
     /// A time written without a zone: the stated offset is in it already; a named zone moves it.
     mutating func local(_ t: Timestamp?) -> Timestamp? {
-        guard t != nil else { return nil }
+        guard let t else { return nil }
         unzoned = true
-        return ReadContext.localToUTC(t, in: context.timeZone)
+        // Through the same running clock as the entries' heads (review: a printed event's own
+        // date, read by a single look-up, was an hour late in the first pass of a fall-back).
+        return clock?.utc(t).time ?? t
     }
 
     /// A printed event's own date (`date: 2026-11-22 20:03:11.208 +0000`).

@@ -24,12 +24,14 @@ package enum UnclaimedContent {
             }
             return NotRead("binary data, not a text log", hidesEvidence: false)
         }
-        // Before the CDN and W3C tests: a README may quote a `#Fields:` line or a vendor's
-        // field names (probe M), a log has no `# ` heading or code fence.
-        if isMarkdown(text) { return NotRead("Markdown text", hidesEvidence: false) }
+        // A code fence or a table before the CDN test: a README may quote a `#Fields:` line or a
+        // vendor's field names (probe M). A `# ` line alone may be a comment an export tool wrote
+        // above a CDN log's rows (review): the CDN's names decide then.
+        if isMarkdown(text, strongly: true) { return NotRead("Markdown text", hidesEvidence: false) }
         if let vendor = cdnVendor(text) {
             return NotRead("CDN access log — \(vendor) (a server's log, not a playback source)", hidesEvidence: false)
         }
+        if isMarkdown(text) { return NotRead("Markdown text", hidesEvidence: false) }
         if case .fields = text.headerDirective {
             return NotRead(
                 "W3C extended log of another program (no AppleCoreMedia #Software line, no AVPlayer fields)",
@@ -112,10 +114,11 @@ package enum UnclaimedContent {
     }
 
     /// A heading, a table rule, a fenced block or a list at a line's start.
-    static func isMarkdown(_ text: SniffText) -> Bool {
+    /// `strongly`: a fence or a table rule only, which no log writes.
+    static func isMarkdown(_ text: SniffText, strongly: Bool = false) -> Bool {
         text.anyLine { line in
-            line.hasPrefix("# ") || line.hasPrefix("## ") || line.hasPrefix("```") || line.hasPrefix("| ---")
-                || line.hasPrefix("|---") || line.hasPrefix("|:--")
+            line.hasPrefix("```") || line.hasPrefix("| ---") || line.hasPrefix("|---") || line.hasPrefix("|:--")
+                || (!strongly && (line.hasPrefix("# ") || line.hasPrefix("## ")))
         }
     }
 

@@ -849,10 +849,16 @@ package struct PlaylistParser {
                 guard digit(i) else { return false }
                 while digit(i) { i += 1 }
             }
-            // The fields' ranges: a month 13 or an hour 99 reads as no instant.
+            // The fields' ranges: a month 13, 31 February or an hour 99 is no instant (24:00:00
+            // alone is midnight's other name; :60 a leap second).
             func number(_ at: Int) -> Int { Int(b[at] - 0x30) * 10 + Int(b[at + 1] - 0x30) }
-            guard (1...12).contains(number(5)), (1...31).contains(number(8)), number(11) <= 24, number(14) <= 59,
-                number(17) <= 60
+            let year = number(0) * 100 + number(2)
+            let month = number(5)
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let days = month == 2 ? (leap ? 29 : 28) : ([4, 6, 9, 11].contains(month) ? 30 : 31)
+            let (hour, minute, second) = (number(11), number(14), number(17))
+            guard (1...12).contains(month), (1...days).contains(number(8)), minute <= 59, second <= 60,
+                hour <= 23 || (hour == 24 && minute == 0 && second == 0)
             else { return false }
             if i == b.count { return true }
             if b[i] | 0x20 == UInt8(ascii: "z") { return i + 1 == b.count }

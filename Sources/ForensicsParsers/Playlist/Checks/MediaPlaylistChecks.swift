@@ -113,11 +113,13 @@ enum MediaPlaylistChecks {
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\",DURATION=30.0\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-ON-NEXT=YES\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",CLASS=\"com.example.ad\",START-DATE=\"2026-11-21T10:00:10Z\",DURATION=5.0,END-ON-NEXT=YES\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\"\n#EXTINF:6,\ns1.ts\n#EXT-X-DATERANGE:ID=\"ad1\",END-DATE=\"2026-11-21T10:00:40Z\",DURATION=5.0\n#EXTINF:6,\ns2.ts\n",
             ],
             passes: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\"\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\",DURATION=5.0\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",CLASS=\"com.example.ad\",START-DATE=\"2026-11-21T10:00:10Z\",END-ON-NEXT=YES\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\"\n#EXTINF:6,\ns1.ts\n#EXT-X-DATERANGE:ID=\"ad1\",END-DATE=\"2026-11-21T10:00:40Z\",DURATION=30.0\n#EXTINF:6,\ns2.ts\n",
             ],
             judge: { p, report in
                 if let first = p.dateRanges.first, p.skip == nil, !p.hasProgramDateTime {
@@ -126,16 +128,21 @@ enum MediaPlaylistChecks {
                         "EXT-X-DATERANGE in a playlist without EXT-X-PROGRAM-DATE-TIME")
                 }
                 var started: Set<String> = []
+                // A later tag of an ID (the SCTE-35 "in" with END-DATE and DURATION) ends the
+                // range an earlier tag of the ID started.
+                var startOf: [String: Timestamp] = [:]
                 for d in p.dateRanges {
-                    let start = d.attributes["START-DATE"].flatMap { TimestampParser.parse($0) }
+                    let own = d.attributes["START-DATE"].flatMap { TimestampParser.parse($0) }
                     let id = d.attributes["ID"] ?? ""
                     let startedBefore = started.contains(id)
                     if d.attributes["START-DATE"] != nil { started.insert(id) }
+                    if let own, startOf[id] == nil { startOf[id] = own }
+                    let start = own ?? startOf[id]
                     // START-DATE may be left out of a later tag of the same ID, and a delta update
                     // (EXT-X-SKIP) may repeat a range by its ID alone.
                     if d.attributes["START-DATE"] == nil, !startedBefore, p.skip == nil {
                         report.add("daterange-attributes", line: d.line, "EXT-X-DATERANGE without START-DATE")
-                    } else if d.attributes["START-DATE"] != nil, start == nil {
+                    } else if d.attributes["START-DATE"] != nil, own == nil {
                         report.add(
                             "daterange-attributes", line: d.line, "EXT-X-DATERANGE START-DATE does not read as a date")
                     }

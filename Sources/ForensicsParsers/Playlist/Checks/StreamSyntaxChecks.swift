@@ -79,12 +79,14 @@ enum StreamSyntaxChecks {
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00+05:\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:18446744073709551616\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-13-45T99:00:00Z\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-02-29T10:00:00Z\n#EXTINF:6,\ns1.ts\n",
             ],
             passes: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00.000\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00,500Z\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:18446744073709551615\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2028-02-29T23:59:60Z\n#EXTINF:6,\ns1.ts\n",
             ]),
         StreamCheck(
             id: "attribute-list-malformed", title: "Attribute lists are well formed", source: "RFC 8216bis §4.2",
