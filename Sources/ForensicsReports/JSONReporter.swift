@@ -131,7 +131,7 @@ package struct JSONReporter: Sendable {
                                 ("aligned_end", .time(v.alignedEnd, s.timeBasis)),
                                 (
                                     "record",
-                                    RecordJSON.record(v.record, basis: s.timeBasis)
+                                    RecordJSON.record(v.record, basis: s.timeBasis, redactor: redactor)
                                 ),
                             ])
                         })

@@ -36,7 +36,7 @@ package struct ParseReporter: Sendable {
             .object([
                 ("path", .string(redactor.redact(file.path))), ("format", .optional(file.format?.rawValue)),
                 ("time_basis", .string(file.timeBasis.rawValue)),
-                ("records", .array(file.records.map { .object(Self.fields($0, file.timeBasis)) })),
+                ("records", .array(file.records.map { .object(fields($0, file.timeBasis)) })),
                 (
                     "diagnostics",
                     .array(
@@ -69,8 +69,8 @@ package struct ParseReporter: Sendable {
 
     /// A record's fields, its time in the file's time basis (no `Z` on a device local time of
     /// an unknown zone).
-    static func fields(_ r: Record, _ basis: TimeBasis) -> [(String, JSONOut)] {
-        let fields = RecordJSON.fields(r)
+    func fields(_ r: Record, _ basis: TimeBasis) -> [(String, JSONOut)] {
+        let fields = RecordJSON.fields(r, redactor: redactor)
         guard basis != .utc, let time = r.time else { return fields }
         return fields.map { $0.0 == "time" ? ("time", .string(time.iso8601(basis))) : $0 }
     }
@@ -84,7 +84,7 @@ package struct ParseReporter: Sendable {
                         ("schema_version", .integer(JSONReporter.schemaVersion)),
                         ("path", .string(redactor.redact(file.path))),
                     ]
-                        + Self.fields(r, file.timeBasis)
+                        + fields(r, file.timeBasis)
                 ).renderLine()
             }
         }

@@ -8,13 +8,12 @@ import ForensicsCore
 /// `Documentation/playback-forensics.schema.json`); a field the record does not know is `null`,
 /// never 0.
 package enum RecordJSON {
-    package static func record(_ r: Record) -> JSONOut { .object(fields(r)) }
 
     /// The record with its own (raw, source-clock) time in `basis`: no `Z` on a device-local
     /// reading of an unknown zone (probe K: `timeline --json` stamped the raw reading as UTC
     /// beside the entry's zone-less time).
-    package static func record(_ r: Record, basis: TimeBasis) -> JSONOut {
-        let fields = fields(r)
+    package static func record(_ r: Record, basis: TimeBasis, redactor: Redactor) -> JSONOut {
+        let fields = fields(r, redactor: redactor)
         guard basis != .utc, let time = r.time else { return .object(fields) }
         return .object(fields.map { $0.0 == "time" ? ("time", .string(time.iso8601(basis))) : $0 })
     }
@@ -28,11 +27,14 @@ package enum RecordJSON {
         return time == raw ? .utc : .deviceLocalZoneUnknown
     }
 
-    package static func fields(_ r: Record) -> [(String, JSONOut)] {
+    /// `redactor`: the file's path is the bundle's, not the log's (records are redacted as they
+    /// are read), so it is redacted here, as every report's top-level `file` is (review: a path
+    /// like `x/token/abc123/…` left through the nested record).
+    package static func fields(_ r: Record, redactor: Redactor) -> [(String, JSONOut)] {
         var fields: [(String, JSONOut)] = [
             ("kind", .string(kind(r.payload))),
             ("source", .string(r.format.rawValue)),
-            ("file", .string(r.location.file)),
+            ("file", .string(redactor.redact(r.location.file))),
             ("line", .integer(r.location.line)),
             ("time", .time(r.time)),
             ("session_id", .optional(r.sessionID)),

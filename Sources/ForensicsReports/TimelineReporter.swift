@@ -42,9 +42,10 @@ package struct TimelineReporter: Sendable {
             ("other_views", .array(e.otherViews.map { .string(redactor.redact($0.location)) })),
             (
                 "record",
-                RecordJSON.record(e.record, basis: RecordJSON.rawBasis(of: e.record, placedAt: e.time, in: basis))
+                RecordJSON.record(
+                    e.record, basis: RecordJSON.rawBasis(of: e.record, placedAt: e.time, in: basis), redactor: redactor)
             ),
-            ("views", .array(e.otherViews.map { RecordJSON.record($0, basis: viewBasis($0)) })),
+            ("views", .array(e.otherViews.map { RecordJSON.record($0, basis: viewBasis($0), redactor: redactor) })),
         ]
     }
 

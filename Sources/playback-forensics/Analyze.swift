@@ -122,8 +122,14 @@ struct Analyze: ParsableCommand {
         if Output.stderrIsTerminal, let output, output != "-" {
             let findings = analysis.sessions.flatMap(\.findings)
             if let worst = analysis.worstSeverity {
+                // Findings the filters hid still count in the worst (the verdict's story), and
+                // the line says so rather than "0 findings, worst error" (review).
+                let shown =
+                    findings.isEmpty
+                    ? "no finding shown (the filters hide them)"
+                    : "\(findings.count) finding\(findings.count == 1 ? "" : "s")"
                 Output.stderr(
-                    "playback-forensics: \(findings.count) finding\(findings.count == 1 ? "" : "s"), worst "
+                    "playback-forensics: \(shown), worst "
                         + Output.paint(worst.rawValue, worst) + "; wrote \(output)\n")
             } else {
                 Output.stderr("playback-forensics: no findings; wrote \(output)\n")

@@ -45,15 +45,21 @@ import Testing
     /// playback with the same id: no "strong" join, no offset of hours. Near miss: the same row
     /// a second after the request joins as strong.
     @Test func aStrongJoinStaysNearASessionOnUTC() {
-        func report(after seconds: Double) -> AnalysisReport {
+        func report(after seconds: Double, status: Int = 404) -> AnalysisReport {
             let start = Int64((CDNStoryTests.t0 + 10 + seconds) * 1e9)
             let row =
-                "{\"EdgeStartTimestamp\":\(start),\"EdgeEndTimestamp\":\(start + 20_000_000),\"RayID\":\"8e1f2a3b4c5d6e7f\",\"EdgeColoCode\":\"FRA\",\"ClientRequestHost\":\"video.example.com\",\"ClientRequestMethod\":\"GET\",\"ClientRequestURI\":\"/a/v8/s2.ts\",\"EdgeResponseStatus\":404,\"CacheCacheStatus\":\"miss\",\"RequestHeaders\":{\"x-playback-session-id\":\"\(CDNStoryTests.sid)\"}}\n"
+                "{\"EdgeStartTimestamp\":\(start),\"EdgeEndTimestamp\":\(start + 20_000_000),\"RayID\":\"8e1f2a3b4c5d6e7f\",\"EdgeColoCode\":\"FRA\",\"ClientRequestHost\":\"video.example.com\",\"ClientRequestMethod\":\"GET\",\"ClientRequestURI\":\"/a/v8/s2.ts\",\"EdgeResponseStatus\":\(status),\"CacheCacheStatus\":\"miss\",\"RequestHeaders\":{\"x-playback-session-id\":\"\(CDNStoryTests.sid)\"}}\n"
             return CDNStoryTests().analyze(Self.script, server: ("cloudflare.log", row))
         }
         let far = report(after: 3 * 3600)
         #expect(views(far).allSatisfy { $0.confidence != .strong }, "\(views(far))")
         #expect(far.sessions.first?.session.serverJoin?.offset == nil)
+        // The bound: 14 minutes off is still the session's request, 16 are not.
+        #expect(views(report(after: 14 * 60)).first?.confidence == .strong)
+        #expect(views(report(after: 16 * 60)).allSatisfy { $0.confidence != .strong })
+        // A row naming the session with another status is another request (probe M: a 503
+        // joined the client's 404 by session id).
+        #expect(views(report(after: 0.01, status: 503)).allSatisfy { $0.confidence != .strong })
         let nearReport = report(after: 0.01)
         let near = views(nearReport)
         #expect(near.count == 1 && near.first?.confidence == .strong, "\(near)")

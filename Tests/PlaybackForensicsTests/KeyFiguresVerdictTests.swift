@@ -563,6 +563,10 @@ import Testing
         #expect(Redactor().redact(SourceLocation(file: "b/README.md", line: 0)) == "b/README.md")
         #expect(Redactor().redact(SourceLocation(file: "x/token/abc123/m.jsonl", line: 2)).hasSuffix("/m.jsonl:2"))
         #expect(!Redactor().redact(SourceLocation(file: "x/token/abc123/m.jsonl", line: 2)).contains("abc123"))
+        // The nested record of `timeline --json` redacts its path as the entry does (review).
+        let nested = analyze(lines, name: "x/token/abc123/m.jsonl")
+        let json = TimelineReporter(redactor: Redactor()).json(nested.sessions.map(\.session))
+        #expect(json.contains("m.jsonl") && !json.contains("abc123"))
     }
 
     /// Probe D: the player's summary counts 3 stalls, the dump's stall events time 1: the key
