@@ -64,11 +64,13 @@ package struct RequestJoiner: Sendable {
                     guard case .serverRequest(let r) = record.payload,
                         var start = (r.start ?? r.end ?? record.time)?.secondsSince1970
                     else { continue }
-                    let n = copies[r.raw, default: 0] + 1
-                    copies[r.raw] = n
-                    if n <= earlierCopies[r.raw, default: 0] {
-                        repeated += 1
-                        continue
+                    if files.count > 1 {
+                        let n = copies[r.raw, default: 0] + 1
+                        copies[r.raw] = n
+                        if n <= earlierCopies[r.raw, default: 0] {
+                            repeated += 1
+                            continue
+                        }
                     }
                     var end = (r.end ?? r.start ?? record.time)?.secondsSince1970 ?? start
                     // A log that writes whole seconds cuts the time down: the true instant is

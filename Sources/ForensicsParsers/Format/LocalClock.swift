@@ -27,12 +27,34 @@ package struct LocalClock {
         Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
     }
 
+    /// The offset of the last day read with no change within a day of it: most rows of a log
+    /// fall on such days, and then need no look-up (review: seven zone look-ups a row).
+    var quietDay: (day: Int64, offset: Double)?
+
     /// `wall` (a wall-clock time read as if UTC) in UTC, and whether the zone has no such time.
     package mutating func utc(_ wall: Timestamp) -> (time: Timestamp, nonexistent: Bool) {
         let seconds = wall.secondsSince1970
+        let day = Int64((seconds / 86_400).rounded(.down))
+        if let quiet = quietDay, quiet.day == day {
+            let time = Timestamp(seconds - quiet.offset)
+            if latest.map({ time > $0 }) ?? true { latest = time }
+            return (time, false)
+        }
         // The offsets in force a day either side cover both sides of any change on this day.
         let before = offset(at: seconds - 86_400)
         let after = offset(at: seconds + 86_400)
+        // No change from a day before to a day after this day's start and end: every wall time
+        // of the day reads with one offset.
+        let dayStart = Double(day) * 86_400
+        if before == after, offset(at: dayStart - 2 * 86_400) == before, offset(at: dayStart + 3 * 86_400) == before,
+            zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: dayStart - 2 * 86_400))
+                .map({ $0.timeIntervalSince1970 > dayStart + 3 * 86_400 }) ?? true
+        {
+            quietDay = (day, before)
+            let time = Timestamp(seconds - before)
+            if latest.map({ time > $0 }) ?? true { latest = time }
+            return (time, false)
+        }
         let guess = offset(at: seconds - offset(at: seconds))
         var readings: [Double] = []
         for o in [before, after, guess] where offset(at: seconds - o) == o {
