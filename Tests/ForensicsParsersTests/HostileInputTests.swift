@@ -467,3 +467,43 @@ import ZIPFoundation
 extension String {
     func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }
+
+/// Probe N: one event dated 9999-12-31 (or 0001) between events of 2026 keeps its content but
+/// not its time, with a warning at its line; no startup of 251,607,045,599 s. Near misses: a long
+/// log's earlier weeks (neighbours near each other) and a file's first or last record keep theirs.
+@Suite struct TimeOutlierTests {
+    static func event(_ type: String, _ date: String, _ extra: String = "") -> String {
+        "{\"type\":\"\(type)\",\"date\":\"\(date)\",\"sessionID\":\"S1\"\(extra)}"
+    }
+
+    func ingest(_ lines: [String]) throws -> ParseResult {
+        let outcome = Ingestor().ingest(
+            BundleMember(path: "metrics.jsonl", open: { MemoryByteSource(Array(lines.joined(separator: "\n").utf8)) }))
+        return try #require(outcome.result)
+    }
+
+    @Test func aLoneFarDateLosesItsTimeOnly() throws {
+        for far in ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "1970-01-01T00:00:00Z"] {
+            let r = try ingest([
+                Self.event(
+                    "AVMetricPlayerItemRateChangeEvent", "2026-11-21T10:00:00Z", ",\"rate\":1,\"previousRate\":0"),
+                Self.event("AVMetricPlayerItemInitialLikelyToKeepUpEvent", far, ",\"timeTaken\":0.9"),
+                Self.event("AVMetricPlayerItemStallEvent", "2026-11-21T10:00:30Z", ",\"rate\":0,\"previousRate\":1"),
+            ])
+            #expect(r.records.count == 3)
+            #expect(r.records[1].time == nil && r.records[0].time != nil && r.records[2].time != nil, "\(far)")
+            let warning = try #require(r.diagnostics.first { $0.message.contains("more than 30 days") })
+            #expect(warning.location.line == 2)
+        }
+        // Near miss: weeks apart in order (an appended log) and a far last record are kept.
+        let kept = try ingest([
+            Self.event("AVMetricPlayerItemRateChangeEvent", "2026-08-01T10:00:00Z", ",\"rate\":1,\"previousRate\":0"),
+            Self.event("AVMetricPlayerItemRateChangeEvent", "2026-08-01T10:05:00Z", ",\"rate\":1,\"previousRate\":0"),
+            Self.event("AVMetricPlayerItemRateChangeEvent", "2026-11-21T10:00:00Z", ",\"rate\":1,\"previousRate\":0"),
+            Self.event("AVMetricPlayerItemRateChangeEvent", "2026-11-21T10:05:00Z", ",\"rate\":1,\"previousRate\":0"),
+            Self.event("AVMetricPlayerItemRateChangeEvent", "9999-12-31T23:59:59Z", ",\"rate\":1,\"previousRate\":0"),
+        ])
+        #expect(kept.records.allSatisfy { $0.time != nil })
+        #expect(!kept.diagnostics.contains { $0.message.contains("more than 30 days") })
+    }
+}

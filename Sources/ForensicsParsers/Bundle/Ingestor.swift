@@ -95,7 +95,13 @@ package struct Ingestor: Sendable {
             let d = Diagnostic(SourceLocation(file: member.path, line: 0), .warning, "not read: \(reason)")
             return redactor.clean(Outcome(path: member.path, format: nil, result: nil, diagnostics: [d]))
         }
-        let outcome = read(member, budget: budget)
+        var outcome = read(member, budget: budget)
+        if var result = outcome.result {
+            // Taken out first, so the records are held once and changed in place, not copied.
+            outcome.result = nil
+            TimeOutliers.clear(&result)
+            outcome.result = result
+        }
         budget?.add(records: outcome.result?.records.count ?? 0)
         return redactor.clean(outcome)
     }

@@ -1,0 +1,40 @@
+import ForensicsCore
+
+/// A time that jumps far from both records around it in its file: a field set to 9999-12-31, a
+/// clock that read 1970 for one event, a date typed by hand. One such time stretches a session
+/// over years, and a startup or playing time read against it is absurd (probe N: "startup
+/// 251607045599 s", an error finding). Such a record keeps everything but its time, and the
+/// file says so at its line.
+///
+/// Why neighbours, not the file's median: a proxy log or a console is appended over weeks and
+/// app launches, so a long file's first days are far from its middle and still true. A record
+/// more than 30 days from the timed record before it and the one after it (those two near each
+/// other or not) is a jump no log of playback makes. The first and last timed records have one
+/// neighbour only and are kept: a file may start or end with another session's lines.
+enum TimeOutliers {
+    static let maxDistance = 30 * 86_400.0
+
+    static func clear(_ result: inout ParseResult) {
+        // A window of the last three timed records, in one pass (no copy of the times).
+        var before: Double?
+        var middle: (index: Int, seconds: Double)?
+        var cleared: [Int] = []
+        for k in result.records.indices {
+            guard let t = result.records[k].time?.secondsSince1970 else { continue }
+            if let b = before, let m = middle, abs(m.seconds - b) > maxDistance, abs(m.seconds - t) > maxDistance {
+                cleared.append(m.index)
+            }
+            before = middle?.seconds
+            middle = (k, t)
+        }
+        guard let first = cleared.first, let time = result.records[first].time else { return }
+        let location = result.records[first].location
+        for k in cleared { result.records[k].time = nil }
+        let n = cleared.count
+        result.diagnose(
+            Diagnostic(
+                location, .warning,
+                "\(n) record\(n == 1 ? "" : "s") dated more than 30 days from the records around \(n == 1 ? "it" : "them") (the first at \(time.iso8601)): read without a time"
+            ))
+    }
+}
