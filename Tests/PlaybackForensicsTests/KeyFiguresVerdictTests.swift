@@ -569,6 +569,24 @@ import Testing
         #expect(json.contains("m.jsonl") && !json.contains("abc123"))
     }
 
+    /// Probe N: a variant's bit rate of 1e300 (or -1) is no rate a player chose: unknown, with a
+    /// warning at its line, not a time-weighted bitrate of 6.5e293 Mbit/s. Near miss: 2 Mbit/s is read.
+    @Test func impossibleVariantRatesAreUnknown() throws {
+        let odd = Self.event(
+            "AVMetricPlayerItemInitialLikelyToKeepUpEvent", at: "10:00:00.700",
+            "\"timeTaken\":0.68,\"variant\":{\"peakBitRate\":1e300,\"averageBitRate\":-1,\"url\":\"https://cdn.example.com/a/v1/prog.m3u8\"}"
+        )
+        let report = analyze([Self.segment(0, at: 0), odd, Self.segment(1, at: 6)])
+        let kpis = try #require(report.sessions.first?.session.kpis)
+        #expect(kpis.timeWeightedAverageBitrate.map { $0 <= 1e10 } ?? true, "\(kpis)")
+        #expect(
+            report.diagnostics.contains {
+                $0.message.hasPrefix("variant bit rates out of range") && $0.location.line == 2
+            })
+        let sane = analyze([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6)])
+        #expect(!sane.diagnostics.contains { $0.message.hasPrefix("variant bit rates out of range") })
+    }
+
     /// Probe D: the player's summary counts 3 stalls, the dump's stall events time 1: the key
     /// figures say 3 (with the summary's total time), and the findings add up to them — the timed
     /// stall and one finding for the 2 untimed. Near miss: a summary that agrees with the events

@@ -136,6 +136,15 @@ struct MetricEventMapper {
             return
         }
         let mediaTime = e["mediaTime"].flatMap(MetricValues.mediaTime)
+        var impossibleRates: [String] = []
+        defer {
+            if !impossibleRates.isEmpty {
+                result.diagnose(
+                    Diagnostic(
+                        location, .warning,
+                        "variant bit rates out of range, read as unknown: \(impossibleRates.joined(separator: ", "))"))
+            }
+        }
         switch type {
         case .playlistRequest, .segmentRequest, .contentKeyRequest, .resourceRequest:
             let request = MetricValues.request(type: type, event: e, date: date, recent: &recent)
@@ -153,7 +162,7 @@ struct MetricEventMapper {
         case .likelyToKeepUp, .initialLikelyToKeepUp:
             var p = PlayerEvent(
                 kind: type == .initialLikelyToKeepUp ? .initialLikelyToKeepUp : .likelyToKeepUp, mediaTime: mediaTime)
-            p.variant = e["variant"].flatMap(MetricValues.variant)
+            p.variant = e["variant"].flatMap { MetricValues.variant($0, impossible: &impossibleRates) }
             // Seconds to be likely to keep up: at least 0 and under a day, or no measurement.
             if let taken = e["timeTaken"]?.double {
                 if taken.isFinite, taken >= 0, taken < 86_400 {
@@ -186,14 +195,14 @@ struct MetricEventMapper {
             var p = PlayerEvent(kind: kind, mediaTime: mediaTime)
             p.rate = e["rate"]?.double
             p.previousRate = e["previousRate"]?.double
-            p.variant = e["variant"].flatMap(MetricValues.variant)
+            p.variant = e["variant"].flatMap { MetricValues.variant($0, impossible: &impossibleRates) }
             p.didSeekInBuffer = e["didSeekInBuffer"]?.bool
             add(date, .player(p))
         case .variantSwitchStart, .variantSwitch:
             var p = PlayerEvent(
                 kind: type == .variantSwitchStart ? .variantSwitchStart : .variantSwitch, mediaTime: mediaTime)
-            p.fromVariant = e["fromVariant"].flatMap(MetricValues.variant)
-            p.toVariant = e["toVariant"].flatMap(MetricValues.variant)
+            p.fromVariant = e["fromVariant"].flatMap { MetricValues.variant($0, impossible: &impossibleRates) }
+            p.toVariant = e["toVariant"].flatMap { MetricValues.variant($0, impossible: &impossibleRates) }
             p.didSucceed = e["didSucceed"]?.bool
             p.bufferedAhead = MetricValues.bufferedAhead(e["loadedTimeRanges"], mediaTime: mediaTime)
             add(date, .player(p))

@@ -47,10 +47,20 @@ enum MetricValues {
         return min(best, 86_400)
     }
 
-    static func variant(_ v: JSONNode) -> Variant? {
+    /// A variant's bit rates above 10 Gbit/s, not finite, or not above 0 are no bit rate a player
+    /// chose (probe N: a peak of 1e300 made a time-weighted bitrate of 6.5e293 Mbit/s): unknown,
+    /// and named in `impossible` for the caller's warning.
+    static func variant(_ v: JSONNode, impossible: inout [String]) -> Variant? {
         guard v.isObject else { return nil }
-        return Variant(
-            peakBitRate: v["peakBitRate"]?.double, averageBitRate: v["averageBitRate"]?.double, url: v["url"]?.string)
+        func rate(_ key: StaticString) -> Double? {
+            guard let r = v[key]?.double else { return nil }
+            guard r.isFinite, r > 0, r <= 1e10 else {
+                impossible.append("\(key) \(r)")
+                return nil
+            }
+            return r
+        }
+        return Variant(peakBitRate: rate("peakBitRate"), averageBitRate: rate("averageBitRate"), url: v["url"]?.string)
     }
 
     static func error(_ v: JSONNode) -> ErrorInfo? {
