@@ -128,7 +128,13 @@ package struct MarkdownReporter: Sendable {
         switch v.status {
         case .problemsFound:
             let affected = report.sessions.filter { ($0.worstSeverity ?? .info) >= .warning }.count
-            let worst = report.worstSeverity.map { " (worst: \($0.rawValue))" } ?? ""
+            // The worst may be a finding the filters hide: said, so that "problems found" beside
+            // no finding shown reads as what it is (probe N).
+            let shownWorst = report.sessions.flatMap(\.findings).map(\.severity).max()
+            let hidden = report.worstSeverity.map { w in shownWorst.map { $0 < w } ?? true } ?? false
+            let worst =
+                report.worstSeverity.map { " (worst: \($0.rawValue)\(hidden ? ", in findings the filters hide" : ""))" }
+                ?? ""
             out.append(
                 "**\(label): problems found** in \(affected) of \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s")\(worst)."
             )

@@ -541,6 +541,9 @@ import Testing
         // Probe M: the session's findings section says they are hidden, not "No findings".
         #expect(markdown(narrowed).contains("No finding shown: the filters asked for hide this session's findings"))
         #expect(!markdown(narrowed).contains("No findings."))
+        // Probe N: "problems found" beside no finding shown says where the worst is.
+        #expect(markdown(narrowed).contains("in findings the filters hide"))
+        #expect(!markdown(report).contains("in findings the filters hide"))
         #expect(ReportNarrowing(minimumSeverity: .info).apply(report).narrowedAway == nil)
     }
 
