@@ -26,12 +26,14 @@ enum RepeatedRecordFolder {
     ) -> ([TimelineEntry], [InputFormat]) {
         var metricFiles: Set<String> = []
         var errorLog = false
+        var printedErrorEvents = false
         for (entry, format) in zip(entries, formats) {
             if format == .metricEvents, metricFiles.count < 2 { metricFiles.insert(entry.location.file) }
             if format == .errorLog { errorLog = true }
+            if format == .deviceConsole, case .errorLog = entry.record.payload { printedErrorEvents = true }
         }
         let acrossMetricFiles = metricFiles.count > 1
-        guard acrossMetricFiles || errorLog else { return (entries, formats) }
+        guard acrossMetricFiles || errorLog || printedErrorEvents else { return (entries, formats) }
         let formatsPresent = Set(formats)
         struct Key: Hashable {
             var format: InputFormat
@@ -92,6 +94,38 @@ enum RepeatedRecordFolder {
                         entry.record.sessionID == nil || entries[j].record.sessionID == nil
                         || entry.record.sessionID?.uppercased() == entries[j].record.sessionID?.uppercased()
                     return sameSession && abs(tj - t) <= 2
+                }
+                guard let j = match else { continue }
+                taken.insert(j)
+                out[j].otherViews.append(entry.record)
+                removed.insert(i)
+                files.insert(entry.location.file)
+            }
+        }
+        // A printed error-log event for a request a dump, capture or proxy saw fail is that
+        // request's failure, not another (probe N: a 404 counted twice, once as the request and
+        // once as the console's `errorStatusCode: -12938 … URI: …`): same URL, logged between the
+        // request's start and 2 s after its end.
+        if printedErrorEvents {
+            var failed: [String: [Int]] = [:]
+            for (i, entry) in entries.enumerated() where !removed.contains(i) {
+                guard let r = entry.record.request, r.effectiveStatus.map({ $0 >= 400 }) ?? (r.error != nil) else {
+                    continue
+                }
+                failed[URLCanonicalizer.canonical(r.url), default: []].append(i)
+            }
+            var taken: Set<Int> = []
+            for (i, entry) in entries.enumerated() where formats[i] == .deviceConsole && !removed.contains(i) {
+                guard !failed.isEmpty, case .errorLog(_, let uri?) = entry.record.payload,
+                    let t = entry.time?.secondsSince1970
+                else { continue }
+                let match = (failed[URLCanonicalizer.canonical(uri)] ?? []).first { j in
+                    guard !taken.contains(j), let start = entries[j].time?.secondsSince1970 else { return false }
+                    let end = entries[j].endTime?.secondsSince1970 ?? start
+                    let sameSession =
+                        entry.record.sessionID == nil || entries[j].record.sessionID == nil
+                        || entry.record.sessionID?.uppercased() == entries[j].record.sessionID?.uppercased()
+                    return sameSession && t >= start - 1 && t <= end + 2
                 }
                 guard let j = match else { continue }
                 taken.insert(j)

@@ -196,6 +196,33 @@ import Testing
         Analyzer().analyze(files: [("console.log", Array((Self.header + lines.joined(separator: "\n") + "\n").utf8))])
     }
 
+    /// Probe N: the app's printed error-log event for a request the dump saw fail is that
+    /// request's failure: one error, the console line a view of the request. Near miss: printed
+    /// for a URL the dump never failed on, it is an error of its own.
+    @Test func aPrintedErrorForARequestTheDumpSawFailIsOneError() throws {
+        let dump = TimelineScript.compile(
+            """
+            0.000 multivariant https://cdn.example.com/v/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            20.00 segment https://cdn.example.com/v/v8/s3.m4s 404 0.300 dur=6
+            26.00 segment https://cdn.example.com/v/v8/s4.m4s 200 0.300 dur=6
+            """)
+        func errors(uri: String) throws -> Int? {
+            let console =
+                Self.header
+                + Self.line(
+                    "11:00:20.305000", "Player",
+                    "(Player) [com.example.player:playback] errorStatusCode: -12938, errorDomain: CoreMediaErrorDomain, errorComment: HTTP 404: File Not Found, URI: \(uri)"
+                ) + "\n"
+            let report = Analyzer().analyze(files: [
+                ("metrics.jsonl", Array(dump.utf8)), ("console.log", Array(console.utf8)),
+            ])
+            return try #require(report.sessions.first).session.kpis.errorCount
+        }
+        #expect(try errors(uri: "https://cdn.example.com/v/v8/s3.m4s") == 1)
+        #expect(try errors(uri: "https://cdn.example.com/v/v8/s9.m4s") == 2)
+    }
+
     @Test func anotherAppsFailureIsNotThisPlaybacksAndTwoPlaybacksAreTwoSessions() throws {
         let report = analyze([
             Self.line(
