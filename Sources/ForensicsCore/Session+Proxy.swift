@@ -49,6 +49,19 @@ extension Session {
             {
                 target = last
             }
+            // One failed request is told once by each component that saw it (the download's
+            // invalid response, the network source's callback, the source manager's failure): the
+            // same report again is a second request, however close, even on one path (probe N:
+            // KTVHTTPCache's shared download object carried three 503s, counted as one).
+            if let t = target, p.isOriginFailure,
+                out[t].indices.contains(where: {
+                    let q = entries[$0].record.proxyEvent
+                    return q?.kind == p.kind && q?.tag == p.tag
+                })
+            {
+                target = nil
+                if let path = p.requestPath { byPath[path] = nil }
+            }
             let t: Int
             if let target {
                 t = target
@@ -58,7 +71,7 @@ extension Session {
                 paths.append(nil)
                 t = out.count - 1
             }
-            if let path = p.requestPath, paths[t] == nil {
+            if let path = p.requestPath, paths[t] == nil || byPath[path] == nil {
                 paths[t] = path
                 byPath[path] = t
             }

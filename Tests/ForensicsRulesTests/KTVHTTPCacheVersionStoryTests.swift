@@ -73,3 +73,34 @@ import Testing
         }
     }
 }
+
+/// Probe N: KTVHTTPCache 3.x logs every player connection's failure through one shared download
+/// object: three invalid responses are three failed requests, whatever path they share (each
+/// told once more by the source manager). The version stories above are the near miss: one
+/// failure told by every component is one.
+@Suite struct KTVHTTPCacheRepeatedFailureTests {
+    @Test func threeInvalidResponsesAreThreeFailures() throws {
+        let url = "https://media.example.com/v/clip42.mp4"
+        var log = "2026-11-21 10:00:00 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success\n"
+        for (i, second) in ["00", "20", "40"].enumerated() {
+            log += """
+                2026-11-21 10:00:\(second) +0000  KTVHCHTTPConnection     :   0x2837f0a8\(i), Accept request
+                URL : \(url)
+                2026-11-21 10:00:\(second) +0000  KTVHCDownload           :   0x2804f1e30, Add Request
+                request : <KTVHCDataRequest: 0x280d2c78\(i)>
+                URL : \(url)
+                2026-11-21 10:00:\(second) +0000  KTVHCDownload           :   0x2804f1e30, Invaild response
+                Error : Error Domain=KTVHTTPCache error Code=-192703 "(null)" UserInfo={KTVHCErrorUserInfoKeyURL=\(url), KTVHCErrorUserInfoKeyResponse=<NSHTTPURLResponse: 0x2837c4b80> { URL: \(url) } { Status Code: 503, Headers {
+                } }}
+                2026-11-21 10:00:\(second) +0000  KTVHCDataSourceManager  :   failure, -192703
+
+                """
+        }
+        let report = Analyzer().analyze(files: [("KTVHTTPCache.log", Array(log.utf8))])
+        let session = try #require(report.sessions.first)
+        #expect(session.session.kpis.errorCount == 3)
+        let origin = try #require(session.findings.first { $0.ruleID == "proxy-origin-errors" })
+        #expect(origin.details["count"] == .integer(3))
+        #expect(origin.title.contains("3×"))
+    }
+}
