@@ -62,6 +62,18 @@ struct Timeline: ParsableCommand {
             throw ExitCode(1)
         }
         let renderer = ReportRenderer(redact: !noRedact)
+        // The timeline has no place for them: input problems go to standard error, so that a
+        // row left out or a file cut short is never silent (probe N).
+        let serious = analysis.diagnostics.filter { $0.severity >= .warning }
+        let redactor = Redactor(enabled: !noRedact)
+        for d in serious.prefix(5) {
+            Output.stderr("playback-forensics: \(d.severity.rawValue): \(redactor.clean(d.location, d.message))\n")
+        }
+        if serious.count > 5 {
+            Output.stderr(
+                "playback-forensics: \(serious.count - 5) more input problems at warning level or above (`analyze` lists them)\n"
+            )
+        }
         if let trace {
             do {
                 if trace == "-" {
