@@ -143,6 +143,21 @@ public struct Analyzer: Sendable {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
+    /// A session read from a file that lost rows (a row refused, a file cut short) has figures
+    /// that may be low: the stalls, errors and playing time of what was lost are not in them
+    /// (probe N: "stalls 2" beside a refused row of 4). Said as a gap, naming the first line.
+    static func rowsLost(_ session: Session, _ lostAt: [String: Int]) -> String? {
+        guard !lostAt.isEmpty else { return nil }
+        var files: [String: Int] = [:]
+        for e in session.entries {
+            if let line = lostAt[e.location.file] { files[e.location.file] = line }
+        }
+        guard let (file, line) = files.min(by: { $0.key < $1.key }) else { return nil }
+        let more = files.count > 1 ? " (and \(files.count - 1) more file\(files.count == 2 ? "" : "s"))" : ""
+        return
+            "\(file): rows not read (the first at line \(line))\(more), see the diagnostics: the key figures count only what was read and may be low"
+    }
+
     /// A stall the `stall` rule puts down to a seek outside the buffer is the seek's wait, not
     /// rebuffering (the viewer asked for it): it
     /// leaves the stall count, duration and rebuffering ratio, and is counted as a seek wait.
@@ -250,6 +265,12 @@ public struct Analyzer: Sendable {
         diagnostics.append(contentsOf: correlation.diagnostics)
         // The session-making formats a session has no file of: what its report says is missing.
         let clientFormats = ingestor.registry.descriptors.filter(\.semantics.role.makesSessions).map(\.format)
+        // Files that lost rows (an error at a line: a row refused, a file cut short): the first
+        // such line of each, for the sessions that read them.
+        var lostAt: [String: Int] = [:]
+        for d in diagnostics where d.severity >= .error && d.location.line > 0 {
+            lostAt[d.location.file] = min(lostAt[d.location.file] ?? .max, d.location.line)
+        }
         let sessions = correlation.sessions.map { session in
             var session = session
             session.absentSources = clientFormats.filter { !session.sources.contains($0) }
@@ -282,7 +303,7 @@ public struct Analyzer: Sendable {
             }
             let gaps = [
                 Self.unmeasured(session, registry: ingestor.registry), Self.unexplained(session, findings), rateDrops,
-                Self.startupUnmeasured(session), Self.severalItems(session),
+                Self.startupUnmeasured(session), Self.severalItems(session), Self.rowsLost(session, lostAt),
             ].compactMap { $0 }
             return AnalysisReport.SessionResult(session: session, findings: findings, gaps: gaps)
         }

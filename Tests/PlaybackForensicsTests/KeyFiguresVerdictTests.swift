@@ -590,6 +590,28 @@ import Testing
         #expect(!sane.diagnostics.contains { $0.message.hasPrefix("variant bit rates out of range") })
     }
 
+    /// Probe N: a refused row (4 stalls in it) leaves the key figures short: the session says
+    /// they count only what was read. Near miss: every row read, no such gap.
+    @Test func figuresOfAFileThatLostRowsMayBeLow() throws {
+        func report(extra: String) -> AnalysisReport {
+            let log = """
+                #Version: 1.0
+                #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
+                #Date: 2026/11/21 10:01:00.000
+                #Fields: date time uri cs-guid c-start-time c-duration-watched c-stalls
+                2026/11/21 10:00:00.000 https://cdn.example.com/a/master.m3u8 G1 0 60 0
+                2026/11/21 10:01:00.000 https://cdn.example.com/a/master.m3u8 G1 60 60 4\(extra)
+                """
+            return Analyzer().analyze(files: [("access.log", Array(log.utf8))])
+        }
+        let lost = report(extra: " extra")
+        #expect(
+            lost.sessions.first?.gaps.contains { $0.contains("access.log: rows not read (the first at line 6)") }
+                == true)
+        let whole = report(extra: "")
+        #expect(whole.sessions.first?.gaps.contains { $0.contains("rows not read") } == false)
+    }
+
     /// Probe D: the player's summary counts 3 stalls, the dump's stall events time 1: the key
     /// figures say 3 (with the summary's total time), and the findings add up to them — the timed
     /// stall and one finding for the 2 untimed. Near miss: a summary that agrees with the events
