@@ -24,15 +24,25 @@ enum RepeatedRecordFolder {
     static func fold(
         _ entries: [TimelineEntry], _ formats: [InputFormat], diagnostics: inout [Diagnostic]
     ) -> ([TimelineEntry], [InputFormat]) {
-        var metricFiles: Set<String> = []
+        // One pass by index, comparing the file with the first one seen (a set insert per entry,
+        // and a copy of every entry, were most of this stage on a long dump).
+        var firstMetricFile: String?
+        var acrossMetricFiles = false
         var errorLog = false
         var printedErrorEvents = false
-        for (entry, format) in zip(entries, formats) {
-            if format == .metricEvents, metricFiles.count < 2 { metricFiles.insert(entry.location.file) }
-            if format == .errorLog { errorLog = true }
-            if format == .deviceConsole, case .errorLog = entry.record.payload { printedErrorEvents = true }
+        for i in formats.indices {
+            let format = formats[i]
+            if format == .metricEvents {
+                if !acrossMetricFiles {
+                    let file = entries[i].location.file
+                    if let first = firstMetricFile { acrossMetricFiles = first != file } else { firstMetricFile = file }
+                }
+            } else if format == .errorLog {
+                errorLog = true
+            } else if format == .deviceConsole, case .errorLog = entries[i].record.payload {
+                printedErrorEvents = true
+            }
         }
-        let acrossMetricFiles = metricFiles.count > 1
         guard acrossMetricFiles || errorLog || printedErrorEvents else { return (entries, formats) }
         let formatsPresent = Set(formats)
         struct Key: Hashable {
