@@ -90,6 +90,17 @@ struct ClockAligner {
                 reference.isReference = true
                 return reference
             }
+            // A console whose lines carry their zone, beside a dump of the same device's UTC
+            // clock, is on that clock already: its error lines are written when the app prints
+            // them (often its whole error log at once, seconds later), so pairing them with the
+            // failures would move the console by the delay (probe O: −17 s).
+            if file.semantics.role == .console, file.clock == .utc, referenceClock == .utc,
+                reference.semantics.clock == .deviceUTC
+            {
+                return ClockOffset(
+                    file: file.path, format: file.format, offset: 0, matches: 0, spread: nil, clock: file.clock,
+                    sameClockAsReference: true)
+            }
             let diffs = pairedDifferences(observations, requests: requests, failures: failures)
             // Two device-local logs of one device share its clock, whatever its zone.
             let sameDevice = file.clock != .utc && file.clock == referenceClock

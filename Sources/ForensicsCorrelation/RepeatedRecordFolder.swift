@@ -114,8 +114,9 @@ enum RepeatedRecordFolder {
         }
         // A printed error-log event for a request a dump, capture or proxy saw fail is that
         // request's failure, not another (probe N: a 404 counted twice, once as the request and
-        // once as the console's `errorStatusCode: -12938 … URI: …`): same URL, logged between the
-        // request's start and 2 s after its end.
+        // once as the console's `errorStatusCode: -12938 … URI: …`): same URL, logged from the
+        // request's start to two minutes after its end — apps print their error log when they
+        // choose, often all of it at once (probe O) — each event the earliest failure not taken.
         if printedErrorEvents {
             var failed: [String: [Int]] = [:]
             for (i, entry) in entries.enumerated() where !removed.contains(i) {
@@ -135,7 +136,7 @@ enum RepeatedRecordFolder {
                     let sameSession =
                         entry.record.sessionID == nil || entries[j].record.sessionID == nil
                         || entry.record.sessionID?.uppercased() == entries[j].record.sessionID?.uppercased()
-                    return sameSession && t >= start - 1 && t <= end + 2
+                    return sameSession && t >= start - 1 && t <= end + 120
                 }
                 guard let j = match else { continue }
                 taken.insert(j)

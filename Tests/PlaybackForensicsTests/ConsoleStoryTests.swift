@@ -221,6 +221,30 @@ import Testing
         }
         #expect(try errors(uri: "https://cdn.example.com/v/v8/s3.m4s") == 1)
         #expect(try errors(uri: "https://cdn.example.com/v/v8/s9.m4s") == 2)
+        // Probe O: the app prints its whole error log at once, 25 s later: still one failure
+        // each, and the console keeps its own (zoned) clock.
+        let batch =
+            Self.header
+            + ["45.061000", "45.062000"].map { second in
+                Self.line(
+                    "11:00:\(second)", "Player",
+                    "(Player) [com.example.player:playback] errorStatusCode: -12938, errorDomain: CoreMediaErrorDomain, errorComment: HTTP 404: File Not Found, URI: https://cdn.example.com/v/v8/s3.m4s"
+                )
+            }.joined(separator: "\n") + "\n"
+        let twice = TimelineScript.compile(
+            """
+            0.000 multivariant https://cdn.example.com/v/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            20.00 segment https://cdn.example.com/v/v8/s3.m4s 404 0.300 dur=6
+            21.00 segment https://cdn.example.com/v/v8/s3.m4s 404 0.300 dur=6
+            26.00 segment https://cdn.example.com/v/v8/s4.m4s 200 0.300 dur=6
+            """)
+        let report = Analyzer().analyze(files: [
+            ("metrics.jsonl", Array(twice.utf8)), ("console.log", Array(batch.utf8)),
+        ])
+        let session = try #require(report.sessions.first).session
+        #expect(session.kpis.errorCount == 2)
+        #expect(session.clockOffsets.first { $0.file == "console.log" }?.offset == 0)
     }
 
     @Test func anotherAppsFailureIsNotThisPlaybacksAndTwoPlaybacksAreTwoSessions() throws {
