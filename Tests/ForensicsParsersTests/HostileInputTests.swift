@@ -495,13 +495,28 @@ extension String {
             let warning = try #require(r.diagnostics.first { $0.message.contains("more than 30 days") })
             #expect(warning.location.line == 2)
         }
+        // Probe O: before 2000 or from 2200 on, a first or last record loses its time too.
+        for (far, at) in [("1970-01-01T00:00:00Z", 0), ("9999-12-31T23:59:59Z", 2)] {
+            var lines = [
+                Self.event(
+                    "AVMetricPlayerItemRateChangeEvent", "2026-11-21T10:00:00Z", ",\"rate\":1,\"previousRate\":0"),
+                Self.event(
+                    "AVMetricPlayerItemInitialLikelyToKeepUpEvent", "2026-11-21T10:00:01Z", ",\"timeTaken\":0.9"),
+                Self.event("AVMetricPlayerItemStallEvent", "2026-11-21T10:00:30Z", ",\"rate\":0,\"previousRate\":1"),
+            ]
+            lines[at] = lines[at].replacingOccurrences(
+                of: at == 0 ? "2026-11-21T10:00:00Z" : "2026-11-21T10:00:30Z", with: far)
+            let r = try ingest(lines)
+            #expect(r.records[at].time == nil, "\(far)")
+            #expect(r.records.filter { $0.time != nil }.count == 2)
+        }
         // Near miss: weeks apart in order (an appended log) and a far last record are kept.
         let kept = try ingest([
             Self.event("AVMetricPlayerItemRateChangeEvent", "2026-08-01T10:00:00Z", ",\"rate\":1,\"previousRate\":0"),
             Self.event("AVMetricPlayerItemRateChangeEvent", "2026-08-01T10:05:00Z", ",\"rate\":1,\"previousRate\":0"),
             Self.event("AVMetricPlayerItemRateChangeEvent", "2026-11-21T10:00:00Z", ",\"rate\":1,\"previousRate\":0"),
             Self.event("AVMetricPlayerItemRateChangeEvent", "2026-11-21T10:05:00Z", ",\"rate\":1,\"previousRate\":0"),
-            Self.event("AVMetricPlayerItemRateChangeEvent", "9999-12-31T23:59:59Z", ",\"rate\":1,\"previousRate\":0"),
+            Self.event("AVMetricPlayerItemRateChangeEvent", "2027-06-01T10:00:00Z", ",\"rate\":1,\"previousRate\":0"),
         ])
         #expect(kept.records.allSatisfy { $0.time != nil })
         #expect(!kept.diagnostics.contains { $0.message.contains("more than 30 days") })

@@ -11,8 +11,16 @@ import ForensicsCore
 /// more than 30 days from the timed record before it and the one after it (those two near each
 /// other or not) is a jump no log of playback makes. The first and last timed records have one
 /// neighbour only and are kept: a file may start or end with another session's lines.
+///
+/// Times before 2000 or from 2200 on are no playback's at all, wherever they are in the file
+/// (probe O: a first record dated 1970 made a startup of 1,795,255,201 s): a device clock reset
+/// to its epoch, a placeholder date. Fixed bounds, not "now", so that a report never depends on
+/// the day it is made.
 enum TimeOutliers {
     static let maxDistance = 30 * 86_400.0
+    /// 2000-01-01T00:00:00Z and 2200-01-01T00:00:00Z.
+    static let earliest = 946_684_800.0
+    static let latest = 7_258_118_400.0
 
     static func clear(_ result: inout ParseResult) {
         // A window of the last three timed records, in one pass (no copy of the times).
@@ -21,12 +29,17 @@ enum TimeOutliers {
         var cleared: [Int] = []
         for k in result.records.indices {
             guard let t = result.records[k].time?.secondsSince1970 else { continue }
+            guard t >= earliest, t < latest else {
+                cleared.append(k)
+                continue
+            }
             if let b = before, let m = middle, abs(m.seconds - b) > maxDistance, abs(m.seconds - t) > maxDistance {
                 cleared.append(m.index)
             }
             before = middle?.seconds
             middle = (k, t)
         }
+        cleared.sort()
         guard let first = cleared.first, let time = result.records[first].time else { return }
         let location = result.records[first].location
         for k in cleared { result.records[k].time = nil }
@@ -34,7 +47,7 @@ enum TimeOutliers {
         result.diagnose(
             Diagnostic(
                 location, .warning,
-                "\(n) record\(n == 1 ? "" : "s") dated more than 30 days from the records around \(n == 1 ? "it" : "them") (the first at \(time.iso8601)): read without a time"
+                "\(n) record\(n == 1 ? "" : "s") dated before 2000, from 2200 on, or more than 30 days from the records around \(n == 1 ? "it" : "them") (the first at \(time.iso8601)): read without a time"
             ))
     }
 }
