@@ -140,15 +140,18 @@ public struct StreamCheckRun: Sendable {
     // MARK: Output
 
     public func text(redactor: Redactor) -> String {
+        // A whole-playlist defect (line 0) is cited by its file alone, as reports cite one.
         var lines = defects.map { d in
-            "\(redactor.clean(d.file)):\(d.line): \(d.severity.rawValue): [\(d.check)] \(redactor.clean(d.message))"
+            redactor.clean(
+                SourceLocation(file: d.file, line: d.line), "\(d.severity.rawValue): [\(d.check)] \(d.message)")
         }
         let counts = Severity.allCases.reversed().compactMap { s -> String? in
             let n = defects.filter { $0.severity == s }.count
             return n == 0 ? nil : "\(n) \(s.rawValue)"
         }
         for n in notChecked {
-            lines.append("\(redactor.clean(n.file)):\(n.line): not checked: \(redactor.clean(n.url)): \(n.reason)")
+            lines.append(
+                redactor.clean(SourceLocation(file: n.file, line: n.line), "not checked: \(n.url): \(n.reason)"))
         }
         lines.append(
             "\(playlists) playlist\(playlists == 1 ? "" : "s") checked in \(files.count) file\(files.count == 1 ? "" : "s"): "

@@ -470,7 +470,8 @@ extension String {
 
 /// Probe N: one event dated 9999-12-31 (or 0001) between events of 2026 keeps its content but
 /// not its time, with a warning at its line; no startup of 251,607,045,599 s. Near misses: a long
-/// log's earlier weeks (neighbours near each other) and a file's first or last record keep theirs.
+/// log's earlier weeks (neighbours near each other) and a file's first or last record (in 2000–2199)
+/// keep theirs.
 @Suite struct TimeOutlierTests {
     static func event(_ type: String, _ date: String, _ extra: String = "") -> String {
         "{\"type\":\"\(type)\",\"date\":\"\(date)\",\"sessionID\":\"S1\"\(extra)}"

@@ -9,7 +9,9 @@ import Testing
 /// one that keeps it does not), and against the real-world corpus.
 @Suite struct StreamCheckTests {
     static func defects(_ text: String, url: String? = "https://cdn.example/v/index.m3u8") -> [StreamDefect] {
-        StreamCheckCatalogue.check(PlaylistParser(file: "p.m3u8", url: url).parse(text: text).playlist)
+        // `\xHH` in an example is a raw byte (`StreamCheck.exampleBytes`).
+        StreamCheckCatalogue.check(
+            PlaylistParser(file: "p.m3u8", url: url).parse(bytes: StreamCheck.exampleBytes(text)).playlist)
     }
 
     @Test(arguments: StreamCheckCatalogue.all.map(\.id))

@@ -25,6 +25,12 @@ package struct PlaylistParser {
         return (try? parse(lines: &reader)) ?? Result(playlist: Playlist(url: url), diagnostics: [])
     }
 
+    /// Bytes that need not be UTF-8 (a check's example of a playlist that is not).
+    package func parse(bytes: [UInt8]) -> Result {
+        var reader = LineReader(MemoryByteSource(bytes))
+        return (try? parse(lines: &reader)) ?? Result(playlist: Playlist(url: url), diagnostics: [])
+    }
+
     package func parse(lines reader: inout LineReader) throws -> Result {
         var state = State(file: file, url: url, imported: importedVariables)
         let maxLineLength = reader.maxLineLength
@@ -131,6 +137,14 @@ package struct PlaylistParser {
             if let control = Self.controlCharacter(raw), control != 0x09 || !raw.hasPrefix("#EXT-X-SKIP:") {
                 controlCharacter(control, number)
             }
+            // RFC 8216bis §4.1: UTF-8, which clients should refuse a playlist for not being (a
+            // Latin-1 é, a stray byte). Only a line with a byte above 0x7F is decoded to know.
+            if Self.hasNonASCII(raw), String(validating: raw, as: UTF8.self) == nil {
+                defect(
+                    "not-utf8", number, .warning,
+                    "spec violation: the line is not UTF-8 (a byte of another encoding, such as Latin-1): players may refuse the playlist"
+                )
+            }
             var end = raw.count
             while end > 0, raw[end - 1] == 0x20 || raw[end - 1] == 0x09 { end -= 1 }
             if end == 0 { return }
@@ -199,6 +213,25 @@ package struct PlaylistParser {
                 let last = line.lastIndex(where: { !blank($0) }), first < last
             else { return nil }
             return line[first..<last].contains(0x09) ? 0x09 : nil
+        }
+
+        /// Whether a line holds a byte above 0x7F, eight bytes at a time (most lines are ASCII).
+        @inline(__always)
+        static func hasNonASCII(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let base = line.baseAddress else { return false }
+            let n = line.count
+            var i = 0
+            while i &+ 8 <= n {
+                if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+                    return true
+                }
+                i &+= 8
+            }
+            while i < n {
+                if line[i] >= 0x80 { return true }
+                i &+= 1
+            }
+            return false
         }
 
         /// Whether a line may hold a control character (a byte below 0x20, 0x7F, or 0xC2 that
@@ -857,8 +890,12 @@ package struct PlaylistParser {
             let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
             let days = month == 2 ? (leap ? 29 : 28) : ([4, 6, 9, 11].contains(month) ? 30 : 31)
             let (hour, minute, second) = (number(11), number(14), number(17))
-            guard (1...12).contains(month), (1...days).contains(number(8)), minute <= 59, second <= 60,
-                hour <= 23 || (hour == 24 && minute == 0 && second == 0)
+            // 24:00:00 has no fraction; a leap second is the last of a minute :59 (23:59:60 UTC,
+            // in zones whole or half hours off, still a minute :59).
+            let fraction = b.count > 19 && (b[19] == 0x2E || b[19] == 0x2C)
+            let wholeMidnight = hour == 24 && minute == 0 && second == 0 && !fractionNonZero(b, fraction)
+            guard (1...12).contains(month), (1...days).contains(number(8)), minute <= 59,
+                second <= 59 || (second == 60 && minute == 59), hour <= 23 || wholeMidnight
             else { return false }
             if i == b.count { return true }
             if b[i] | 0x20 == UInt8(ascii: "z") { return i + 1 == b.count }
@@ -870,6 +907,18 @@ package struct PlaylistParser {
             guard j + 2 == b.count, digit(j), digit(j + 1) else { return false }
             let minutes = Int(b[j] - 0x30) * 10 + Int(b[j + 1] - 0x30)
             return hours <= 14 && minutes < 60
+        }
+
+        /// Whether a date-time's fraction (after the seconds, when there is one) has a digit
+        /// other than 0.
+        static func fractionNonZero(_ b: UnsafeBufferPointer<UInt8>, _ present: Bool) -> Bool {
+            guard present else { return false }
+            var i = 20
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                if b[i] != 0x30 { return true }
+                i += 1
+            }
+            return false
         }
 
         /// A Media Playlist tag of a kind that may appear once (RFC 8216bis §4.4.3).

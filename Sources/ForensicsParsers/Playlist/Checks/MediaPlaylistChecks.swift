@@ -114,6 +114,7 @@ enum MediaPlaylistChecks {
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-ON-NEXT=YES\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",CLASS=\"com.example.ad\",START-DATE=\"2026-11-21T10:00:10Z\",DURATION=5.0,END-ON-NEXT=YES\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\"\n#EXTINF:6,\ns1.ts\n#EXT-X-DATERANGE:ID=\"ad1\",END-DATE=\"2026-11-21T10:00:40Z\",DURATION=5.0\n#EXTINF:6,\ns2.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",PLANNED-DURATION=-30\n#EXTINF:6,\ns1.ts\n",
             ],
             passes: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-11-21T10:00:00Z\n#EXT-X-DATERANGE:ID=\"ad1\",START-DATE=\"2026-11-21T10:00:10Z\",END-DATE=\"2026-11-21T10:00:15Z\"\n#EXTINF:6,\ns1.ts\n",
@@ -159,6 +160,12 @@ enum MediaPlaylistChecks {
                             "daterange-attributes", line: d.line,
                             "EXT-X-DATERANGE END-DATE is not START-DATE + DURATION (\(NumberFormat.trimmed(end - start, decimals: 3)) s against \(NumberFormat.trimmed(duration, decimals: 3)) s)"
                         )
+                    }
+                    for name in ["DURATION", "PLANNED-DURATION"] {
+                        if let v = d.attributes[name].flatMap(Double.init), v < 0 {
+                            report.add(
+                                "daterange-attributes", line: d.line, "EXT-X-DATERANGE \(name) is negative")
+                        }
                     }
                     // END-ON-NEXT ends the range at the next of its CLASS: it needs a CLASS, and an
                     // end of its own contradicts it.

@@ -262,19 +262,30 @@ enum MultivariantChecks {
                 )
             }),
         StreamCheck(
-            id: "session-data-attributes", title: "EXT-X-SESSION-DATA has DATA-ID and VALUE or URI",
+            id: "session-data-attributes", title: "EXT-X-SESSION-DATA has DATA-ID and VALUE or URI, once per language",
             source: "RFC 8216bis §4.4.6.4", level: .must, severity: .warning,
             effect: "Session data without its DATA-ID, or with both or neither of VALUE and URI, cannot be read.",
             advice: "Give every EXT-X-SESSION-DATA a DATA-ID, and either a VALUE or a URI.",
             fires: [
                 "#EXTM3U\n#EXT-X-SESSION-DATA:VALUE=\"x\",URI=\"d.json\"\n\(variant)\nv1.m3u8\n",
                 "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\"\n\(variant)\nv1.m3u8\n",
+                "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"A film\",LANGUAGE=\"en\"\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"The film\",LANGUAGE=\"en\"\n\(variant)\nv1.m3u8\n",
             ],
             passes: [
-                "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"A film\"\n\(variant)\nv1.m3u8\n"
+                "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"A film\"\n\(variant)\nv1.m3u8\n",
+                "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"A film\",LANGUAGE=\"en\"\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Ein Film\",LANGUAGE=\"de\"\n\(variant)\nv1.m3u8\n",
             ],
             judge: { p, report in
+                var seen: Set<String> = []
                 for d in p.sessionData {
+                    // No two with one DATA-ID and one LANGUAGE (§4.4.6.4).
+                    if let id = d.attributes["DATA-ID"],
+                        !seen.insert(id + "\u{0}" + (d.attributes["LANGUAGE"] ?? "")).inserted
+                    {
+                        report.add(
+                            "session-data-attributes", line: d.line,
+                            "a second EXT-X-SESSION-DATA with DATA-ID \(id) and the same LANGUAGE")
+                    }
                     if d.attributes["DATA-ID"] == nil {
                         report.add("session-data-attributes", line: d.line, "EXT-X-SESSION-DATA without DATA-ID")
                     }

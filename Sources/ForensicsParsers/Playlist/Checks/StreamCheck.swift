@@ -70,6 +70,38 @@ package struct StreamCheckReport: Sendable {
 }
 
 /// Every stream check, in the order the docs list them.
+extension StreamCheck {
+    /// An example's bytes: `\xHH` written in it stands for that raw byte, so that a check of bytes
+    /// no `String` holds (a playlist that is not UTF-8) has an example that fires, and its page
+    /// shows the byte.
+    package static func exampleBytes(_ text: String) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        var i = 0
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x41...0x46: c - 0x41 + 10
+            case 0x61...0x66: c - 0x61 + 10
+            default: nil
+            }
+        }
+        while i < utf8.count {
+            if utf8[i] == UInt8(ascii: "\\"), i + 3 < utf8.count, utf8[i + 1] == UInt8(ascii: "x"),
+                let high = hex(utf8[i + 2]), let low = hex(utf8[i + 3])
+            {
+                out.append(high << 4 | low)
+                i += 4
+            } else {
+                out.append(utf8[i])
+                i += 1
+            }
+        }
+        return out
+    }
+}
+
 package enum StreamCheckCatalogue {
     package static let all: [StreamCheck] =
         StreamSyntaxChecks.all + MediaPlaylistChecks.all + EncryptionChecks.all + MultivariantChecks.all

@@ -27,6 +27,14 @@ enum StreamSyntaxChecks {
             fires: ["\u{FEFF}#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"],
             passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns1.ts\n"]),
         StreamCheck(
+            id: "not-utf8", title: "The playlist is UTF-8", source: "RFC 8216bis §4.1", level: .must,
+            severity: .warning,
+            effect:
+                "Clients should refuse a playlist that does not parse as UTF-8: a title or URI written in Latin-1 or another encoding can stop the stream on a strict player.",
+            advice: "Write the playlist in UTF-8 (and percent-encode non-ASCII bytes in URIs).",
+            fires: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,Caf\\xE9 (Latin-1; \\xE9 is the raw byte)\ns1.ts\n"],
+            passes: ["#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,Café\ns1.ts\n"]),
+        StreamCheck(
             id: "tag-glued", title: "Each tag on a line of its own", source: "RFC 8216bis §4.1", level: .should,
             severity: .warning,
             effect:
@@ -80,6 +88,8 @@ enum StreamSyntaxChecks {
                 "#EXTM3U\n#EXT-X-TARGETDURATION:18446744073709551616\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-13-45T99:00:00Z\n#EXTINF:6,\ns1.ts\n",
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-02-29T10:00:00Z\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-03-01T24:00:00.5Z\n#EXTINF:6,\ns1.ts\n",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-03-01T10:00:60Z\n#EXTINF:6,\ns1.ts\n",
             ],
             passes: [
                 "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:6,\ns1.ts\n",
