@@ -571,8 +571,14 @@ package struct MarkdownReporter: Sendable {
                 continue
             }
             let end = clipped(st.end ?? s.end ?? st.start + 1)
+            // A wait the `stall` rule put down to a seek outside the buffer is no stall (the key
+            // figures count it apart): drawn as such, not in the critical colour.
+            let seekWait = findings.contains { $0.ruleID == "stall" && $0.cause == "seek" && $0.start == st.start }
             rows.append(
-                .init(section: .stalls, label: "stall", mark: .stall, start: st.start, end: max(end, st.start + 0.001)))
+                .init(
+                    section: .stalls, label: seekWait ? "wait after a seek" : "stall",
+                    mark: seekWait ? .finding : .stall,
+                    start: st.start, end: max(end, st.start + 0.001)))
         }
         // Variant switches the player made (a down-switch is often the incident's middle step).
         var switches = 0

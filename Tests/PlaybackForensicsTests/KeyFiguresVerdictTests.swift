@@ -158,6 +158,10 @@ import Testing
         #expect(kpis.stallCount == 0 && kpis.seekWaitCount == 1 && kpis.rebufferRatio == 0, "\(kpis)")
         #expect(text.contains("| Waits after a seek (not stalls) | 1 (1.45 s) |"), "\(text)")
         #expect(text.contains("after a seek outside the buffer — cause: seek (not counted as a stall)"))
+        // The chart tells the same story: a wait after a seek, not a critical stall bar.
+        #expect(text.contains("wait after a seek :active") && !text.contains("stall :crit"), "\(text)")
+        let page = HTMLReporter(toolVersion: "test").render(report)
+        #expect(page.contains("waiting after a seek") && !page.contains(">stalled "))
         // Near miss: a seek the player completed inside the buffer explains no stall after it.
         let inBuffer = [
             Self.event("AVMetricPlayerItemSeekEvent", at: "10:00:30.000", "\"rate\":1,\"previousRate\":1"),
