@@ -1,3 +1,4 @@
+import ForensicsTestSupport
 import Foundation
 import Testing
 
@@ -106,14 +107,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pf-timeline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let log = """
-            #Version: 1.0
-            #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
-            #Date: 2026/11/21 10:01:00.000
-            #Fields: date time uri cs-guid c-start-time c-duration-watched c-stalls
-            2026/11/21 10:00:00.000 https://cdn.example.com/a/master.m3u8 G1 0 60 0
-            2026/11/21 10:01:00.000 https://cdn.example.com/a/master.m3u8 G1 60 60 4 extra
-            """
+        let log = AccessLogFixtures.twoRows(secondRowTail: " extra")
         try Data(log.utf8).write(to: dir.appendingPathComponent("access.log"))
         let run = try CLIRunner.run(["timeline", dir.path])
         #expect(run.stderr.contains("access.log:6: row has"), "\(run.stderr)")

@@ -1,5 +1,6 @@
 import ForensicsCore
 import ForensicsReports
+import ForensicsTestSupport
 import Foundation
 import Testing
 
@@ -598,14 +599,7 @@ import Testing
     /// they count only what was read. Near miss: every row read, no such gap.
     @Test func figuresOfAFileThatLostRowsMayBeLow() throws {
         func report(extra: String) -> AnalysisReport {
-            let log = """
-                #Version: 1.0
-                #Software: AppleCoreMedia/1.0.0.22B83 (iPhone; U; CPU OS 18_1 like Mac OS X; en_us)
-                #Date: 2026/11/21 10:01:00.000
-                #Fields: date time uri cs-guid c-start-time c-duration-watched c-stalls
-                2026/11/21 10:00:00.000 https://cdn.example.com/a/master.m3u8 G1 0 60 0
-                2026/11/21 10:01:00.000 https://cdn.example.com/a/master.m3u8 G1 60 60 4\(extra)
-                """
+            let log = AccessLogFixtures.twoRows(secondRowTail: extra)
             return Analyzer().analyze(files: [("access.log", Array(log.utf8))])
         }
         let lost = report(extra: " extra")
