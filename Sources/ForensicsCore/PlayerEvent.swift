@@ -49,6 +49,8 @@ public struct PlayerEvent: Hashable, Sendable, Codable {
 
 /// The player's own end-of-item summary (`AVMetricPlayerItemPlaybackSummaryEvent`).
 public struct PlaybackSummary: Hashable, Sendable, Codable {
+    /// From `AVMetricDownloadSummaryEvent` (an asset download's summary), not a playback's.
+    public var isDownloadSummary = false
     public var error: ErrorInfo?
     public var recoverableErrorCount: Int?
     public var stallCount: Int?

@@ -95,7 +95,9 @@ public struct Record: Sendable {
             return "error \(e.shortText)"
                 + (e.didRecover == true ? " (recovered)" : e.didRecover == false ? " (fatal)" : "")
         case .summary(let s):
-            return "playback summary: \(s.stallCount ?? 0) stalls, \(s.variantSwitchCount ?? 0) switches"
+            // A count the summary does not give is unknown, never 0 (a download's summary gives none).
+            return
+                "\(s.isDownloadSummary ? "download summary" : "playback summary"): \(s.stallCount.map { "\($0) stalls" } ?? "stalls unknown"), \(s.variantSwitchCount.map { "\($0) switches" } ?? "switches unknown")"
         case .accessLog(let a):
             return "access log: \(a.uri ?? "-") observed \(a.observedBitrate.map(BitRateFormat.text) ?? "-")"
         case .errorLog(let e, let uri):

@@ -610,6 +610,17 @@ import Testing
         #expect(whole.sessions.first?.gaps.contains { $0.contains("rows not read") } == false)
     }
 
+    /// Probes N and P: a download's summary is named as one, and a count it does not give is
+    /// unknown in its line, never "0 stalls". Near miss: a playback summary's counts are shown.
+    @Test func aDownloadSummaryIsNotAPlaybackSummary() throws {
+        let download = Self.event("AVMetricDownloadSummaryEvent", at: "10:00:40.000", "\"bytesDownloadedCount\":1000")
+        let summary = Self.summary(stalls: 2, recovering: 3)
+        let report = analyze([Self.segment(0, at: 0), Self.started, download, summary])
+        let lines = try #require(report.sessions.first).session.entries.map(\.record.summary)
+        #expect(lines.contains("download summary: stalls unknown, switches unknown"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("playback summary: 2 stalls") }, "\(lines)")
+    }
+
     /// Probe D: the player's summary counts 3 stalls, the dump's stall events time 1: the key
     /// figures say 3 (with the summary's total time), and the findings add up to them — the timed
     /// stall and one finding for the 2 untimed. Near miss: a summary that agrees with the events

@@ -208,6 +208,7 @@ struct MetricEventMapper {
             add(date, .player(p))
         case .playbackSummary, .downloadSummary:
             var s = PlaybackSummary()
+            s.isDownloadSummary = type == .downloadSummary
             s.error = e["errorEvent"].flatMap(MetricValues.error)
             // A count or a duration below 0, or a bit rate no network carries, is no measurement:
             // unknown, with a warning (as an access log's impossible values are), never a
