@@ -179,7 +179,15 @@ package struct Correlator: Sendable {
             var carry: Timestamp?
             for record in part.records {
                 var time = record.time.map { $0 + offset }
-                if time == nil { time = carry } else { carry = time }
+                // An undated event is placed after the one before it (its order is all it has).
+                // An undated request is not: a request is dated by its own timing, and a borrowed
+                // time made it evidence at another request's moment (probe P: a HAR entry with an
+                // unreadable startedDateTime moved a segment-errors finding 14 s early).
+                if time == nil {
+                    if record.request == nil { time = carry }
+                } else {
+                    carry = time
+                }
                 var end = record.request?.end.map { $0 + offset }
                 // An access-log row's time is when its span of playing began: it lasted at least
                 // the time it watched (the session does not end at the last row's start).

@@ -390,6 +390,31 @@ import Testing
         #expect(unavailable.sessions.flatMap(\.findings).contains { $0.title.contains("failed with HTTP 503") })
     }
 
+    /// Probe P: a HAR entry whose startedDateTime does not read keeps no time (it borrowed the
+    /// entry before it, and a finding cited it there). Near miss: its dated neighbours keep theirs.
+    @Test func anUndatedRequestBorrowsNoTime() throws {
+        func entry(_ n: Int, date: String) -> String {
+            """
+            {"startedDateTime":"\(date)","time":200,"request":{"method":"GET",\
+            "url":"https://cdn.example.com/a/v1/seg\(n).ts","headers":[]},"response":{"status":404,\
+            "headers":[],"content":{"size":0,"mimeType":"video/mp2t"}},"timings":{"wait":100,"receive":100}}
+            """
+        }
+        let entries = [
+            entry(1, date: "2026-11-21T10:00:01.000Z"), entry(2, date: "not a date"),
+            entry(3, date: "2026-11-21T10:00:20.000Z"),
+        ].joined(separator: ",")
+        let har =
+            Array(
+                #"{"log":{"version":"1.2","creator":{"name":"Charles Proxy","version":"4.6"},"entries":["#.utf8)
+            + Array(entries.utf8) + Array("]}}".utf8)
+        let report = Analyzer().analyze(files: [("capture.har", har)])
+        let session = try #require(report.sessions.first).session
+        let times = session.entries.compactMap { e in e.record.request.map { ($0.url, e.time) } }
+        #expect(times.first { $0.0.hasSuffix("seg2.ts") }?.1 == nil, "\(times)")
+        #expect(times.filter { $0.1 != nil }.count == 2)
+    }
+
     /// The summary's count of errors the player recovered from stands when the dump kept no
     /// error event (probe A: "0 errors" beside `recoverableErrorCount` 4). Near miss: with more
     /// errors on the timeline than the summary counts, the timeline's count stands — never both.
