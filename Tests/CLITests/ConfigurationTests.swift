@@ -48,6 +48,22 @@ import Testing
         ) {
             try ConfigurationLoader.load(text: "rules:\n  stall:\n    severity: loud\n")
         }
+        // Probe P: a warning threshold above the error one leaves the values between judged by
+        // neither. Near miss: equal thresholds are fine.
+        #expect(
+            throws: ConfigurationError.invalidValue(
+                rule: "slow-startup", key: "error-seconds",
+                reason:
+                    "error-seconds (2.01) must be at least warning-seconds (3), or values between them are judged by neither"
+            )
+        ) {
+            try ConfigurationLoader.load(
+                text: "rules:\n  slow-startup:\n    warning-seconds: 3\n    error-seconds: 2.01\n")
+        }
+        #expect(throws: Never.self) {
+            try ConfigurationLoader.load(
+                text: "rules:\n  slow-startup:\n    warning-seconds: 3\n    error-seconds: 3\n")
+        }
     }
 }
 

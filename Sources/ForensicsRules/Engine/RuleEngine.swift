@@ -88,6 +88,20 @@ package struct RuleEngine: Sendable {
                 }
             }
         }
+        // A warning threshold above its error threshold (`warning-seconds: 3`, `error-seconds: 2`)
+        // leaves values between them judged by neither: the rule would never fire there, a
+        // false all-clear the configuration asked for without knowing (probe P). Refused.
+        for warning in R.Options.declarations where warning.key.hasPrefix("warning-") {
+            let errorKey = "error-" + warning.key.dropFirst("warning-".count)
+            guard let error = R.Options.declarations.first(where: { $0.key == errorKey }),
+                error.value(in: options) < warning.value(in: options)
+            else { continue }
+            throw ConfigurationError.invalidValue(
+                rule: id, key: overrides[errorKey] != nil ? errorKey : warning.key,
+                reason:
+                    "\(errorKey) (\(error.text(in: options))) must be at least \(warning.key) (\(warning.text(in: options))), or values between them are judged by neither"
+            )
+        }
         let rule = R(options: options)
         let defaults = R.Options()
         return Entry(
