@@ -55,6 +55,11 @@ struct Sessionizer {
             fromLogs.append(false)
         }
         if ids.count == 1 {
+            // Files that name no session and lie days away from the session (and from each
+            // other) are other playbacks: an old proxy log beside today's dump, two apps' logs
+            // from different years (probe P: one session ran from 2018 to 2026). Each such group
+            // of files is a session of its own; the rest is the one session's, as below.
+            Self.splitDistantFiles(files, &sessionOf, &ids, &fromLogs, gap: distantFileGap)
             // One session: everything is its own — except a console's lines far from it in time.
             // A console names no session and holds whatever the device logged that day; on the
             // same clock as the session's UTC sources, a line hours away is another playback.
@@ -281,6 +286,52 @@ struct Sessionizer {
 
     /// The span of the records that name a session, in files whose times are UTC (not a device's
     /// local time in an unknown zone, which can be hours off before alignment).
+    /// How far apart (a day) two groups of files must lie to be two playbacks.
+    var distantFileGap: Double = 86_400
+
+    /// Groups the files that hold no session's record yet by their UTC time ranges (ranges less
+    /// than `gap` apart join); the group with the session's own records (or, with none, the
+    /// earliest) stays with session 0, every other group gets a session of its own. Files of
+    /// another clock, or without times, stay with session 0.
+    static func splitDistantFiles(
+        _ files: [SourceFile], _ sessionOf: inout [[Int?]], _ ids: inout [String], _ fromLogs: inout [Bool],
+        gap: Double
+    ) {
+        var ranges: [(start: Double, end: Double, files: [Int], keyed: Bool)] = []
+        if let span = utcSpan(files, sessionOf) { ranges.append((span.0, span.1, [], true)) }
+        for (f, file) in files.enumerated()
+        where file.clock == .utc && file.semantics.role != .console && !sessionOf[f].contains(where: { $0 != nil }) {
+            var range: (Double, Double)?
+            for record in file.records {
+                guard let t = record.time?.secondsSince1970 else { continue }
+                range = range.map { (min($0.0, t), max($0.1, t)) } ?? (t, t)
+            }
+            if let range { ranges.append((range.0, range.1, [f], false)) }
+        }
+        guard ranges.count > 1 else { return }
+        ranges.sort { $0.start < $1.start }
+        var groups: [(end: Double, files: [Int], keyed: Bool)] = []
+        for r in ranges {
+            if let last = groups.last, r.start - last.end <= gap {
+                groups[groups.count - 1].end = max(last.end, r.end)
+                groups[groups.count - 1].files += r.files
+                groups[groups.count - 1].keyed = last.keyed || r.keyed
+            } else {
+                groups.append((r.end, r.files, r.keyed))
+            }
+        }
+        guard groups.count > 1 else { return }
+        let home = groups.firstIndex(where: \.keyed) ?? 0
+        for (g, group) in groups.enumerated() where g != home {
+            ids.append("")  // derived later from the content
+            fromLogs.append(false)
+            let s = ids.count - 1
+            for f in group.files {
+                for r in sessionOf[f].indices { sessionOf[f][r] = s }
+            }
+        }
+    }
+
     static func utcSpan(_ files: [SourceFile], _ sessionOf: [[Int?]]) -> (Double, Double)? {
         var span: (Double, Double)?
         for (f, file) in files.enumerated() where file.clock == .utc && file.semantics.role != .console {

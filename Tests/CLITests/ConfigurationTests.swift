@@ -18,6 +18,8 @@ import Testing
                     enabled: false
                 """)
         #expect(engine.rule("slow-startup")?.optionsJSON.contains("\"warning-seconds\":10") == true)
+        // The error threshold follows a warning threshold given above it (probe P).
+        #expect(engine.rule("slow-startup")?.optionsJSON.contains("\"error-seconds\":10") == true)
         #expect(engine.rule("stall")?.severity == .critical)
         #expect(engine.rule("segment-errors")?.enabled == false)
         let report = try Analyzer(rules: engine).analyze(

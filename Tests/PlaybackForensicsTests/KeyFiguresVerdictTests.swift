@@ -415,6 +415,28 @@ import Testing
         #expect(times.filter { $0.1 != nil }.count == 2)
     }
 
+    /// Probe P: a proxy log from 2018 (another app, another stream) beside today's dump is
+    /// another playback, a session of its own — not one session running from 2018 to 2026 with
+    /// the old log's errors. Near miss: a proxy log the same day as the dump stays in its session.
+    @Test func aProxyLogYearsAwayIsAnotherPlayback() throws {
+        let old = try Array(
+            Data(contentsOf: TestPaths.corpus.appendingPathComponent("ktvhttpcache/issue63-console-error-1.1.0.log")))
+        let dump = Array([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6)].joined(separator: "\n").utf8)
+        let report = Analyzer().analyze(files: [("metrics.jsonl", dump), ("KTVHTTPCache.log", old)])
+        #expect(report.sessions.count == 2, "\(report.sessions.map(\.session.id))")
+        let today = try #require(report.sessions.first { $0.session.id == Self.session })
+        #expect(today.session.sources == [.metricEvents])
+        #expect(today.session.kpis.errorCount == 0)
+        let sameDay = """
+            2026-11-21 10:00:02 +0000  KTVHCHTTPServer         :   0x2811c4f60, Start server success
+            2026-11-21 10:00:03 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Accept request
+            URL : https://cdn.example.com/a/v1/seg1.ts
+            """
+        let together = Analyzer().analyze(files: [("metrics.jsonl", dump), ("KTVHTTPCache.log", Array(sameDay.utf8))])
+        #expect(together.sessions.count == 1)
+        #expect(together.sessions.first?.session.sources.contains(.cacheLog) == true)
+    }
+
     /// The summary's count of errors the player recovered from stands when the dump kept no
     /// error event (probe A: "0 errors" beside `recoverableErrorCount` 4). Near miss: with more
     /// errors on the timeline than the summary counts, the timeline's count stands — never both.

@@ -88,19 +88,25 @@ package struct RuleEngine: Sendable {
                 }
             }
         }
-        // A warning threshold above its error threshold (`warning-seconds: 3`, `error-seconds: 2`)
-        // leaves values between them judged by neither: the rule would never fire there, a
-        // false all-clear the configuration asked for without knowing (probe P). Refused.
+        // A warning threshold above its error threshold leaves values between them judged by
+        // neither: the rule never fires there, a false all-clear (probe P). Both given so: refused.
+        // One given: it stands, and the other follows it (`warning-seconds: 10` alone means
+        // nothing under 10 s, so the error threshold rises with it).
         for warning in R.Options.declarations where warning.key.hasPrefix("warning-") {
             let errorKey = "error-" + warning.key.dropFirst("warning-".count)
             guard let error = R.Options.declarations.first(where: { $0.key == errorKey }),
                 error.value(in: options) < warning.value(in: options)
             else { continue }
-            throw ConfigurationError.invalidValue(
-                rule: id, key: overrides[errorKey] != nil ? errorKey : warning.key,
-                reason:
-                    "\(errorKey) (\(error.text(in: options))) must be at least \(warning.key) (\(warning.text(in: options))), or values between them are judged by neither"
-            )
+            switch (overrides[warning.key] != nil, overrides[errorKey] != nil) {
+            case (true, false): _ = error.set(warning.value(in: options), in: &options)
+            case (false, true): _ = warning.set(error.value(in: options), in: &options)
+            default:
+                throw ConfigurationError.invalidValue(
+                    rule: id, key: errorKey,
+                    reason:
+                        "\(errorKey) (\(error.text(in: options))) must be at least \(warning.key) (\(warning.text(in: options))), or values between them are judged by neither"
+                )
+            }
         }
         let rule = R(options: options)
         let defaults = R.Options()
