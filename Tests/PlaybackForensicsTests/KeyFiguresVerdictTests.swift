@@ -437,6 +437,36 @@ import Testing
         #expect(together.sessions.first?.session.sources.contains(.cacheLog) == true)
     }
 
+    /// Probe P: a web page and its API calls are no playback, whatever user agent the capture
+    /// shows: their 500s are not the session's errors, and they do not start it an hour early.
+    /// Near miss: an extensionless request under the player's agent with a media type stays.
+    @Test func webContentIsNoPlaybackWhateverItsAgent() throws {
+        func entry(_ at: String, _ url: String, _ status: Int, _ type: String) -> String {
+            """
+            {"startedDateTime":"2026-11-21T\(at)Z","time":100,"request":{"method":"GET","url":"\(url)",\
+            "headers":[{"name":"User-Agent","value":"AppleCoreMedia/1.0.0.21E236 (iPhone; U; CPU OS 17_4 like Mac OS X)"}]},\
+            "response":{"status":\(status),"headers":[],"content":{"size":10,"mimeType":"\(type)"}},\
+            "timings":{"wait":50,"receive":50}}
+            """
+        }
+        let entries = [
+            entry("09:00:00.000", "https://www.example.com/index.html", 200, "text/html"),
+            entry("09:00:01.000", "https://www.example.com/api/profile", 500, "application/json"),
+            entry("10:00:00.000", "https://cdn.example.com/a/master.m3u8", 200, "application/vnd.apple.mpegurl"),
+            entry("10:00:00.500", "https://cdn.example.com/a/v1/seg1.ts", 200, "video/mp2t"),
+            entry("10:00:01.000", "https://cdn.example.com/a/v1/chunk", 200, "video/mp4"),
+        ].joined(separator: ",")
+        let har =
+            Array(
+                #"{"log":{"version":"1.2","creator":{"name":"Charles Proxy","version":"4.6"},"entries":["#.utf8)
+            + Array(entries.utf8) + Array("]}}".utf8)
+        let report = Analyzer().analyze(files: [("capture.har", har)])
+        let session = try #require(report.sessions.first).session
+        #expect(session.start == TimestampParser.parse("2026-11-21T10:00:00Z"))
+        #expect(session.kpis.errorCount == 0)
+        #expect(session.entries.contains { $0.record.request?.url.hasSuffix("/chunk") == true })
+    }
+
     /// The summary's count of errors the player recovered from stands when the dump kept no
     /// error event (probe A: "0 errors" beside `recoverableErrorCount` 4). Near miss: with more
     /// errors on the timeline than the summary counts, the timeline's count stands — never both.

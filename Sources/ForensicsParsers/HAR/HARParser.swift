@@ -55,7 +55,13 @@ package struct HARParser {
             guard case .request(let m) = record.payload, m.kind == .other else { return false }
             if record.sessionID != nil { return false }
             let agent = HARParser.header("user-agent", m.requestHeaders) ?? ""
-            if agent.contains("AppleCoreMedia") || agent.contains("AVPlayer") { return false }
+            // The player's user agent keeps a request, unless what came back is a web page, a
+            // script, a style sheet, an image, a font or an API's JSON, which no player loads
+            // (probe P: a page and its API calls under AppleCoreMedia's agent joined the session,
+            // an hour before the stream, and their 500s were counted as its errors).
+            if agent.contains("AppleCoreMedia") || agent.contains("AVPlayer"), !Self.isWebContent(m.contentType) {
+                return false
+            }
             dropped += 1
             return true
         }
@@ -76,6 +82,14 @@ package struct HARParser {
                     "\(dropped) request\(dropped == 1 ? "" : "s") of no playback (pages, scripts, images, API calls) left out of the sessions"
                 ))
         }
+    }
+
+    /// A content type of the web, not of media: HTML, CSS, JavaScript, images, fonts, JSON.
+    static func isWebContent(_ contentType: String?) -> Bool {
+        guard let t = contentType?.lowercased() else { return false }
+        return t.hasPrefix("text/html") || t.hasPrefix("text/css") || t.contains("javascript")
+            || t.hasPrefix("image/") || t.hasPrefix("font/") || t.hasPrefix("application/json")
+            || t.hasPrefix("application/xhtml")
     }
 
     /// A request whose URL a captured playlist lists — a segment of a media playlist, a variant,
