@@ -133,15 +133,25 @@ struct KPICalculator {
         // One failure surfaces several times within seconds (the request's error, then the
         // item's failure wrapping it: -11800 ← -12938): a line sharing a code of its chain with
         // one counted in the 2 s before is the same failure.
+        // Undated lines (a Console.app copy) cannot be timed: one sharing a code with an earlier
+        // undated error line is counted as the same failure. The count is then a lower bound that
+        // never exceeds what the same lines with dates give (probe P: "at least 6" for 2); a
+        // failure repeated with the same code is undercounted, which a lower bound allows.
         var stated: [Int] = []
         var lastSeen: [Int: Double] = [:]
+        var undatedCodes: Set<Int> = []
         for e in s.entries {
             guard let line = e.record.consoleLine, let err = line.error, line.isAboutPlayback, !err.isCancellation
             else { continue }
-            let t = e.time?.secondsSince1970 ?? Double(e.location.line) * 1000
             let codes = err.chain.compactMap(\.code)
-            let repeated = codes.contains { c in lastSeen[c].map { abs(t - $0) <= 2 } ?? false }
-            for c in codes { lastSeen[c] = t }
+            let repeated: Bool
+            if let t = e.time?.secondsSince1970 {
+                repeated = codes.contains { c in lastSeen[c].map { abs(t - $0) <= 2 } ?? false }
+                for c in codes { lastSeen[c] = t }
+            } else {
+                repeated = codes.contains { undatedCodes.contains($0) }
+                undatedCodes.formUnion(codes)
+            }
             if !repeated { stated.append(stated.count) }
         }
         if s.capabilities.contains(.failures) {

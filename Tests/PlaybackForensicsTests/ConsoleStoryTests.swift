@@ -247,6 +247,24 @@ import Testing
         #expect(session.clockOffsets.first { $0.file == "console.log" }?.offset == 0)
     }
 
+    /// Probe P: a Console.app copy (times without a date) of one key failure and its retries
+    /// counts at least 2 errors, as the same lines with dates do — not "at least 6" (every
+    /// undated line a failure of its own). Near miss: two failures of different codes count 2.
+    @Test func undatedConsoleLinesCountFailuresNotLines() throws {
+        let lines = [
+            "error\t21:14:03.341877\tmediaplaybackd\t<<<< FigContentKeySession >>>> keyRequest failed: err=-42669",
+            "error\t21:14:03.342010\tmediaplaybackd\t<<<< AVError >>>> AVLocalizedErrorWithUnderlyingOSStatus: Returning error (AVFoundationErrorDomain / -11800) status (-42669)",
+            "error\t21:14:03.342550\tPlayer\tcontent key request failed, retrying (1/3): Error Domain=AVFoundationErrorDomain Code=-11800 \"The operation could not be completed\" UserInfo={NSUnderlyingError=0x1 {Error Domain=NSOSStatusErrorDomain Code=-42669 \"(null)\"}}",
+            "error\t21:14:04.512004\tPlayer\tcontent key request failed, retrying (2/3): Error Domain=AVFoundationErrorDomain Code=-11800 \"The operation could not be completed\" UserInfo={NSUnderlyingError=0x1 {Error Domain=NSOSStatusErrorDomain Code=-42669 \"(null)\"}}",
+            "error\t21:14:06.020331\tmediaplaybackd\t<<<< FigPlayer >>>> item failed: Error Domain=CoreMediaErrorDomain Code=-19160 \"(null)\"",
+            "error\t21:14:06.021410\tPlayer\tcontent key request failed (3/3), giving up: Error Domain=AVFoundationErrorDomain Code=-11800 \"The operation could not be completed\" UserInfo={NSUnderlyingError=0x1 {Error Domain=NSOSStatusErrorDomain Code=-42669 \"(null)\"}}",
+            "default\t21:14:06.022000\tPlayer\tAVPlayerItem status changed to failed",
+        ]
+        let report = Analyzer().analyze(files: [("console.txt", Array((lines.joined(separator: "\n") + "\n").utf8))])
+        let kpis = try #require(report.sessions.first).session.kpis
+        #expect(kpis.errorCount == 2 && kpis.errorCountIsLowerBound, "\(kpis)")
+    }
+
     @Test func anotherAppsFailureIsNotThisPlaybacksAndTwoPlaybacksAreTwoSessions() throws {
         let report = analyze([
             Self.line(
