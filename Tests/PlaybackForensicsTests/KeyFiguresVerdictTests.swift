@@ -388,6 +388,14 @@ import Testing
         #expect(!titles.contains { $0.contains("HAR 0") })
         let unavailable = Analyzer().analyze(files: [("capture.har", har(503))])
         #expect(unavailable.sessions.flatMap(\.findings).contains { $0.title.contains("failed with HTTP 503") })
+        // Probe P: a browser's reason written on the entry (not in the response) is kept.
+        let reset = Array(
+            String(decoding: har(0), as: UTF8.self).replacingOccurrences(
+                of: #""timings":"#, with: #""_error":"net::ERR_CONNECTION_RESET","timings":"#
+            ).utf8)
+        let summaries = try #require(Analyzer().analyze(files: [("capture.har", reset)]).sessions.first).session
+            .entries.map(\.record.summary)
+        #expect(summaries.contains { $0.contains("net::ERR_CONNECTION_RESET") }, "\(summaries)")
     }
 
     /// Probe P: a HAR entry whose startedDateTime does not read keeps no time (it borrowed the

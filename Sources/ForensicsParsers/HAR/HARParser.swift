@@ -159,7 +159,8 @@ package struct HARParser {
             }
         }
         let status = entry["response"]?["status"]?.int
-        let browserError = entry["response"]?["_error"]?.string
+        // Chrome writes `_error` in the response; other exporters beside it, on the entry.
+        let browserError = entry["response"]?["_error"]?.string ?? entry["_error"]?.string
         // HAR writes 0 for requests that got no response (blocked, aborted, failed).
         if let browserError, Self.isAbort(browserError), (status ?? 0) < 400 {
             // The browser gave the request up itself (a seek, a level switch), before or after
