@@ -54,12 +54,14 @@ struct Sessionizer {
             ids.append("")  // derived later from the content
             fromLogs.append(false)
         }
-        if ids.count == 1 {
-            // Files that name no session and lie days away from the session (and from each
-            // other) are other playbacks: an old proxy log beside today's dump, two apps' logs
-            // from different years (probe P: one session ran from 2018 to 2026). Each such group
-            // of files is a session of its own; the rest is the one session's, as below.
-            Self.splitDistantFiles(files, &sessionOf, &ids, &fromLogs, gap: distantFileGap)
+        // Files that name no session and lie days away from the sessions (and from each other)
+        // are other playbacks: an old proxy log beside today's dump, two apps' logs from
+        // different years (probe P: one session ran from 2018 to 2026). Each such group of files
+        // is a session of its own; the rest is the sessions', as below (probe Q: beside two
+        // sessions such a log was dropped as fitting none).
+        let sessionsNamed = ids.count
+        if sessionsNamed >= 1 { Self.splitDistantFiles(files, &sessionOf, &ids, &fromLogs, gap: distantFileGap) }
+        if sessionsNamed == 1 {
             // One session: everything is its own — except a console's lines far from it in time.
             // A console names no session and holds whatever the device logged that day; on the
             // same clock as the session's UTC sources, a line hours away is another playback.
@@ -298,7 +300,13 @@ struct Sessionizer {
         gap: Double
     ) {
         var ranges: [(start: Double, end: Double, files: [Int], keyed: Bool)] = []
-        if let span = utcSpan(files, sessionOf) { ranges.append((span.0, span.1, [], true)) }
+        if let span = utcSpan(files, sessionOf) {
+            ranges.append((span.0, span.1, [], true))
+        } else if sessionOf.contains(where: { $0.contains { $0 != nil } }) {
+            // The sessions are named only in local-time logs: their time cannot be compared with
+            // the files', so which group is theirs is not known (probe Q) — nothing is split.
+            return
+        }
         for (f, file) in files.enumerated()
         where file.clock == .utc && file.semantics.role != .console && !sessionOf[f].contains(where: { $0 != nil }) {
             var range: (Double, Double)?

@@ -496,6 +496,16 @@ extension String {
             let warning = try #require(r.diagnostics.first { $0.message.contains("more than 30 days") })
             #expect(warning.location.line == 2)
         }
+        // Probe Q: a request's own end in 2200 is dropped, with a warning (the session is not
+        // stretched to it).
+        let far = try ingest([
+            Self.event("AVMetricPlayerItemRateChangeEvent", "2026-11-21T10:00:00Z", ",\"rate\":1,\"previousRate\":0"),
+            "{\"type\":\"AVMetricHLSMediaSegmentRequestEvent\",\"date\":\"2026-11-21T10:00:06Z\",\"sessionID\":\"S1\",\"url\":\"https://cdn.example.com/a/s1.ts\",\"mediaResourceRequestEvent\":{\"url\":\"https://cdn.example.com/a/s1.ts\",\"requestStartTime\":\"2026-11-21T10:00:05Z\",\"responseEndTime\":\"2200-01-01T00:00:00Z\"}}",
+            Self.event("AVMetricPlayerItemStallEvent", "2026-11-21T10:00:30Z", ",\"rate\":0,\"previousRate\":1"),
+        ])
+        #expect(far.records.compactMap(\.request).first?.end == nil)
+        #expect(far.records.compactMap(\.request).first?.start != nil)
+        #expect(far.diagnostics.contains { $0.message.contains("request with a start or end") })
         // Probe O: before 2000 or from 2200 on, a first or last record loses its time too.
         for (far, at) in [("1970-01-01T00:00:00Z", 0), ("9999-12-31T23:59:59Z", 2)] {
             var lines = [

@@ -440,6 +440,15 @@ import Testing
             2026-11-21 10:00:03 +0000  KTVHCHTTPConnection     :   0x2837f0a80, Accept request
             URL : https://cdn.example.com/a/v1/seg1.ts
             """
+        // Probe Q: beside two named sessions the old log is a third, not dropped as fitting none.
+        let second = [Self.segment(0, at: 600), Self.segment(1, at: 606)].map {
+            $0.replacingOccurrences(of: Self.session, with: "BBBBBBBB-5A8E-4E0B-9E53-2F1C8B7A9D10")
+        }
+        let two = Array(
+            ([Self.segment(0, at: 0), Self.started, Self.segment(1, at: 6)] + second).joined(separator: "\n").utf8)
+        let three = Analyzer().analyze(files: [("metrics.jsonl", two), ("KTVHTTPCache.log", old)])
+        #expect(three.sessions.count == 3, "\(three.sessions.map(\.session.id))")
+        #expect(three.sessions.contains { $0.session.sources == [.cacheLog] })
         let together = Analyzer().analyze(files: [("metrics.jsonl", dump), ("KTVHTTPCache.log", Array(sameDay.utf8))])
         #expect(together.sessions.count == 1)
         #expect(together.sessions.first?.session.sources.contains(.cacheLog) == true)
@@ -463,6 +472,9 @@ import Testing
             entry("10:00:00.000", "https://cdn.example.com/a/master.m3u8", 200, "application/vnd.apple.mpegurl"),
             entry("10:00:00.500", "https://cdn.example.com/a/v1/seg1.ts", 200, "video/mp2t"),
             entry("10:00:01.000", "https://cdn.example.com/a/v1/chunk", 200, "video/mp4"),
+            // Probe Q: the stream's host answering a segment with an HTML error page is the
+            // stream's failure, kept.
+            entry("10:00:02.000", "https://cdn.example.com/a/v1/chunk2", 404, "text/html; charset=utf-8"),
         ].joined(separator: ",")
         let har =
             Array(
@@ -471,8 +483,9 @@ import Testing
         let report = Analyzer().analyze(files: [("capture.har", har)])
         let session = try #require(report.sessions.first).session
         #expect(session.start == TimestampParser.parse("2026-11-21T10:00:00Z"))
-        #expect(session.kpis.errorCount == 0)
+        #expect(session.kpis.errorCount == 1)
         #expect(session.entries.contains { $0.record.request?.url.hasSuffix("/chunk") == true })
+        #expect(session.entries.contains { $0.record.request?.url.hasSuffix("/chunk2") == true })
     }
 
     /// The summary's count of errors the player recovered from stands when the dump kept no

@@ -27,7 +27,26 @@ enum TimeOutliers {
         var before: Double?
         var middle: (index: Int, seconds: Double)?
         var cleared: [Int] = []
+        var firstRequest: Int?
+        var requestTimes = 0
         for k in result.records.indices {
+            // A request's own start and end are bounded the same way (probe Q: a response end
+            // in 2200 stretched the session and made a download of 5,462,863,174 s).
+            if case .request(var m) = result.records[k].payload {
+                let start = m.start?.secondsSince1970
+                let end = m.end?.secondsSince1970
+                let badStart = start.map { !($0 >= earliest && $0 < latest) } ?? false
+                let badEnd =
+                    end.map { e in !(e >= earliest && e < latest) || (start.map { e - $0 > maxDistance } ?? false) }
+                    ?? false
+                if badStart || badEnd {
+                    if badStart { m.start = nil }
+                    if badEnd { m.end = nil }
+                    result.records[k].payload = .request(m)
+                    requestTimes += 1
+                    if firstRequest == nil { firstRequest = k }
+                }
+            }
             guard let t = result.records[k].time?.secondsSince1970 else { continue }
             guard t >= earliest, t < latest else {
                 cleared.append(k)
@@ -40,6 +59,13 @@ enum TimeOutliers {
             middle = (k, t)
         }
         cleared.sort()
+        if requestTimes > 0, let f = firstRequest {
+            result.diagnose(
+                Diagnostic(
+                    result.records[f].location, .warning,
+                    "\(requestTimes) request\(requestTimes == 1 ? "" : "s") with a start or end before 2000, from 2200 on, or more than 30 days after its start: read without it"
+                ))
+        }
         guard let first = cleared.first, let time = result.records[first].time else { return }
         let location = result.records[first].location
         for k in cleared { result.records[k].time = nil }

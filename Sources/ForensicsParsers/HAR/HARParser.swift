@@ -50,17 +50,29 @@ package struct HARParser {
     /// at all is not read (`notRead`).
     func keepPlaybackRequests(_ result: inout ParseResult) {
         kindByCapturedPlaylists(&result)
+        // The hosts that served the stream (a playlist, segment, key or map): a response of a web
+        // type from one of them is the stream's (an error page for a segment, a playlist served
+        // as JSON), not a web page (probe Q).
+        var mediaHosts: Set<String> = []
+        for record in result.records {
+            guard case .request(let m) = record.payload, m.kind != .other,
+                let host = URLCanonicalizer.host(URLCanonicalizer.canonical(m.url))?.lowercased()
+            else { continue }
+            mediaHosts.insert(host)
+        }
         var dropped = 0
         result.records.removeAll { record in
             guard case .request(let m) = record.payload, m.kind == .other else { return false }
             if record.sessionID != nil { return false }
             let agent = HARParser.header("user-agent", m.requestHeaders) ?? ""
             // The player's user agent keeps a request, unless what came back is a web page, a
-            // script, a style sheet, an image, a font or an API's JSON, which no player loads
-            // (probe P: a page and its API calls under AppleCoreMedia's agent joined the session,
-            // an hour before the stream, and their 500s were counted as its errors).
-            if agent.contains("AppleCoreMedia") || agent.contains("AVPlayer"), !Self.isWebContent(m.contentType) {
-                return false
+            // script, a style sheet, an image, a font or an API's JSON from a host that served no
+            // part of the stream (probe P: a page and its API calls under AppleCoreMedia's agent
+            // joined the session, an hour before the stream, and their 500s were counted as its
+            // errors).
+            if agent.contains("AppleCoreMedia") || agent.contains("AVPlayer") {
+                let host = URLCanonicalizer.host(URLCanonicalizer.canonical(m.url))?.lowercased()
+                if !Self.isWebContent(m.contentType) || host.map(mediaHosts.contains) == true { return false }
             }
             dropped += 1
             return true
