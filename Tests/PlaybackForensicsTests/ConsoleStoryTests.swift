@@ -265,6 +265,38 @@ import Testing
         #expect(kpis.errorCount == 2 && kpis.errorCountIsLowerBound, "\(kpis)")
     }
 
+    /// Probe Q: the failure told is the first one; errors a console logged minutes after it are
+    /// not "earlier errors" of it. Near miss: a console alone still tells its own chain.
+    @Test func laterErrorsAreNotTheFirstFailuresChain() throws {
+        let dump = TimelineScript.compile(
+            """
+            0.000 multivariant https://cdn.example.com/v/master.m3u8 200 0.1
+            0.700 initial-ltku variant=8M
+            """)
+        let fatal =
+            "{\"type\":\"AVMetricErrorEvent\",\"date\":\"2026-11-21T10:00:01.300Z\",\"sessionID\":\"\(TimelineScript.sessionID)\",\"didRecover\":false,\"error\":{\"domain\":\"AVFoundationErrorDomain\",\"code\":-11828,\"localizedDescription\":\"Cannot Open\"}}"
+        let console =
+            Self.header
+            + [
+                Self.line(
+                    "11:04:03.341877", "mediaplaybackd",
+                    "(MediaToolbox) [com.apple.coremedia:player] <<<< FigContentKeySession >>>> keyRequest failed: Error Domain=NSOSStatusErrorDomain Code=-42669 \"(null)\""
+                ),
+                Self.line(
+                    "11:04:06.020331", "mediaplaybackd",
+                    "(MediaToolbox) [com.apple.coremedia:player] <<<< FigPlayer >>>> item failed: Error Domain=CoreMediaErrorDomain Code=-19160 \"(null)\""
+                ),
+            ].joined(separator: "\n") + "\n"
+        let report = Analyzer().analyze(files: [
+            ("metrics.jsonl", Array((dump + "\n" + fatal).utf8)), ("console.log", Array(console.utf8)),
+        ])
+        let failed = try #require(report.sessions.flatMap(\.findings).first { $0.ruleID == "playback-failed" })
+        #expect(!(failed.explanation ?? "").contains("earlier error"), "\(failed.explanation ?? "")")
+        let alone = Analyzer().analyze(files: [("console.log", Array(console.utf8))])
+        let own = try #require(alone.sessions.flatMap(\.findings).first { $0.ruleID == "playback-failed" })
+        #expect((own.explanation ?? "").contains("earlier error"), "\(own.explanation ?? "")")
+    }
+
     @Test func anotherAppsFailureIsNotThisPlaybacksAndTwoPlaybacksAreTwoSessions() throws {
         let report = analyze([
             Self.line(

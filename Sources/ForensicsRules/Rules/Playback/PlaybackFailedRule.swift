@@ -131,10 +131,14 @@ package struct PlaybackFailedRule: Rule {
             let before = Self.chainBefore(i, in: session)
             evidence.append(contentsOf: before.map(\.evidence))
             evidence.append(Finding.Evidence(session, i))
+            // The chain told is the first failure's: a later fatal line's earlier errors came
+            // after that failure, not before it (probe Q: "after 4 earlier errors" logged three
+            // minutes later).
+            let isFirst = firstError == nil && text == nil
             first = first ?? before.first?.evidence.time ?? session.entries[i].time
             text = text ?? title
             firstError = firstError ?? error
-            if root == nil, let r = before.first?.error { root = (r, before.count) }
+            if isFirst, root == nil, let r = before.first?.error { root = (r, before.count) }
         }
         for (i, e) in session.entries.enumerated() {
             // A row whose comment says the item cannot go on (-12880 "Can not proceed after
