@@ -56,8 +56,12 @@ extension Session {
 
     var playerStalls: [Stall] {
         var out: [Stall] = []
+        // A player cannot stall again before it resumed: a stall event while one is open (the
+        // same event logged twice, a second report of the same wait) is part of it (probe Q: two
+        // stall events at one instant made "2 stalls, at least 3 s" of a 2 s session).
+        var openUntil = -1
         for (i, e) in entries.enumerated() {
-            guard let p = e.record.playerEvent, p.kind == .stall, let t = e.time else { continue }
+            guard let p = e.record.playerEvent, p.kind == .stall, let t = e.time, i > openUntil else { continue }
             var end: (Int, Timestamp)?
             var j = i + 1
             while j < entries.count {
@@ -68,10 +72,10 @@ extension Session {
                         end = (j, tj)
                         break
                     }
-                    if q.kind == .stall { break }
                 }
                 j += 1
             }
+            openUntil = end?.0 ?? entries.count
             // An event written without a date sits at the time of the one before it: a stall
             // that starts or ends on one has no duration to measure.
             let dated = e.record.time != nil && end.map { entries[$0.0].record.time != nil } ?? true

@@ -13,8 +13,13 @@ import Testing
         #"{"type":"AVMetricPlayerItemStallEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"\#(session)","rate":0,"previousRate":1,"mediaTime":\#(i)}"#
     }
 
+    static func resume(_ i: Int, session: String = "S") -> String {
+        #"{"type":"AVMetricPlayerItemLikelyToKeepUpEvent","date":"2026-11-21T10:07:31.002Z","sessionID":"\#(session)","mediaTime":\#(i)}"#
+    }
+
     @Test func thousandsOfStallsAtOneInstantMakeABoundedReport() throws {
-        let dump = (0..<8000).map { Self.stall($0) }.joined(separator: "\n") + "\n"
+        // Each stall resumed before the next (a player cannot stall again while stalled).
+        let dump = (0..<8000).map { Self.stall($0) + "\n" + Self.resume($0) }.joined(separator: "\n") + "\n"
         let report = Analyzer().analyze(files: [("stalls.jsonl", Array(dump.utf8))])
         let session = try #require(report.sessions.first)
         #expect(session.session.kpis.stallCount == 8000)
@@ -23,6 +28,10 @@ import Testing
         let rest = try #require(
             stalls.first { $0.title.hasPrefix("7900 more stalls") }, "\(stalls.map(\.title).suffix(3))")
         #expect(rest.details["stall_count"] == .integer(7900))
+        // Probe Q: stall events with no resume between them are one stall, however many.
+        let repeated = (0..<8000).map { Self.stall($0) }.joined(separator: "\n") + "\n"
+        let one = Analyzer().analyze(files: [("stalls.jsonl", Array(repeated.utf8))])
+        #expect(one.sessions.first?.session.kpis.stallCount == 1)
     }
 
     @Test func manyRequestsInFlightBeforeAStallAreReadBoundedly() throws {
