@@ -42,6 +42,12 @@ import Testing
         )
     }
 
+    /// A HAR 1.2 capture (as Charles writes one) of the given entries, joined.
+    static func harCapture(_ entries: String) -> [UInt8] {
+        Array(#"{"log":{"version":"1.2","creator":{"name":"Charles Proxy","version":"4.6"},"entries":["#.utf8)
+            + Array(entries.utf8) + Array("]}}".utf8)
+    }
+
     func analyze(_ lines: [String], name: String = "metrics.jsonl") -> AnalysisReport {
         Analyzer().analyze(files: [(name, Array(lines.joined(separator: "\n").utf8))])
     }
@@ -412,11 +418,7 @@ import Testing
             entry(1, date: "2026-11-21T10:00:01.000Z"), entry(2, date: "not a date"),
             entry(3, date: "2026-11-21T10:00:20.000Z"),
         ].joined(separator: ",")
-        let har =
-            Array(
-                #"{"log":{"version":"1.2","creator":{"name":"Charles Proxy","version":"4.6"},"entries":["#.utf8)
-            + Array(entries.utf8) + Array("]}}".utf8)
-        let report = Analyzer().analyze(files: [("capture.har", har)])
+        let report = Analyzer().analyze(files: [("capture.har", Self.harCapture(entries))])
         let session = try #require(report.sessions.first).session
         let times = session.entries.compactMap { e in e.record.request.map { ($0.url, e.time) } }
         #expect(times.first { $0.0.hasSuffix("seg2.ts") }?.1 == nil, "\(times)")
@@ -476,11 +478,7 @@ import Testing
             // stream's failure, kept.
             entry("10:00:02.000", "https://cdn.example.com/a/v1/chunk2", 404, "text/html; charset=utf-8"),
         ].joined(separator: ",")
-        let har =
-            Array(
-                #"{"log":{"version":"1.2","creator":{"name":"Charles Proxy","version":"4.6"},"entries":["#.utf8)
-            + Array(entries.utf8) + Array("]}}".utf8)
-        let report = Analyzer().analyze(files: [("capture.har", har)])
+        let report = Analyzer().analyze(files: [("capture.har", Self.harCapture(entries))])
         let session = try #require(report.sessions.first).session
         #expect(session.start == TimestampParser.parse("2026-11-21T10:00:00Z"))
         #expect(session.kpis.errorCount == 1)
