@@ -156,3 +156,10 @@ extension Finding {
         return a.title < b.title
     }
 }
+
+extension Finding {
+    /// A `stall` finding the rule put down to a seek outside the buffer: a wait the viewer asked
+    /// for, counted apart from stalls (key figures, charts). One predicate, so the figures, the
+    /// Markdown chart and the HTML picture decide alike.
+    public var isSeekWait: Bool { ruleID == "stall" && cause == "seek" }
+}

@@ -573,7 +573,7 @@ package struct MarkdownReporter: Sendable {
             let end = clipped(st.end ?? s.end ?? st.start + 1)
             // A wait the `stall` rule put down to a seek outside the buffer is no stall (the key
             // figures count it apart): drawn as such, not in the critical colour.
-            let seekWait = findings.contains { $0.ruleID == "stall" && $0.cause == "seek" && $0.start == st.start }
+            let seekWait = findings.contains { $0.isSeekWait && $0.start == st.start }
             rows.append(
                 .init(
                     section: .stalls, label: seekWait ? "wait after a seek" : "stall",

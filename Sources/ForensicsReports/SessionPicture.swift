@@ -360,7 +360,7 @@ package struct SessionPicture {
             } else if let stEnd = st.end {
                 // A wait the `stall` rule put down to a seek outside the buffer is the seek's, and
                 // the key figures count it apart: drawn as seeking, not as a stall.
-                let seekWait = findings.contains { $0.ruleID == "stall" && $0.cause == "seek" && $0.start == st.start }
+                let seekWait = findings.contains { $0.isSeekWait && $0.start == st.start }
                 bar(
                     st.start, stEnd, top: top, height: h, seekWait ? .seeking : .stalled,
                     "\(seekWait ? "waiting after a seek" : "stalled") \(NumberFormat.seconds(stEnd - st.start)): \(rel(st.start)) to \(rel(stEnd))"

@@ -167,7 +167,7 @@ public struct Analyzer: Sendable {
     /// (Probe N: "no problem found" beside "stalls 1 (6.4 s), rebuffering 11.9 %".)
     static func excludeSeekWaits(_ k: inout KPIs, _ findings: [Finding]) {
         guard k.provenance[.stallCount] == .timeline, let n = k.stallCount, n > 0 else { return }
-        let waits = findings.filter { $0.ruleID == StallRule.description.identifier && $0.cause == "seek" }
+        let waits = findings.filter(\.isSeekWait)
         guard !waits.isEmpty else { return }
         var waited: Double? = 0
         for w in waits {
